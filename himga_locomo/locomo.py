@@ -1,0 +1,137 @@
+"""LoCoMo: very long-term conversational memory (Maharana et al., ACL 2024), as HiMGA Sample rows.
+
+A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the features of
+:data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
+:mod:`himga_locomo.records`; the dataset card (``README.md`` beside this module) documents it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+
+from himga.data.features import SAMPLE_FEATURES
+from himga.errors import ConfigurationError, SourceFormatError, type_name
+from himga.jsonfile import load_json
+from himga_locomo.records import CATEGORY_ORDERS, record_to_row
+
+_CITATION = """\
+@inproceedings{maharana2024locomo,
+  title     = {Evaluating Very Long-Term Conversational Memory of {LLM} Agents},
+  author    = {Maharana, Adyasha and Lee, Dong-Ho and Tulyakov, Sergey and Bansal, Mohit and
+               Barbieri, Francesco and Fang, Yuwei},
+  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics},
+  year      = {2024},
+  url       = {https://arxiv.org/abs/2402.17753}
+}
+"""
+
+_DESCRIPTION = """\
+LoCoMo: 10 very long two-person conversations (up to 35 sessions, 5,882 turns) with 1,986 question-answer
+pairs in five categories (multi-hop, temporal, open-domain, single-hop, adversarial), normalized to the
+HiMGA schema: one row per conversation with its sessions, messages and QA pairs.
+"""
+
+_HOMEPAGE = "https://snap-research.github.io/locomo/"
+_LICENSE = "cc-by-nc-4.0"
+
+#: snap-research/LoCoMo, pinned to a commit; the file's sha256 is checked on download.
+_REPO = "snap-research/locomo"
+_REVISION = "92286325a40764bee61f77824ddb95233b11c4d6"
+_URL = f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/data/locomo10.json"
+_FILENAME = "locomo10.json"
+_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+
+# Version history (bump whenever emitted rows change):
+#   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
+_VERSION = datasets.Version("1.0.0")
+
+
+@dataclass
+class LocomoConfig(datasets.BuilderConfig):
+    """Options of the LoCoMo builder.
+
+    Attributes:
+        category_order: ``"authors"`` (default): 1 multi_hop, 2 temporal, 3 open_domain, 4 single_hop,
+            5 adversarial, as in the authors' evaluation code; ``"seed"``: 1 single_hop, 2 temporal,
+            3 multi_hop, 4 open_domain, 5 adversarial, as written in the HiMGA seed docs.
+        adversarial_answer: Gold answer of category-5 questions. ``"abstain"`` (default):
+            ``"Not mentioned in the conversation"``; ``"seed"``: ``adversarial_answer``, else
+            ``answer``, else ``""`` (the seed's rule; ``adversarial_answer`` is the trap answer).
+    """
+
+    category_order: str = "authors"
+    adversarial_answer: str = "abstain"
+
+    def __post_init__(self):
+        if self.category_order not in CATEGORY_ORDERS:
+            raise ConfigurationError(f"category_order: expected one of {sorted(CATEGORY_ORDERS)}, got {self.category_order!r}")
+        if self.adversarial_answer not in ("abstain", "seed"):
+            raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
+        super().__post_init__()
+
+    @property
+    def options(self) -> dict[str, str]:
+        return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer}
+
+
+def source_files(data_dir: str | Path) -> list[Path]:
+    """The ``.json`` files of a directory, sorted by name; other files and subfolders are ignored.
+
+    Raises:
+        SourceFormatError: the directory holds no ``.json`` file.
+    """
+    files = sorted(p for p in Path(data_dir).iterdir() if p.is_file() and p.suffix == ".json")
+    if not files:
+        raise SourceFormatError(Path(data_dir).name or str(data_dir), "$", "expected at least one .json file in the directory, found none")
+    return files
+
+
+class Locomo(datasets.GeneratorBasedBuilder):
+    """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
+
+    BUILDER_CONFIG_CLASS = LocomoConfig
+    BUILDER_CONFIGS = [LocomoConfig(name="default", version=_VERSION, description="All 10 LoCoMo conversations.")]
+    DEFAULT_CONFIG_NAME = "default"
+    DEFAULT_WRITER_BATCH_SIZE = 10
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=_DESCRIPTION,
+            features=SAMPLE_FEATURES,
+            homepage=_HOMEPAGE,
+            license=_LICENSE,
+            citation=_CITATION,
+        )
+
+    def _split_generators(self, dl_manager):
+        if self.config.data_files:
+            files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
+        elif self.config.data_dir:
+            path = Path(self.config.data_dir)
+            files = [path] if path.is_file() else source_files(path)
+        else:
+            from himga.utils import get_dataset
+
+            files = source_files(get_dataset("locomo"))
+        # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
+        # files are read by one generator (datasets shards list-valued gen_kwargs).
+        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+
+    def _generate_examples(self, files):
+        index = 0
+        for file in files:
+            name = Path(file).name
+            data = load_json(file)
+            if isinstance(data, dict):
+                records = [("$", data)]
+            elif isinstance(data, list):
+                records = [(f"$[{i}]", r) for i, r in enumerate(data)]
+            else:
+                raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
+            for path, record in records:
+                row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
+                index += 1
+                yield row["sample_id"], row

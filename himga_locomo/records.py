@@ -1,0 +1,295 @@
+"""LoCoMo source records → Sample rows, and back.
+
+The only place where the raw LoCoMo JSON is interpreted. :func:`record_to_row` turns one sample
+record of ``locomo10.json`` (Maharana et al., 2024; snap-research/LoCoMo) into a row of
+:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record` rebuilds the
+original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value).
+
+Two record layouts are accepted: the current one (``conversation``, ``qa``, ``event_summary``,
+``observation``, ``session_summary``, ``sample_id``) and the first public release's flat one (the
+``conversation`` keys, ``qa``, ``session_N_observation``, ``session_N_summary`` and
+``events_session_N`` all at the top level).
+
+``Sample.raw`` keys:
+    ``event_summary``, ``observation``, ``session_summary``: as in the source (flat layout: the
+        ``events_session_N`` / ``session_N_observation`` / ``session_N_summary`` keys gathered into them);
+    ``conversation_extra``: conversation keys that are not sessions — dates of sessions without
+        turns, empty ``session_N`` lists, unknown keys;
+    ``record_extra``: unknown top-level keys;
+    ``layout``: ``"flat"`` for the first-release layout (absent otherwise);
+    ``sample_id_generated``: ``true`` when the record had no ``sample_id`` and a running index was used.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from himga.errors import SourceFormatError, type_name
+
+__all__ = [
+    "ABSTENTION_ANSWER",
+    "CATEGORY_ORDERS",
+    "normalize_evidence",
+    "record_to_row",
+    "sample_to_record",
+]
+
+#: Category → question-type value. ``authors``: the LoCoMo authors' evaluation code
+#: (``task_eval/evaluation_stats.py``), which the data agrees with; ``seed``: the order written in the
+#: HiMGA seed docs.
+CATEGORY_ORDERS: dict[str, dict[int, str]] = {
+    "authors": {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"},
+    "seed": {1: "single_hop", 2: "temporal", 3: "multi_hop", 4: "open_domain", 5: "adversarial"},
+}
+
+#: The gold answer of category-5 (adversarial) questions: an abstention LoCoMo's scorer accepts.
+ABSTENTION_ANSWER = "Not mentioned in the conversation"
+
+_SESSION = re.compile(r"session_([1-9][0-9]*)")
+_SESSION_DATE = re.compile(r"session_([1-9][0-9]*)_date_time")
+_FLAT_OBSERVATION = re.compile(r"session_[1-9][0-9]*_observation")
+_FLAT_SUMMARY = re.compile(r"session_[1-9][0-9]*_summary")
+_FLAT_EVENTS = re.compile(r"events_session_[1-9][0-9]*")
+_EVIDENCE_TOKEN = re.compile(r"D:?([0-9]+):([0-9]+)")
+_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
+_NESTED_KEYS = ("sample_id", "qa", "conversation", "event_summary", "observation", "session_summary")
+
+
+def _fail(file: str, path: str, detail: str) -> SourceFormatError:
+    return SourceFormatError(file, path, detail)
+
+
+def _expect(value: Any, kind: type, file: str, path: str) -> Any:
+    if not isinstance(value, kind) or isinstance(value, bool):
+        name = {dict: "object", list: "array", str: "string", int: "integer"}[kind]
+        raise _fail(file, path, f"expected {name}, got {type_name(value)}")
+    return value
+
+
+def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
+    if key not in obj:
+        raise _fail(file, path, f"missing required key {key!r}")
+    return _expect(obj[key], kind, file, f"{path}.{key}")
+
+
+def normalize_evidence(evidence: list[str]) -> list[str]:
+    """Normalize LoCoMo evidence strings to turn ids ``D<session>:<turn>``.
+
+    Splits on ``;``, ``,`` and whitespace (``"D8:6; D9:17"`` → ``D8:6``, ``D9:17``), repairs
+    ``D:11:26`` → ``D11:26``, drops leading zeros (``D30:05`` → ``D30:5``), drops tokens that are
+    not ids (``"D"``) and ids with a zero part, and removes duplicates keeping the first.
+
+    Args:
+        evidence: The source ``evidence`` list of one QA.
+
+    Returns:
+        The normalized ids, in source order.
+    """
+    out: list[str] = []
+    for item in evidence:
+        for token in _EVIDENCE_SPLIT.split(item):
+            m = _EVIDENCE_TOKEN.fullmatch(token)
+            if not m or not int(m[1]) or not int(m[2]):
+                continue
+            tid = f"D{int(m[1])}:{int(m[2])}"
+            if tid not in out:
+                out.append(tid)
+    return out
+
+
+def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
+    _expect(turn, dict, file, path)
+    role = _require(turn, "speaker", str, file, path)
+    text = _require(turn, "text", str, file, path)
+    turn_id = _require(turn, "dia_id", str, file, path)
+    raw = {k: v for k, v in turn.items() if k not in ("speaker", "text", "dia_id")}
+    if "blip_caption" in raw:
+        caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
+        text = f"[Image: {caption}] {text}" if text else f"[Image: {caption}]"
+    return {"role": role, "content": text, "turn_id": turn_id, "date_str": None, "raw": raw or None}
+
+
+def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: str) -> str:
+    if category == 5:
+        if options["adversarial_answer"] == "abstain":
+            return ABSTENTION_ANSWER
+        value = qa.get("adversarial_answer") or qa.get("answer") or ""  # the seed's rule
+    else:
+        if "answer" not in qa:
+            raise _fail(file, path, "missing required key 'answer'")
+        value = qa["answer"]
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
+    return str(value)
+
+
+def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str) -> dict[str, Any]:
+    _expect(qa, dict, file, path)
+    question = _require(qa, "question", str, file, path)
+    if "category" not in qa:
+        raise _fail(file, path, "missing required key 'category'")
+    category = qa["category"]
+    if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 5:
+        shown = category if isinstance(category, int) and not isinstance(category, bool) else type_name(category)
+        raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
+    evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
+    for j, item in enumerate(evidence):
+        _expect(item, str, file, f"{path}.evidence[{j}]")
+    return {
+        "question_id": str(index),
+        "question": question,
+        "answer": _answer(qa, category, options, file, path),
+        "question_type": CATEGORY_ORDERS[options["category_order"]][category],
+        "evidence": {"turn_ids": normalize_evidence(evidence), "session_ids": []},
+        "raw": qa,
+    }
+
+
+def _split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
+    """Flat layout → (conversation keys, top-level keys, auxiliary dicts, unknown keys)."""
+    conversation, top, unknown = {}, {}, {}
+    aux: dict[str, dict] = {"event_summary": {}, "observation": {}, "session_summary": {}}
+    for key, value in record.items():
+        if key in ("sample_id", "qa"):
+            top[key] = value
+        elif _FLAT_OBSERVATION.fullmatch(key):
+            aux["observation"][key] = value
+        elif _FLAT_SUMMARY.fullmatch(key):
+            aux["session_summary"][key] = value
+        elif _FLAT_EVENTS.fullmatch(key):
+            aux["event_summary"][key] = value
+        elif key in ("speaker_a", "speaker_b") or key.startswith("session_"):
+            conversation[key] = value
+        else:
+            unknown[key] = value
+    return conversation, top, {k: v for k, v in aux.items() if v}, unknown
+
+
+def record_to_row(
+    record: Any, *, file: str, path: str, fallback_id: str, options: dict[str, str]
+) -> dict[str, Any]:
+    """Turn one LoCoMo sample record into a row of ``SAMPLE_FEATURES``.
+
+    Args:
+        record: One element of ``locomo10.json`` (or the whole file when it holds one sample).
+        file: The source file's name, for error messages.
+        path: The record's JSON path in that file (``"$[3]"``, or ``"$"``).
+        fallback_id: The ``sample_id`` to use when the record has none (a running index, as a string).
+        options: ``category_order`` (a key of :data:`CATEGORY_ORDERS`) and ``adversarial_answer``
+            (``"abstain"`` or ``"seed"``).
+
+    Returns:
+        The row: sessions = the ``session_N`` lists with at least one turn, ordered by N; QA pairs
+        in source order with ``question_id`` = their index.
+
+    Raises:
+        SourceFormatError: a required key is missing or has the wrong type, a category is outside
+            1-5, or a ``session_*`` key is not ``session_N`` / ``session_N_date_time``.
+    """
+    _expect(record, dict, file, path)
+    raw: dict[str, Any] = {}
+    if "conversation" in record:
+        conversation = _expect(record["conversation"], dict, file, f"{path}.conversation")
+        conv_path = f"{path}.conversation"
+        top = record
+        for key in ("event_summary", "observation", "session_summary"):
+            if key in record:
+                raw[key] = record[key]
+        unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
+    elif "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
+        conversation, top, aux, unknown = _split_flat(record)
+        conv_path = path
+        raw.update(aux)
+        raw["layout"] = "flat"
+    else:
+        raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
+
+    speakers = [_require(conversation, k, str, file, conv_path) for k in ("speaker_a", "speaker_b")]
+    turns_by_n: dict[int, list] = {}
+    dates: dict[int, str] = {}
+    for key, value in conversation.items():
+        if key in ("speaker_a", "speaker_b"):
+            continue
+        if m := _SESSION.fullmatch(key):
+            turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
+        elif m := _SESSION_DATE.fullmatch(key):
+            dates[int(m[1])] = _expect(value, str, file, f"{conv_path}.{key}")
+        elif key.startswith("session_"):
+            raise _fail(file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1")
+    extra = {k: v for k, v in conversation.items() if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)}
+    sessions = []
+    for n in sorted(turns_by_n):
+        turns = turns_by_n[n]
+        if not turns:
+            extra[f"session_{n}"] = turns
+            if n in dates:
+                extra[f"session_{n}_date_time"] = dates[n]
+            continue
+        messages = [_message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
+        sessions.append({"session_id": str(n), "messages": messages, "date_str": dates.get(n), "title": None})
+    for n, date in dates.items():
+        if n not in turns_by_n:
+            extra[f"session_{n}_date_time"] = date
+    if extra:
+        raw["conversation_extra"] = extra
+    if unknown:
+        raw["record_extra"] = unknown
+
+    qa_list = _require(top, "qa", list, file, path)
+    qa_pairs = [_qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
+    if "sample_id" in top:
+        sample_id = _expect(top["sample_id"], str, file, f"{path}.sample_id")
+    else:
+        sample_id = fallback_id
+        raw["sample_id_generated"] = True
+    return {
+        "sample_id": sample_id,
+        "dataset": "locomo",
+        "sessions": sessions,
+        "qa_pairs": qa_pairs,
+        "speaker_a": speakers[0],
+        "speaker_b": speakers[1],
+        "raw": raw or None,
+    }
+
+
+def _turn(message) -> dict[str, Any]:
+    text = message.content
+    caption = message.raw.get("blip_caption")
+    if caption is not None:
+        prefix = f"[Image: {caption}]"
+        text = "" if text == prefix else text[len(prefix) + 1 :]
+    return {"speaker": message.role, "dia_id": message.turn_id, "text": text, **message.raw}
+
+
+def sample_to_record(sample) -> dict[str, Any]:
+    """Rebuild the source LoCoMo record of a Sample built by :func:`record_to_row`.
+
+    Args:
+        sample: A :class:`himga.data.Sample` with ``dataset == "locomo"``.
+
+    Returns:
+        A dict equal, as a JSON value, to the record the Sample was built from.
+    """
+    raw = sample.raw
+    conversation: dict[str, Any] = {"speaker_a": sample.speaker_a, "speaker_b": sample.speaker_b}
+    for session in sample.sessions:
+        if session.date_str is not None:
+            conversation[f"session_{session.session_id}_date_time"] = session.date_str
+        conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
+    conversation.update(raw.get("conversation_extra", {}))
+    record: dict[str, Any] = {"qa": [qa.raw for qa in sample.qa_pairs]}
+    if not raw.get("sample_id_generated"):
+        record["sample_id"] = sample.sample_id
+    if raw.get("layout") == "flat":
+        record.update(conversation)
+        for key in ("event_summary", "observation", "session_summary"):
+            record.update(raw.get(key, {}))
+    else:
+        record["conversation"] = conversation
+        for key in ("event_summary", "observation", "session_summary"):
+            if key in raw:
+                record[key] = raw[key]
+    record.update(raw.get("record_extra", {}))
+    return record

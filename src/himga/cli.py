@@ -1,0 +1,76 @@
+"""The ``himga`` command line: build, inspect and publish the normalized benchmarks.
+
+Each command is one function ``_cmd_<name>(args) -> int``, registered in :func:`build_parser`.
+Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from himga.errors import HimgaError
+
+DATASETS = ("locomo", "longmemeval")
+
+
+def _add_source_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
+    parser.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
+    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned source)")
+    parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
+    files = sorted({f["filename"] for f in ds.cache_files})
+    print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
+    return 0
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from himga.data.convert import row_to_sample
+    from himga.data.loaders import build_dataset
+    from himga.stats import dataset_stats, format_stats
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
+    samples = [row_to_sample(row) for row in ds]
+    stats = dataset_stats(samples)
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        print(format_stats(f"{args.dataset}{f' ({args.config})' if args.config else ''}", stats))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``himga`` command, one subcommand per command."""
+    parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("build", help="parse the source files into the Arrow cache")
+    _add_source_args(p)
+    p.set_defaults(func=_cmd_build)
+
+    p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
+    _add_source_args(p)
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.set_defaults(func=_cmd_stats)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``himga`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except HimgaError as e:
+        print(f"himga: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""``himga.data``: LoCoMo and LongMemEval as plain dataclasses, backed by Arrow datasets.
+
+Example:
+    >>> from himga.data import load_dataset, QuestionType
+    >>> samples = load_dataset("locomo")  # doctest: +SKIP
+    >>> sum(qa.question_type == QuestionType.TEMPORAL for s in samples for qa in s.qa_pairs)  # doctest: +SKIP
+    321
+"""
+
+from .convert import row_to_sample, sample_to_row
+from .features import SAMPLE_FEATURES
+from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
+from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
+
+__all__ = [
+    "SAMPLE_FEATURES",
+    "EvidenceRef",
+    "Message",
+    "QAPair",
+    "QuestionType",
+    "Sample",
+    "Session",
+    "build_dataset",
+    "load_dataset",
+    "load_locomo",
+    "load_longmemeval",
+    "row_to_sample",
+    "sample_to_row",
+]

@@ -1,0 +1,149 @@
+"""Running the builders: which builder serves which dataset, its cache key, and error unwrapping.
+
+Used by the facade (:mod:`.loaders`), the CLI and the ``datasets`` registration. The cache of a
+build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains :func:`code_hash`,
+which changes with the himga version and with the source of every module that shapes rows, so a
+code change never serves stale rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from himga.errors import ConfigurationError, HimgaError
+
+__all__ = ["BUILDER_MODULES", "builder_class", "code_hash", "make_builder", "prepare"]
+
+#: Dataset name → the module holding its builder.
+BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
+
+#: Modules whose source shapes the rows of every dataset.
+_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.errors")
+
+
+def builder_class(name: str) -> type[datasets.GeneratorBasedBuilder]:
+    """The builder class of dataset ``name`` (``"locomo"`` or ``"longmemeval"``).
+
+    Raises:
+        ValueError: unknown name (a :class:`~himga.errors.ConfigurationError`).
+    """
+    if name not in BUILDER_MODULES:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(BUILDER_MODULES)}")
+    module = importlib.import_module(BUILDER_MODULES[name])
+    return next(
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj) and issubclass(obj, datasets.GeneratorBasedBuilder) and obj.__module__ == module.__name__
+    )
+
+
+@cache
+def code_hash(name: str) -> str:
+    """A 16-hex-digit hash of the himga version and the source of the modules that shape ``name``'s rows.
+
+    Covers the builder's package (every ``.py`` file beside the builder module) and the shared schema
+    modules.
+    """
+    from himga import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    package_dir = Path(importlib.import_module(BUILDER_MODULES[name]).__file__).parent
+    for path in sorted(package_dir.glob("*.py")):
+        digest.update(path.read_bytes())
+    for module in _SHARED_MODULES:
+        digest.update(Path(importlib.import_module(module).__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def make_builder(
+    name: str,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    data_files: Any = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> datasets.GeneratorBasedBuilder:
+    """Instantiate the builder of ``name`` with himga's cache key.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: The config name (default: the builder's default).
+        data_dir: A folder (or a single file) of source files; default: :func:`himga.utils.get_dataset`.
+        data_files: Source files (a path, a list, or a ``{split: files}`` dict); overrides ``data_dir``.
+        cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
+        **options: Config options (e.g. ``category_order="seed"`` for LoCoMo).
+
+    Raises:
+        ConfigurationError: unknown dataset, config or option value.
+    """
+    cls = builder_class(name)
+    if config is not None and config not in cls.builder_configs:
+        raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
+    if data_dir is not None and data_files is None:
+        path = Path(data_dir).expanduser().resolve()
+        if not path.exists():
+            raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
+        data_dir = str(path)
+    if data_files is not None:
+        data_files = _absolute(data_files)
+    try:
+        return cls(
+            cache_dir=str(cache_dir) if cache_dir is not None else None,
+            config_name=config,
+            data_dir=data_dir,
+            data_files=data_files,
+            hash=code_hash(name),
+            **options,
+        )
+    except TypeError as e:  # an option the config does not have
+        raise ConfigurationError(f"{name}: {e}") from None
+
+
+def _absolute(data_files: Any) -> Any:
+    if isinstance(data_files, dict):
+        return {k: _absolute(v) for k, v in data_files.items()}
+    if isinstance(data_files, (list, tuple)):
+        return [str(Path(f).expanduser().resolve()) for f in data_files]
+    return str(Path(data_files).expanduser().resolve())
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The himga error behind a ``datasets`` wrapper (``DatasetGenerationError``), else ``error``."""
+    seen = error
+    while seen is not None:
+        if isinstance(seen, HimgaError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return error
+
+
+def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.Dataset:
+    """``download_and_prepare`` then ``as_dataset(split="test")``, re-raising himga errors unwrapped.
+
+    Args:
+        builder: From :func:`make_builder`.
+        **kwargs: Passed to ``download_and_prepare`` (``num_proc``, ``download_mode``, ...).
+
+    Returns:
+        The memory-mapped ``datasets.Dataset`` of the ``test`` split.
+
+    Raises:
+        HimgaError: any himga error raised while generating rows (never a half-written cache:
+            ``datasets`` writes to a temporary folder and renames it on success).
+    """
+    try:
+        builder.download_and_prepare(**kwargs)
+    except Exception as e:
+        cause = unwrap(e)
+        if cause is e:
+            raise
+        raise cause from e
+    return builder.as_dataset(split="test")

@@ -1,0 +1,69 @@
+"""The Arrow ``datasets.Features`` of a Sample row, derived from the dataclasses in :mod:`.schema`.
+
+One row is one :class:`~himga.data.schema.Sample`. The mapping from field types is fixed:
+
+==========================  ===============================================
+dataclass field type        Arrow feature
+==========================  ===============================================
+``str`` / ``str | None``    ``Value("string")`` (nullable)
+``QuestionType``            ``Value("string")`` — the member's value
+``dict``                    ``Json()`` (``raw`` columns; JSON text, ``null`` when empty)
+``list[str]``               ``List(Value("string"))``
+``list[<dataclass>]``       ``List({...})`` of structs, never ``Sequence({...})``
+``<dataclass>``             a struct ``{...}``
+==========================  ===============================================
+
+Both builders (``himga_locomo``, ``himga_longmemeval``) declare :data:`SAMPLE_FEATURES`, so the two
+datasets concatenate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+
+import datasets
+
+from .schema import QuestionType, Sample
+
+__all__ = ["SAMPLE_FEATURES", "features_for"]
+
+
+def _feature_for_type(tp: object) -> object:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) != 1:
+            raise TypeError(f"unsupported union type {tp!r}")
+        return _feature_for_type(args[0])
+    if tp is str or tp is QuestionType:
+        return datasets.Value("string")
+    if tp is dict or origin is dict:
+        return datasets.Json()
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return datasets.List(_feature_for_type(item))
+    if dataclasses.is_dataclass(tp):
+        return features_for(tp)
+    raise TypeError(f"no Arrow feature for field type {tp!r}")
+
+
+def features_for(cls: type) -> dict[str, object]:
+    """Map a dataclass of :mod:`.schema` to a ``{field name: feature}`` dict, in field order.
+
+    Args:
+        cls: A dataclass whose fields are typed with the types in the table above.
+
+    Returns:
+        A dict suitable as a struct inside ``datasets.Features``.
+
+    Raises:
+        TypeError: a field type outside the table above.
+    """
+    hints = typing.get_type_hints(cls)
+    return {f.name: _feature_for_type(hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+#: The features of one Sample row, shared by both builders.
+SAMPLE_FEATURES: datasets.Features = datasets.Features(features_for(Sample))

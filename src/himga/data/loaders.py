@@ -1,0 +1,132 @@
+"""The facade: load a benchmark as a list of :class:`~himga.data.schema.Sample`.
+
+Every loader runs the dataset's builder (which parses the raw JSON and caches Arrow rows; a second
+call on the same input reuses the cache) and converts the rows with :func:`~.convert.row_to_sample`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from .builders import make_builder, prepare
+from .convert import row_to_sample
+from .schema import Sample
+
+__all__ = ["build_dataset", "load_dataset", "load_locomo", "load_longmemeval"]
+
+
+def build_dataset(
+    name: str,
+    config: str | None = None,
+    *,
+    path: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> datasets.Dataset:
+    """Build (or reuse) the Arrow cache of a benchmark and return it as a ``datasets.Dataset``.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: Builder config (LongMemEval: ``"s"``, ``"m"``, ``"oracle"``, ...); default the builder's.
+        path: A folder of source ``.json`` files or one file; default: the pinned source, found or
+            downloaded by :func:`himga.utils.get_dataset`.
+        cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
+        **options: Builder config options, e.g. ``category_order="seed"``.
+
+    Returns:
+        The ``test`` split, memory-mapped from the cache, with ``SAMPLE_FEATURES``.
+
+    Raises:
+        ConfigurationError: unknown name, config or option.
+        SourceFormatError: a malformed source file (names the file and the record path).
+        DownloadError, ChecksumError: the default source could not be fetched or verified.
+    """
+    data_dir = data_files = None
+    if path is not None:
+        path = Path(path).expanduser()
+        if path.is_file():
+            data_files = [str(path)]
+        else:
+            data_dir = path
+    builder = make_builder(name, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
+    return prepare(builder)
+
+
+def _samples(dataset: datasets.Dataset) -> list[Sample]:
+    return [row_to_sample(row) for row in dataset]
+
+
+def load_locomo(path: str | Path, *, cache_dir: str | Path | None = None, **options: Any) -> list[Sample]:
+    """Load LoCoMo samples from a folder of ``.json`` files or from one file.
+
+    Args:
+        path: A folder (its ``.json`` files, sorted by name; other files and subfolders are ignored)
+            or one file. Each file holds a list of sample records or one record, in the current
+            layout or the first release's flat one.
+        cache_dir: The ``datasets`` cache folder.
+        **options: ``category_order`` (``"authors"`` default, or ``"seed"``) and
+            ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``); see the ``himga_locomo`` card.
+
+    Returns:
+        One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first).
+
+    Raises:
+        SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``.
+        ConfigurationError: an unknown option value.
+
+    Example:
+        >>> samples = load_locomo("../shared/data/locomo")  # doctest: +SKIP
+        >>> samples[0].sessions[0].date_str  # doctest: +SKIP
+        '1:56 pm on 8 May, 2023'
+    """
+    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options))
+
+
+def load_longmemeval(
+    path: str | Path, *, config: str = "s", cache_dir: str | Path | None = None, **options: Any
+) -> list[Sample]:
+    """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
+
+    Args:
+        path: A folder (every ``.json`` file in it) or one file.
+        config: The builder config whose parsing rules apply (default ``"s"``).
+        cache_dir: The ``datasets`` cache folder.
+        **options: Builder config options.
+
+    Returns:
+        One Sample per question, in file order.
+
+    Raises:
+        SourceFormatError: malformed input, naming the file and the question.
+    """
+    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options))
+
+
+def load_dataset(
+    name: str,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> list[Sample]:
+    """Load a benchmark by name, downloading the pinned source on first use.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: LongMemEval config (default ``"s"``); LoCoMo has one config.
+        data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`).
+        cache_dir: The ``datasets`` cache folder.
+        **options: Builder config options.
+
+    Returns:
+        The Samples, in source order.
+
+    Raises:
+        ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
+        DownloadError: offline with no local copy; the message says where to put the file.
+    """
+    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))

@@ -1,0 +1,159 @@
+"""The unified data model: the dataclasses a memory system ingests and is scored on.
+
+These are plain :func:`dataclasses.dataclass` types (construction, field access, ``==``). Their
+field names, order, types and defaults are the public API of the HiMGA seed (``himga.data.schema``);
+additions are trailing fields with defaults only. The Arrow ``Features`` of a dataset row are
+derived from these classes (:mod:`himga.data.features`), so this module is the single source of
+truth for the schema.
+
+Timestamps stay raw strings (``date_str``); :mod:`himga.data.dates` parses them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+__all__ = ["EvidenceRef", "Message", "QAPair", "QuestionType", "Sample", "Session"]
+
+
+class QuestionType(enum.StrEnum):
+    """Question categories of LoCoMo and LongMemEval, for per-category scoring.
+
+    A :class:`enum.StrEnum`: a member *is* its value everywhere — ``QuestionType.TEMPORAL ==
+    "temporal"``, and ``str()``, f-strings and ``json.dumps`` all give ``temporal``. Arrow rows store
+    the value.
+
+    LoCoMo's integer ``category`` maps to the first five (see ``himga_locomo`` for the mapping);
+    LongMemEval's ``question_type`` (``"single-session-user"`` or ``"single_session_user"``) to the rest.
+    """
+
+    # LoCoMo
+    SINGLE_HOP = "single_hop"
+    MULTI_HOP = "multi_hop"
+    TEMPORAL = "temporal"
+    OPEN_DOMAIN = "open_domain"
+    ADVERSARIAL = "adversarial"
+
+    # LongMemEval
+    SINGLE_SESSION_PREFERENCE = "single_session_preference"
+    SINGLE_SESSION_ASSISTANT = "single_session_assistant"
+    TEMPORAL_REASONING = "temporal_reasoning"
+    MULTI_SESSION = "multi_session"
+    KNOWLEDGE_UPDATE = "knowledge_update"
+    SINGLE_SESSION_USER = "single_session_user"
+
+
+@dataclass
+class Message:
+    """One utterance (a turn) of a session.
+
+    Attributes:
+        role: The speaker. LoCoMo: the person's name (``"Caroline"``); LongMemEval: ``"user"`` or
+            ``"assistant"``.
+        content: The text. LoCoMo image turns carry their caption inline:
+            ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty).
+        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); ``None`` for LongMemEval.
+        date_str: A per-message raw timestamp; ``None`` in both benchmarks (dates live on the session).
+        raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
+            ``query``, ``re-download``; LongMemEval ``has_answer``. ``{}`` when there are none.
+    """
+
+    role: str
+    content: str
+    turn_id: str | None = None
+    date_str: str | None = None
+    raw: dict = field(default_factory=dict)
+
+
+@dataclass
+class Session:
+    """A conversation segment with one timestamp.
+
+    Attributes:
+        session_id: LoCoMo: the ``N`` of ``session_N`` as a string (``"1"``); LongMemEval: the
+            haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``).
+        messages: The turns, in source order.
+        date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
+            ``"2023/05/20 (Sat) 02:21"``; ``None`` when the source has none.
+        title: A session title; ``None`` in both benchmarks.
+    """
+
+    session_id: str
+    messages: list[Message]
+    date_str: str | None = None
+    title: str | None = None
+
+
+@dataclass
+class EvidenceRef:
+    """Where the answer to a question is found.
+
+    Attributes:
+        turn_ids: LoCoMo turn ids (``["D1:3", "D2:7"]``), normalized from the source ``evidence``.
+        session_ids: LongMemEval ``answer_session_ids``.
+    """
+
+    turn_ids: list[str] = field(default_factory=list)
+    session_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class QAPair:
+    """One question with its gold answer.
+
+    Attributes:
+        question_id: LoCoMo: the index in the sample's ``qa`` list as a string (``"0"``);
+            LongMemEval: ``question_id``.
+        question: The question text.
+        answer: The gold answer, always a ``str`` (integer answers such as ``2022`` become ``"2022"``).
+            For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card).
+        question_type: The normalized category.
+        evidence: Pointers to the turns or sessions holding the answer.
+        raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
+            without ``haystack_sessions``).
+    """
+
+    question_id: str
+    question: str
+    answer: str
+    question_type: QuestionType
+    evidence: EvidenceRef = field(default_factory=EvidenceRef)
+    raw: dict = field(default_factory=dict)
+
+    @property
+    def is_abstention(self) -> bool:
+        """True when the correct response is to abstain.
+
+        LoCoMo: category 5 (``QuestionType.ADVERSARIAL``). LongMemEval: ``question_id`` ending in
+        ``_abs`` (those questions keep their ordinary ``question_type``).
+        """
+        return self.question_type is QuestionType.ADVERSARIAL or self.question_id.endswith("_abs")
+
+
+@dataclass
+class Sample:
+    """One evaluation unit: a conversation history and the questions asked about it.
+
+    LoCoMo: one conversation → one Sample (many sessions, many QA pairs). LongMemEval: one question
+    → one Sample (its haystack sessions, exactly one QA pair).
+
+    Attributes:
+        sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``.
+        dataset: ``"locomo"`` or ``"longmemeval"``.
+        sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order.
+        qa_pairs: The questions.
+        speaker_a: LoCoMo's first speaker; ``None`` for LongMemEval.
+        speaker_b: LoCoMo's second speaker; ``None`` for LongMemEval.
+        raw: Source fields with no other home. LoCoMo: ``event_summary``, ``observation``,
+            ``session_summary`` and the keys documented on the ``himga_locomo`` card; LongMemEval:
+            ``question_date``.
+    """
+
+    sample_id: str
+    dataset: str
+    sessions: list[Session]
+    qa_pairs: list[QAPair]
+    speaker_a: str | None = None
+    speaker_b: str | None = None
+    raw: dict = field(default_factory=dict)

@@ -1,0 +1,74 @@
+"""The himga exception hierarchy.
+
+Every error himga raises on bad input is a :class:`HimgaError`. Source-format errors carry the file
+name and the JSON path of the offending record, msgspec-style::
+
+    locomo10.json: $[3].qa[17].category: expected 1-5, got 7
+
+``datasets`` wraps exceptions raised while a builder generates rows in
+``datasets.exceptions.DatasetGenerationError``; the himga facade re-raises the original himga error,
+and the wrapper, when a user calls ``datasets`` directly, names ours as its ``__cause__``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ChecksumError",
+    "ConfigurationError",
+    "DownloadError",
+    "HimgaError",
+    "SourceFormatError",
+]
+
+
+class HimgaError(Exception):
+    """Base class of every himga error."""
+
+
+class SourceFormatError(HimgaError, ValueError):
+    """A source file is not what the benchmark's format requires.
+
+    Attributes:
+        file: The file's name (not its full path).
+        path: The JSON path of the offending value, e.g. ``$[3].qa[17].category``; ``$`` for the
+            whole document.
+        detail: What was expected and what was found.
+    """
+
+    def __init__(self, file: str, path: str, detail: str) -> None:
+        self.file = file
+        self.path = path
+        self.detail = detail
+        super().__init__(f"{file}: {path}: {detail}")
+
+    def __reduce__(self):  # keep the three fields across process boundaries (num_proc)
+        return (type(self), (self.file, self.path, self.detail))
+
+
+class ChecksumError(HimgaError):
+    """A downloaded or local source file does not have its pinned sha256."""
+
+
+class DownloadError(HimgaError):
+    """A source file could not be fetched (offline, not found, network failure)."""
+
+
+class ConfigurationError(HimgaError, ValueError):
+    """An unknown dataset or config name, or an invalid option value."""
+
+
+def type_name(value: object) -> str:
+    """The JSON name of a Python value's type, for "expected X, got Y" messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__

@@ -1,0 +1,55 @@
+"""Summary statistics of a loaded benchmark (the HiMGA seed's §6.6 recipe), as data and as text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from himga.data.schema import Sample
+
+__all__ = ["dataset_stats", "format_stats"]
+
+
+def _min_max_avg(values: Sequence[int]) -> dict[str, float]:
+    if not values:
+        return {"min": 0, "max": 0, "avg": 0.0}
+    return {"min": min(values), "max": max(values), "avg": round(sum(values) / len(values), 2)}
+
+
+def dataset_stats(samples: Sequence[Sample]) -> dict[str, Any]:
+    """Counts over a list of Samples.
+
+    Returns:
+        ``samples``, ``sessions`` (total), ``sessions_per_sample`` (min/max/avg), ``messages`` (total
+        turns), ``qa_pairs``, ``question_types`` (value → count, most common first) and
+        ``abstentions`` (QA pairs with ``is_abstention``).
+    """
+    types = Counter(qa.question_type.value for s in samples for qa in s.qa_pairs)
+    sessions = [len(s.sessions) for s in samples]
+    return {
+        "samples": len(samples),
+        "sessions": sum(sessions),
+        "sessions_per_sample": _min_max_avg(sessions),
+        "messages": sum(len(sess.messages) for s in samples for sess in s.sessions),
+        "qa_pairs": sum(types.values()),
+        "question_types": dict(types.most_common()),
+        "abstentions": sum(qa.is_abstention for s in samples for qa in s.qa_pairs),
+    }
+
+
+def format_stats(name: str, stats: dict[str, Any]) -> str:
+    """Render :func:`dataset_stats` as an aligned text table."""
+    per = stats["sessions_per_sample"]
+    lines = [
+        f"{name}",
+        f"  samples                {stats['samples']:>10,}",
+        f"  sessions               {stats['sessions']:>10,}",
+        f"  sessions per sample    min {per['min']}  max {per['max']}  avg {per['avg']:.1f}",
+        f"  messages (turns)       {stats['messages']:>10,}",
+        f"  QA pairs               {stats['qa_pairs']:>10,}",
+        f"  abstention questions   {stats['abstentions']:>10,}",
+        "  QA pairs by question type:",
+    ]
+    lines += [f"    {qtype:<28} {count:>7,}" for qtype, count in stats["question_types"].items()]
+    return "\n".join(lines)

@@ -1,0 +1,127 @@
+"""Where the raw benchmark files come from: local folders, or a verified download into himga's cache.
+
+Resolution order for :func:`get_dataset` (as in the HiMGA seed):
+
+1. ``$HIMGA_DATASETS_ROOT/<name>/`` if that folder exists (your own copies; nothing is downloaded);
+2. ``$HIMGA_CACHE/<name>/`` (default ``~/.cache/himga/<name>/``), filled on first use by downloading the
+   pinned source file. A download goes to a temporary name in that folder and is moved into place only
+   after its sha256 matches, so an interrupted or corrupted download is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ChecksumError, ConfigurationError, DownloadError
+
+__all__ = ["RemoteFile", "SOURCES", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One pinned source file.
+
+    Attributes:
+        filename: The local file name.
+        url: Where to fetch it (a revision-pinned URL).
+        sha256: The expected checksum, or ``None`` where none is pinned.
+    """
+
+    filename: str
+    url: str
+    sha256: str | None
+
+
+def _locomo_sources() -> list[RemoteFile]:
+    from himga_locomo import locomo
+
+    return [RemoteFile(locomo._FILENAME, locomo._URL, locomo._SHA256)]
+
+
+#: Dataset name → the pinned files of its default download.
+SOURCES = {"locomo": _locomo_sources}
+
+
+def datasets_root() -> Path | None:
+    """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset."""
+    root = os.environ.get("HIMGA_DATASETS_ROOT")
+    return Path(root).expanduser() if root else None
+
+
+def cache_root() -> Path:
+    """``$HIMGA_CACHE``, default ``~/.cache/himga``: downloaded sources live in ``<cache>/<name>/``."""
+    return Path(os.environ.get("HIMGA_CACHE", "~/.cache/himga")).expanduser()
+
+
+def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(chunk_size):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on")
+
+
+def _download(remote: RemoteFile, folder: Path) -> Path:
+    """Fetch one file into ``folder`` atomically, verifying its sha256."""
+    target = folder / remote.filename
+    hint = (
+        f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
+        f"(or pass --data-dir / data_dir= pointing at its folder)"
+    )
+    if _offline():
+        raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
+    from huggingface_hub.file_download import http_get
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            http_get(remote.url, f, displayed_filename=remote.filename)
+        if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
+            raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
+        os.replace(tmp, target)
+    except ChecksumError:
+        raise
+    except Exception as e:  # network failures of every kind
+        raise DownloadError(f"{remote.filename}: could not download {remote.url} ({type(e).__name__}: {e}); {hint}") from e
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
+    """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
+
+    Args:
+        name: ``"locomo"`` (or another key of :data:`SOURCES`).
+        files: The files to make sure of, default all of ``SOURCES[name]``.
+
+    Returns:
+        ``$HIMGA_DATASETS_ROOT/<name>`` if it exists, else ``<cache_root()>/<name>`` holding the files.
+
+    Raises:
+        ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
+        DownloadError: a file is missing and cannot be downloaded (offline, network failure); the
+            message says which file to fetch and where to put it.
+        ChecksumError: a downloaded file does not have its pinned sha256.
+    """
+    if name not in SOURCES:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(SOURCES)}")
+    root = datasets_root()
+    if root is not None and (root / name).is_dir():
+        return root / name
+    folder = cache_root() / name
+    for remote in files if files is not None else SOURCES[name]():
+        if not (folder / remote.filename).is_file():
+            _download(remote, folder)
+    return folder

@@ -1,0 +1,47 @@
+"""The Arrow Features and the dataclasses describe the same schema, field by field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import datasets
+import pytest
+
+from himga.data import SAMPLE_FEATURES, EvidenceRef, Message, QAPair, Sample, Session
+from himga.data.features import features_for
+
+S = datasets.Value("string")
+
+
+def test_sample_features_exact():
+    message = {"role": S, "content": S, "turn_id": S, "date_str": S, "raw": datasets.Json()}
+    session = {"session_id": S, "messages": datasets.List(message), "date_str": S, "title": S}
+    qa = {"question_id": S, "question": S, "answer": S, "question_type": S,
+          "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)}, "raw": datasets.Json()}
+    expected = datasets.Features({
+        "sample_id": S, "dataset": S, "sessions": datasets.List(session), "qa_pairs": datasets.List(qa),
+        "speaker_a": S, "speaker_b": S, "raw": datasets.Json(),
+    })
+    assert SAMPLE_FEATURES == expected
+    assert list(SAMPLE_FEATURES) == [f.name for f in dataclasses.fields(Sample)]
+
+
+@pytest.mark.parametrize("cls", [Message, Session, EvidenceRef, QAPair, Sample])
+def test_every_dataclass_field_has_a_feature_in_order(cls):
+    assert list(features_for(cls)) == [f.name for f in dataclasses.fields(cls)]
+
+
+def test_nested_records_are_lists_of_structs_not_sequences():
+    sessions = SAMPLE_FEATURES["sessions"]
+    assert type(sessions) is datasets.List and isinstance(sessions.feature, dict)
+    assert type(sessions.feature["messages"]) is datasets.List
+    assert type(SAMPLE_FEATURES["qa_pairs"]) is datasets.List
+
+
+def test_unsupported_field_type_is_rejected():
+    @dataclasses.dataclass
+    class Bad:
+        x: int
+
+    with pytest.raises(TypeError, match="no Arrow feature"):
+        features_for(Bad)

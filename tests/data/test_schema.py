@@ -1,0 +1,82 @@
+"""The dataclasses are exactly the seed's public API (names, order, types, defaults)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from himga.data import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
+
+
+def _signature(cls):
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = "<required>"
+        out.append((f.name, f.type, default))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("cls", "expected"),
+    [
+        (Message, [("role", "str", "<required>"), ("content", "str", "<required>"), ("turn_id", "str | None", None),
+                   ("date_str", "str | None", None), ("raw", "dict", {})]),
+        (Session, [("session_id", "str", "<required>"), ("messages", "list[Message]", "<required>"),
+                   ("date_str", "str | None", None), ("title", "str | None", None)]),
+        (EvidenceRef, [("turn_ids", "list[str]", []), ("session_ids", "list[str]", [])]),
+        (QAPair, [("question_id", "str", "<required>"), ("question", "str", "<required>"), ("answer", "str", "<required>"),
+                  ("question_type", "QuestionType", "<required>"), ("evidence", "EvidenceRef", EvidenceRef()), ("raw", "dict", {})]),
+        (Sample, [("sample_id", "str", "<required>"), ("dataset", "str", "<required>"), ("sessions", "list[Session]", "<required>"),
+                  ("qa_pairs", "list[QAPair]", "<required>"), ("speaker_a", "str | None", None), ("speaker_b", "str | None", None),
+                  ("raw", "dict", {})]),
+    ],
+)
+def test_fields_names_order_types_defaults(cls, expected):
+    assert _signature(cls) == expected
+
+
+def test_default_factories_are_not_shared():
+    a, b = EvidenceRef(), EvidenceRef()
+    a.turn_ids.append("D1:1")
+    assert b.turn_ids == []
+
+
+def test_question_type_members_and_values():
+    assert {m.name: m.value for m in QuestionType} == {
+        "SINGLE_HOP": "single_hop", "MULTI_HOP": "multi_hop", "TEMPORAL": "temporal", "OPEN_DOMAIN": "open_domain",
+        "ADVERSARIAL": "adversarial", "SINGLE_SESSION_PREFERENCE": "single_session_preference",
+        "SINGLE_SESSION_ASSISTANT": "single_session_assistant", "TEMPORAL_REASONING": "temporal_reasoning",
+        "MULTI_SESSION": "multi_session", "KNOWLEDGE_UPDATE": "knowledge_update",
+        "SINGLE_SESSION_USER": "single_session_user",
+    }
+
+
+def test_question_type_behaves_as_its_value():
+    t = QuestionType.TEMPORAL
+    assert t == "temporal"
+    assert str(t) == "temporal"
+    assert f"{t}" == "temporal"
+    assert json.dumps(t) == '"temporal"'
+    assert json.dumps({"t": t}) == '{"t": "temporal"}'
+
+
+def test_plain_dataclass_equality():
+    m = Message("Caroline", "hi", "D1:1")
+    assert m == Message(role="Caroline", content="hi", turn_id="D1:1", date_str=None, raw={})
+    assert m != Message("Caroline", "hi", "D1:2")
+
+
+@pytest.mark.parametrize(
+    ("qid", "qtype", "expected"),
+    [("0", QuestionType.ADVERSARIAL, True), ("0", QuestionType.TEMPORAL, False),
+     ("09ba9854_abs", QuestionType.TEMPORAL_REASONING, True), ("gpt4_2655b836", QuestionType.TEMPORAL_REASONING, False)],
+)
+def test_is_abstention(qid, qtype, expected):
+    assert QAPair(qid, "q?", "a", qtype).is_abstention is expected
