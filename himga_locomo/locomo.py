@@ -66,11 +66,19 @@ class LocomoConfig(datasets.BuilderConfig):
     adversarial_answer: str = "abstain"
 
     def __post_init__(self):
+        self.validate()
+        super().__post_init__()
+
+    def validate(self) -> None:
+        """Check the option values (``datasets`` sets keyword overrides after ``__post_init__``).
+
+        Raises:
+            ConfigurationError: an option outside its allowed values.
+        """
         if self.category_order not in CATEGORY_ORDERS:
             raise ConfigurationError(f"category_order: expected one of {sorted(CATEGORY_ORDERS)}, got {self.category_order!r}")
         if self.adversarial_answer not in ("abstain", "seed"):
             raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
-        super().__post_init__()
 
     @property
     def options(self) -> dict[str, str]:
@@ -98,6 +106,7 @@ class Locomo(datasets.GeneratorBasedBuilder):
     DEFAULT_WRITER_BATCH_SIZE = 10
 
     def _info(self) -> datasets.DatasetInfo:
+        self.config.validate()
         return datasets.DatasetInfo(
             description=_DESCRIPTION,
             features=SAMPLE_FEATURES,
