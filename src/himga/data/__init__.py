@@ -7,14 +7,16 @@ Example:
     321
 """
 
-from .convert import row_to_sample, sample_to_row
+from .convert import row_to_sample, sample_to_row, table_to_samples
 from .features import SAMPLE_FEATURES
+from .lazy import LazySamples
 from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 __all__ = [
     "SAMPLE_FEATURES",
     "EvidenceRef",
+    "LazySamples",
     "Message",
     "QAPair",
     "QuestionType",
@@ -26,4 +28,5 @@ __all__ = [
     "load_longmemeval",
     "row_to_sample",
     "sample_to_row",
+    "table_to_samples",
 ]

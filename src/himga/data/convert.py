@@ -8,12 +8,15 @@ A *row* is the dict a ``datasets.Dataset`` returns for one example of :data:`~.f
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
+import pyarrow as pa
+
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
-__all__ = ["row_to_sample", "sample_to_row"]
+__all__ = ["row_to_sample", "sample_to_row", "table_to_samples"]
 
 
 def _raw_out(raw: dict) -> dict | None:
@@ -126,4 +129,111 @@ def row_to_sample(row: Mapping[str, Any]) -> Sample:
         speaker_a=row["speaker_a"],
         speaker_b=row["speaker_b"],
         raw=_raw_in(row["raw"]),
+    )
+
+
+# --- column-wise: a whole Arrow table (or record batch) at once --------------------------------------
+#
+# Same mapping as row_to_sample, but read column by column: each leaf column becomes one Python list
+# (Arrow's C++ to_pylist), and nested lists are cut by their offsets. No per-row dicts are built, so
+# converting many rows costs little more than creating the dataclasses themselves.
+
+
+def _json_column(array: pa.Array) -> list:
+    loads = json.loads
+    return [(loads(v) or {}) if v is not None else {} for v in array.to_pylist()]
+
+
+def _unnest(array: pa.Array) -> tuple[list[int], pa.Array]:
+    """A (possibly sliced) list array → (offsets starting at 0, the values those offsets index)."""
+    offsets = array.offsets.to_pylist()
+    base = offsets[0]
+    if base:
+        offsets = [o - base for o in offsets]
+    return offsets, array.values.slice(base, offsets[-1])
+
+
+def _fields(struct: pa.Array) -> dict[str, pa.Array]:
+    return {struct.type.field(i).name: child for i, child in enumerate(struct.flatten())}
+
+
+def _cut(items: list, offsets: list[int]) -> list[list]:
+    return [items[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
+def _nested(array: pa.Array) -> list[list]:
+    """A list<string> array → a list of Python lists."""
+    offsets, values = _unnest(array)
+    return _cut(values.to_pylist(), offsets)
+
+
+def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
+    """Decode every row of an Arrow table of :data:`~.features.SAMPLE_FEATURES` into Samples, column-wise.
+
+    Gives the same Samples as ``[row_to_sample(r) for r in dataset]`` (``raw`` columns decoded with
+    :func:`json.loads`), several times faster on many rows: every leaf column becomes one Python list
+    and the nested lists are cut by their Arrow offsets, so no per-row dicts are built.
+
+    Args:
+        table: Rows with the Sample features, e.g. ``dataset.with_format("arrow")[i:j]`` or a batch of
+            ``dataset.data.to_batches()``; sliced tables are fine.
+
+    Returns:
+        One Sample per row, in order.
+
+    Raises:
+        ValueError: ``question_type`` is not a :class:`QuestionType` value.
+        KeyError: the table lacks a feature column.
+    """
+    if isinstance(table, pa.Table):
+        table = table.combine_chunks().to_batches()
+        if not table:
+            return []
+        (table,) = table
+    col = dict(zip(table.schema.names, table.columns))
+
+    s_off, s = _unnest(col["sessions"])
+    s = _fields(s)
+    m_off, m = _unnest(s["messages"])
+    m = _fields(m)
+    messages = list(
+        map(
+            Message,
+            m["role"].to_pylist(),
+            m["content"].to_pylist(),
+            m["turn_id"].to_pylist(),
+            m["date_str"].to_pylist(),
+            _json_column(m["raw"]),
+        )
+    )
+    sessions = list(
+        map(Session, s["session_id"].to_pylist(), _cut(messages, m_off), s["date_str"].to_pylist(), s["title"].to_pylist())
+    )
+
+    q_off, q = _unnest(col["qa_pairs"])
+    q = _fields(q)
+    e = _fields(q["evidence"])
+    qa_pairs = list(
+        map(
+            QAPair,
+            q["question_id"].to_pylist(),
+            q["question"].to_pylist(),
+            q["answer"].to_pylist(),
+            [QuestionType(t) for t in q["question_type"].to_pylist()],
+            map(EvidenceRef, _nested(e["turn_ids"]), _nested(e["session_ids"])),
+            _json_column(q["raw"]),
+        )
+    )
+
+    return list(
+        map(
+            Sample,
+            col["sample_id"].to_pylist(),
+            col["dataset"].to_pylist(),
+            _cut(sessions, s_off),
+            _cut(qa_pairs, q_off),
+            col["speaker_a"].to_pylist(),
+            col["speaker_b"].to_pylist(),
+            _json_column(col["raw"]),
+        )
     )

@@ -1,7 +1,8 @@
 """The facade: load a benchmark as a list of :class:`~himga.data.schema.Sample`.
 
 Every loader runs the dataset's builder (which parses the raw JSON and caches Arrow rows; a second
-call on the same input reuses the cache) and converts the rows with :func:`~.convert.row_to_sample`.
+call on the same input reuses the cache) and converts the rows with :mod:`.convert`: all of them at
+once (a list), or with ``lazy=True`` one at a time on access (a :class:`~.lazy.LazySamples`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import datasets
 
 from .builders import make_builder, prepare
-from .convert import row_to_sample
+from .lazy import LazySamples
 from .schema import Sample
 
 __all__ = ["build_dataset", "load_dataset", "load_locomo", "load_longmemeval"]
@@ -55,11 +56,14 @@ def build_dataset(
     return prepare(builder)
 
 
-def _samples(dataset: datasets.Dataset) -> list[Sample]:
-    return [row_to_sample(row) for row in dataset]
+def _samples(dataset: datasets.Dataset, lazy: bool) -> list[Sample] | LazySamples:
+    samples = LazySamples(dataset)
+    return samples if lazy else list(samples)
 
 
-def load_locomo(path: str | Path, *, cache_dir: str | Path | None = None, **options: Any) -> list[Sample]:
+def load_locomo(
+    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, **options: Any
+) -> list[Sample] | LazySamples:
     """Load LoCoMo samples from a folder of ``.json`` files or from one file.
 
     Args:
@@ -67,11 +71,14 @@ def load_locomo(path: str | Path, *, cache_dir: str | Path | None = None, **opti
             or one file. Each file holds a list of sample records or one record, in the current
             layout or the first release's flat one.
         cache_dir: The ``datasets`` cache folder.
+        lazy: Return a :class:`~.lazy.LazySamples` (a read-only sequence that builds each Sample
+            on access) instead of a list.
         **options: ``category_order`` (``"authors"`` default, or ``"seed"``) and
             ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``); see the ``himga_locomo`` card.
 
     Returns:
-        One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first).
+        One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first);
+        a ``LazySamples`` with ``lazy=True``.
 
     Raises:
         SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``.
@@ -82,27 +89,34 @@ def load_locomo(path: str | Path, *, cache_dir: str | Path | None = None, **opti
         >>> samples[0].sessions[0].date_str  # doctest: +SKIP
         '1:56 pm on 8 May, 2023'
     """
-    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options))
+    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy)
 
 
 def load_longmemeval(
-    path: str | Path, *, config: str = "s", cache_dir: str | Path | None = None, **options: Any
-) -> list[Sample]:
+    path: str | Path,
+    *,
+    config: str = "s",
+    cache_dir: str | Path | None = None,
+    lazy: bool = False,
+    **options: Any,
+) -> list[Sample] | LazySamples:
     """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
 
     Args:
         path: A folder (every ``.json`` file in it) or one file.
         config: The builder config whose parsing rules apply (default ``"s"``).
         cache_dir: The ``datasets`` cache folder.
+        lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access; opening a built
+            cache costs milliseconds) instead of a list.
         **options: Builder config options.
 
     Returns:
-        One Sample per question, in file order.
+        One Sample per question, in file order; a ``LazySamples`` with ``lazy=True``.
 
     Raises:
         SourceFormatError: malformed input, naming the file and the question.
     """
-    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options))
+    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
 
 
 def load_dataset(
@@ -111,8 +125,9 @@ def load_dataset(
     *,
     data_dir: str | Path | None = None,
     cache_dir: str | Path | None = None,
+    lazy: bool = False,
     **options: Any,
-) -> list[Sample]:
+) -> list[Sample] | LazySamples:
     """Load a benchmark by name, downloading the pinned source on first use.
 
     Args:
@@ -120,13 +135,14 @@ def load_dataset(
         config: LongMemEval config (default ``"s"``); LoCoMo has one config.
         data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`).
         cache_dir: The ``datasets`` cache folder.
+        lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access) instead of a list.
         **options: Builder config options.
 
     Returns:
-        The Samples, in source order.
+        The Samples, in source order (a list, or a ``LazySamples`` with ``lazy=True``).
 
     Raises:
         ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
         DownloadError: offline with no local copy; the message says where to put the file.
     """
-    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))
+    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy)

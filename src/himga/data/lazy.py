@@ -1,0 +1,93 @@
+"""A lazy sequence of Samples over a memory-mapped Arrow dataset.
+
+:class:`LazySamples` is what the facade returns with ``lazy=True``: opening costs no conversion, and a
+Sample is built (by :func:`.convert.table_to_samples`, the one converter) only when it is accessed. Slices are lazy
+too; they share the same ``datasets.Dataset`` and hold only a ``range`` of row indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+import datasets
+
+from .convert import table_to_samples
+from .schema import Sample
+
+__all__ = ["LazySamples"]
+
+#: Rows converted per Arrow batch while iterating.
+_ITER_BATCH = 64
+
+
+class LazySamples(Sequence[Sample]):
+    """A read-only :class:`collections.abc.Sequence` of Samples, materialized one at a time on access.
+
+    ``len``, indexing (negative indices too), slicing (returns another ``LazySamples``), iteration,
+    ``in``, ``index`` and ``count`` behave as on a list. Every access builds a new Sample, so
+    ``samples[0] == samples[0]`` but ``samples[0] is not samples[0]``; keep a reference (or call
+    ``list(samples)``) to reuse one.
+
+    Args:
+        dataset: A ``datasets.Dataset`` with :data:`~.features.SAMPLE_FEATURES` (e.g. from
+            :func:`~.loaders.build_dataset`), typically memory-mapped from the Arrow cache.
+        indices: The dataset rows this sequence shows, in order; default all of them.
+
+    Example:
+        >>> samples = load_locomo("../shared/data/locomo", lazy=True)  # doctest: +SKIP
+        >>> len(samples), samples[-1].sample_id  # doctest: +SKIP
+        (10, 'conv-50')
+    """
+
+    __slots__ = ("_arrow", "_dataset", "_indices")
+
+    def __init__(self, dataset: datasets.Dataset, indices: range | None = None) -> None:
+        self._dataset = dataset
+        self._indices = range(len(dataset)) if indices is None else indices
+        # Rows are read as Arrow tables and converted column-wise (no per-row dicts).
+        self._arrow = dataset.with_format("arrow")
+
+    @property
+    def dataset(self) -> datasets.Dataset:
+        """The underlying ``datasets.Dataset`` (all its rows, not only this slice's)."""
+        return self._dataset
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> LazySamples: ...
+
+    def __getitem__(self, index: int | slice) -> Sample | LazySamples:
+        """One Sample (built now) for an int, a ``LazySamples`` view for a slice.
+
+        Raises:
+            IndexError: the index is out of range.
+            TypeError: the index is neither an int nor a slice.
+        """
+        if isinstance(index, slice):
+            view = LazySamples.__new__(LazySamples)
+            view._dataset, view._arrow, view._indices = self._dataset, self._arrow, self._indices[index]
+            return view
+        try:
+            row = self._indices[index]
+        except IndexError:
+            raise IndexError(f"LazySamples index {index} out of range for length {len(self)}") from None
+        except TypeError:
+            raise TypeError(f"LazySamples indices must be integers or slices, not {type(index).__name__}") from None
+        return table_to_samples(self._arrow[row : row + 1])[0]
+
+    def __iter__(self) -> Iterator[Sample]:
+        """Yield the Samples in order, converting Arrow batches of rows (one batch in memory at a time)."""
+        indices = self._indices
+        for start in range(0, len(indices), _ITER_BATCH):
+            chunk = indices[start : start + _ITER_BATCH]
+            table = self._arrow[chunk.start : chunk.stop] if chunk.step == 1 else self._arrow[list(chunk)]
+            yield from table_to_samples(table)
+
+    def __repr__(self) -> str:
+        return f"LazySamples(len={len(self)}, rows={self._indices!r})"
