@@ -15,8 +15,10 @@ from __future__ import annotations
 __all__ = [
     "ChecksumError",
     "ConfigurationError",
+    "DateFormatError",
     "DownloadError",
     "HimgaError",
+    "MissingDependencyError",
     "SourceFormatError",
 ]
 
@@ -55,6 +57,27 @@ class DownloadError(HimgaError):
 
 class ConfigurationError(HimgaError, ValueError):
     """An unknown dataset or config name, or an invalid option value."""
+
+
+class DateFormatError(HimgaError, ValueError):
+    """A date string in none of the formats :mod:`himga.data.dates` knows, or an inconsistent one.
+
+    Attributes:
+        value: The offending string (or value).
+        detail: What is wrong with it.
+    """
+
+    def __init__(self, value: object, detail: str) -> None:
+        self.value = value
+        self.detail = detail
+        super().__init__(f"cannot parse date {value!r}: {detail}")
+
+    def __reduce__(self):
+        return (type(self), (self.value, self.detail))
+
+
+class MissingDependencyError(HimgaError, ImportError):
+    """An optional dependency (an extra such as ``himga[plot]``) is not installed."""
 
 
 def type_name(value: object) -> str:

@@ -8,8 +8,10 @@ Example:
 """
 
 from .convert import row_to_sample, sample_to_row, table_to_samples
+from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
 from .lazy import LazySamples
+from .helpers import answer_sessions, evidence_messages, evidence_sessions, iter_messages, noise_sessions, qa_by_type
 from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
@@ -22,10 +24,18 @@ __all__ = [
     "QuestionType",
     "Sample",
     "Session",
+    "TemporalParser",
+    "answer_sessions",
     "build_dataset",
+    "evidence_messages",
+    "evidence_sessions",
+    "iter_messages",
     "load_dataset",
     "load_locomo",
     "load_longmemeval",
+    "noise_sessions",
+    "parse_date",
+    "qa_by_type",
     "row_to_sample",
     "sample_to_row",
     "table_to_samples",

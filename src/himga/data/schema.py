@@ -11,8 +11,12 @@ Timestamps stay raw strings (``date_str``); :mod:`himga.data.dates` parses them.
 
 from __future__ import annotations
 
+import datetime as _dt
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from .dates import parse_date
 
 __all__ = ["EvidenceRef", "Message", "QAPair", "QuestionType", "Sample", "Session"]
 
@@ -83,6 +87,15 @@ class Session:
     messages: list[Message]
     date_str: str | None = None
     title: str | None = None
+
+    @property
+    def datetime(self) -> _dt.datetime | None:
+        """``date_str`` parsed by :func:`~himga.data.dates.parse_date`: a naive datetime, or ``None``.
+
+        Raises:
+            DateFormatError: ``date_str`` is in no known format.
+        """
+        return parse_date(self.date_str)
 
 
 @dataclass
@@ -157,3 +170,44 @@ class Sample:
     speaker_a: str | None = None
     speaker_b: str | None = None
     raw: dict = field(default_factory=dict)
+
+    @property
+    def question_datetime(self) -> _dt.datetime | None:
+        """``raw["question_date"]`` (LongMemEval) parsed as a naive datetime; ``None`` when absent (LoCoMo).
+
+        Raises:
+            DateFormatError: the question date is in no known format.
+        """
+        return parse_date(self.raw.get("question_date"))
+
+    # Thin methods over himga.data.helpers (imported lazily: helpers imports this module).
+
+    def iter_messages(self) -> Iterator[tuple[Session, Message]]:
+        """Every message in order, with its session; see :func:`himga.data.helpers.iter_messages`."""
+        from .helpers import iter_messages
+
+        return iter_messages(self)
+
+    def evidence_messages(self, qa: QAPair) -> list[Message]:
+        """The messages cited by ``qa``; see :func:`himga.data.helpers.evidence_messages`."""
+        from .helpers import evidence_messages
+
+        return evidence_messages(self, qa)
+
+    def evidence_sessions(self, qa: QAPair) -> list[Session]:
+        """The sessions cited by ``qa``; see :func:`himga.data.helpers.evidence_sessions`."""
+        from .helpers import evidence_sessions
+
+        return evidence_sessions(self, qa)
+
+    def answer_sessions(self) -> list[Session]:
+        """Sessions cited by any QA pair; see :func:`himga.data.helpers.answer_sessions`."""
+        from .helpers import answer_sessions
+
+        return answer_sessions(self)
+
+    def noise_sessions(self) -> list[Session]:
+        """Sessions cited by no QA pair; see :func:`himga.data.helpers.noise_sessions`."""
+        from .helpers import noise_sessions
+
+        return noise_sessions(self)
