@@ -144,3 +144,6 @@ class Locomo(datasets.GeneratorBasedBuilder):
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
                 index += 1
                 yield row["sample_id"], row
+        if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
+            names = ", ".join(Path(f).name for f in files)
+            raise SourceFormatError(names, "$", "expected at least one sample record, found none")

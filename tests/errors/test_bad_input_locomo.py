@@ -1,0 +1,296 @@
+"""The bad-input matrix of issue 5 for LoCoMo: every malformed file gives the documented himga error
+naming the file and the JSON path, or correct data; a failed attempt never leaves a cache entry behind.
+
+Each case runs through both facades (``load_locomo`` and ``build_dataset``). Fixtures are written inline:
+``_record()`` is a minimal valid current-layout sample record (two sessions, two QA pairs).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import datasets
+import pytest
+
+from himga.data.builders import make_builder
+from himga.errors import HimgaError, SourceFormatError
+
+from conftest import LOADERS, cache_entries, check_bad_then_good
+
+FILE = "locomo10.json"
+
+
+def _record(sample_id: str = "conv-x") -> dict:
+    conversation = {"speaker_a": "Ann", "speaker_b": "Bob"}
+    for n in (1, 2):
+        conversation[f"session_{n}_date_time"] = f"1:0{n} pm on {n} May, 2023"
+        conversation[f"session_{n}"] = [
+            {"speaker": "Ann", "dia_id": f"D{n}:1", "text": f"hello {n}"},
+            {"speaker": "Bob", "dia_id": f"D{n}:2", "text": "hi", "blip_caption": "a cat"},
+        ]
+    return {
+        "sample_id": sample_id,
+        "conversation": conversation,
+        "qa": [
+            {"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2},
+            {"question": "Bob's dog?", "adversarial_answer": "Rex", "evidence": [], "category": 5},
+        ],
+    }
+
+
+def _dump(value) -> bytes:
+    return json.dumps(value).encode("utf-8")
+
+
+GOOD = _dump([_record()])
+
+
+def _mutated(change) -> bytes:
+    records = [_record("conv-a"), _record("conv-b")]
+    change(records[1])
+    return _dump(records)
+
+
+def _set(*keys_and_value):
+    *keys, value = keys_and_value
+
+    def change(record):
+        target = record
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+
+    return change
+
+
+def _del(*keys):
+    def change(record):
+        target = record
+        for key in keys[:-1]:
+            target = target[key]
+        del target[keys[-1]]
+
+    return change
+
+
+# (case id, bad file bytes, exact message) — the message names the file and the JSON path.
+CASES = [
+    ("empty file", b"", f"{FILE}: $: expected a JSON document, got an empty file"),
+    ("whitespace only", b" \n\t ", f"{FILE}: $: expected a JSON document, got an empty file"),
+    ("top level string", b'"conv-26"', f"{FILE}: $: expected an array of sample objects or one sample object, got string"),
+    ("top level number", b"10", f"{FILE}: $: expected an array of sample objects or one sample object, got number"),
+    ("top level null", b"null", f"{FILE}: $: expected an array of sample objects or one sample object, got null"),
+    ("top level boolean", b"true", f"{FILE}: $: expected an array of sample objects or one sample object, got boolean"),
+    ("empty array", b"[]", f"{FILE}: $: expected at least one sample record, found none"),
+    ("record is a number", _dump([_record(), 3]), f"{FILE}: $[1]: expected object, got number"),
+    ("record is a string", _dump(["conv-26"]), f"{FILE}: $[0]: expected object, got string"),
+    ("record is an array", _dump([[_record()]]), f"{FILE}: $[0]: expected object, got array"),
+    ("record is null", _dump([None]), f"{FILE}: $[0]: expected object, got null"),
+    ("object without conversation", b"{}", f"{FILE}: $: missing required key 'conversation' (not a LoCoMo sample record)"),
+    # required keys missing at each level
+    ("no conversation", _mutated(_del("conversation")), f"{FILE}: $[1]: missing required key 'conversation' (not a LoCoMo sample record)"),
+    ("no qa", _mutated(_del("qa")), f"{FILE}: $[1]: missing required key 'qa'"),
+    ("no speaker_a", _mutated(_del("conversation", "speaker_a")), f"{FILE}: $[1].conversation: missing required key 'speaker_a'"),
+    ("no speaker_b", _mutated(_del("conversation", "speaker_b")), f"{FILE}: $[1].conversation: missing required key 'speaker_b'"),
+    ("turn without speaker", _mutated(_del("conversation", "session_2", 1, "speaker")), f"{FILE}: $[1].conversation.session_2[1]: missing required key 'speaker'"),
+    ("turn without text", _mutated(_del("conversation", "session_1", 0, "text")), f"{FILE}: $[1].conversation.session_1[0]: missing required key 'text'"),
+    ("turn without dia_id", _mutated(_del("conversation", "session_1", 0, "dia_id")), f"{FILE}: $[1].conversation.session_1[0]: missing required key 'dia_id'"),
+    ("qa without question", _mutated(_del("qa", 0, "question")), f"{FILE}: $[1].qa[0]: missing required key 'question'"),
+    ("qa without answer", _mutated(_del("qa", 0, "answer")), f"{FILE}: $[1].qa[0]: missing required key 'answer'"),
+    ("qa without category", _mutated(_del("qa", 1, "category")), f"{FILE}: $[1].qa[1]: missing required key 'category'"),
+    # wrong types at each level
+    ("conversation is an array", _mutated(_set("conversation", [])), f"{FILE}: $[1].conversation: expected object, got array"),
+    ("null session list", _mutated(_set("conversation", "session_1", None)), f"{FILE}: $[1].conversation.session_1: expected array, got null"),
+    ("dict as session", _mutated(_set("conversation", "session_1", {"speaker": "Ann"})), f"{FILE}: $[1].conversation.session_1: expected array, got object"),
+    ("array as turn", _mutated(_set("conversation", "session_1", 0, ["Ann", "hello"])), f"{FILE}: $[1].conversation.session_1[0]: expected object, got array"),
+    ("number as content", _mutated(_set("conversation", "session_1", 0, "text", 5)), f"{FILE}: $[1].conversation.session_1[0].text: expected string, got number"),
+    ("null speaker", _mutated(_set("conversation", "session_1", 0, "speaker", None)), f"{FILE}: $[1].conversation.session_1[0].speaker: expected string, got null"),
+    ("number as dia_id", _mutated(_set("conversation", "session_1", 0, "dia_id", 1)), f"{FILE}: $[1].conversation.session_1[0].dia_id: expected string, got number"),
+    ("null blip_caption", _mutated(_set("conversation", "session_1", 1, "blip_caption", None)), f"{FILE}: $[1].conversation.session_1[1].blip_caption: expected string, got null"),
+    ("number as date", _mutated(_set("conversation", "session_1_date_time", 20230508)), f"{FILE}: $[1].conversation.session_1_date_time: expected string, got number"),
+    ("null speaker_a", _mutated(_set("conversation", "speaker_a", None)), f"{FILE}: $[1].conversation.speaker_a: expected string, got null"),
+    ("null qa list", _mutated(_set("qa", None)), f"{FILE}: $[1].qa: expected array, got null"),
+    ("dict as qa list", _mutated(_set("qa", {"question": "q"})), f"{FILE}: $[1].qa: expected array, got object"),
+    ("string as qa", _mutated(_set("qa", 0, "When?")), f"{FILE}: $[1].qa[0]: expected object, got string"),
+    ("null question", _mutated(_set("qa", 0, "question", None)), f"{FILE}: $[1].qa[0].question: expected string, got null"),
+    ("array as answer", _mutated(_set("qa", 0, "answer", ["2023"])), f"{FILE}: $[1].qa[0].answer: expected string or number, got array"),
+    ("null answer", _mutated(_set("qa", 0, "answer", None)), f"{FILE}: $[1].qa[0].answer: expected string or number, got null"),
+    ("string as evidence list", _mutated(_set("qa", 0, "evidence", "D1:1")), f"{FILE}: $[1].qa[0].evidence: expected array, got string"),
+    ("null evidence list", _mutated(_set("qa", 0, "evidence", None)), f"{FILE}: $[1].qa[0].evidence: expected array, got null"),
+    ("number in evidence list", _mutated(_set("qa", 0, "evidence", ["D1:1", 7])), f"{FILE}: $[1].qa[0].evidence[1]: expected string, got number"),
+    ("number as sample_id", _mutated(_set("sample_id", 42)), f"{FILE}: $[1].sample_id: expected string, got number"),
+    # LoCoMo categories
+    ("category 0", _mutated(_set("qa", 0, "category", 0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got 0"),
+    ("category 6", _mutated(_set("qa", 1, "category", 6)), f"{FILE}: $[1].qa[1].category: expected 1-5, got 6"),
+    ("category -1", _mutated(_set("qa", 0, "category", -1)), f"{FILE}: $[1].qa[0].category: expected 1-5, got -1"),
+    ("category as string", _mutated(_set("qa", 0, "category", "2")), f"{FILE}: $[1].qa[0].category: expected 1-5, got string"),
+    ("category as float", _mutated(_set("qa", 0, "category", 2.0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got number"),
+    ("category as boolean", _mutated(_set("qa", 0, "category", True)), f"{FILE}: $[1].qa[0].category: expected 1-5, got boolean"),
+    ("category null", _mutated(_set("qa", 0, "category", None)), f"{FILE}: $[1].qa[0].category: expected 1-5, got null"),
+    # session_N with a non-integer N
+    ("session_x", _mutated(_set("conversation", "session_x", [])), f"{FILE}: $[1].conversation.session_x: expected a key session_N or session_N_date_time with integer N >= 1"),
+    ("session_1.5", _mutated(_set("conversation", "session_1.5", [])), f"{FILE}: $[1].conversation.session_1.5: expected a key session_N or session_N_date_time with integer N >= 1"),
+    ("session_0", _mutated(_set("conversation", "session_0", [])), f"{FILE}: $[1].conversation.session_0: expected a key session_N or session_N_date_time with integer N >= 1"),
+    ("session_03", _mutated(_set("conversation", "session_03", [])), f"{FILE}: $[1].conversation.session_03: expected a key session_N or session_N_date_time with integer N >= 1"),
+    ("session_two_date_time", _mutated(_set("conversation", "session_two_date_time", "x")), f"{FILE}: $[1].conversation.session_two_date_time: expected a key session_N or session_N_date_time with integer N >= 1"),
+    # NaN / Infinity literals
+    ("NaN literal", GOOD.replace(b'"answer": 2023', b'"answer": NaN'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal NaN"),
+    ("Infinity literal", GOOD.replace(b'"answer": 2023', b'"answer": Infinity'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal Infinity"),
+    ("-Infinity literal", GOOD.replace(b'"category": 2', b'"category": -Infinity'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal -Infinity"),
+]
+
+# (case id, bad file bytes, expected start of the message)
+PREFIX_CASES = [
+    ("truncated mid-record", GOOD[: len(GOOD) // 2], f"{FILE}: $: invalid JSON at line 1 column "),
+    ("truncated after a record", _dump([_record(), _record()])[: len(GOOD) + 1], f"{FILE}: $: invalid JSON at line 1 column "),
+    ("trailing garbage", GOOD + b"]", f"{FILE}: $: invalid JSON at line 1 column "),
+    ("invalid UTF-8 byte", GOOD.replace(b"hello 1", b"hel\xfflo"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
+    ("UTF-16 file", json.dumps([_record()]).encode("utf-16"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 0"),
+    ("Latin-1 file", json.dumps([_record("café")], ensure_ascii=False).encode("latin-1"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
+    ("lone surrogate escape", GOOD.replace(b"hello 1", b"\\ud800"), f"{FILE}: $[0].conversation.session_1[0].text: expected valid Unicode text, got a lone surrogate"),
+    ("lone surrogate in a key", GOOD.replace(b'"hi"', b'"hi", "\\udc00": 1'), f"{FILE}: $[0].conversation.session_1[1]: expected valid Unicode text, got a lone surrogate"),
+    ("nesting too deep", GOOD.replace(b'"answer": 2023', b'"answer": ' + b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $: invalid JSON: nested too deeply"),
+]
+
+
+@pytest.fixture(params=sorted(LOADERS["locomo"]))
+def loader(request):
+    return LOADERS["locomo"][request.param]
+
+
+@pytest.mark.parametrize(("bad", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_file_exact_message(loader, tmp_path, bad, message):
+    error, samples = check_bad_then_good(loader, tmp_path / FILE, bad, GOOD, tmp_path / "cache", SourceFormatError, message=message)
+    assert (error.file, error.path) == (FILE, message.split(": ")[1])
+    assert [s.sample_id for s in samples] == ["conv-x"]
+
+
+_PENDING = pytest.mark.xfail(strict=True, reason="himga.jsonfile fix pending")
+PREFIX_CASES = [pytest.param(*c[1:], id=c[0], marks=_PENDING if "surrogate" in c[0] or "deep" in c[0] else ()) for c in PREFIX_CASES]
+
+
+@pytest.mark.parametrize(("bad", "prefix"), PREFIX_CASES)
+def test_bad_file_message_names_file_and_path(loader, tmp_path, bad, prefix):
+    error, samples = check_bad_then_good(loader, tmp_path / FILE, bad, GOOD, tmp_path / "cache", SourceFormatError, prefix=prefix)
+    assert [s.sample_id for s in samples] == ["conv-x"]
+
+
+def test_exact_messages_of_common_corruptions(tmp_path):
+    loader = LOADERS["locomo"]["load_locomo"]
+    error, _ = check_bad_then_good(loader, tmp_path / FILE, b'[{"sample_id": "conv-26", "qa": [', GOOD, tmp_path / "c", SourceFormatError)
+    assert str(error) == f"{FILE}: $: invalid JSON at line 1 column 34: Expecting value (truncated or corrupted file?)"
+    error, _ = check_bad_then_good(loader, tmp_path / FILE, b'[{"a": "\xe9t\xe9"}]', GOOD, tmp_path / "c", SourceFormatError)
+    assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 8"
+
+
+def test_same_bad_file_fails_every_time(tmp_path):
+    """A failed build caches nothing, so loading the same bad file again fails again (not an empty dataset)."""
+    loader = LOADERS["locomo"]["load_locomo"]
+    path = tmp_path / FILE
+    path.write_bytes(b"[]")
+    for _ in range(2):
+        with pytest.raises(SourceFormatError):
+            loader(path, tmp_path / "cache")
+        assert cache_entries(tmp_path / "cache") == []
+
+
+def test_datasets_wrapper_names_our_error_as_its_cause(tmp_path):
+    """Calling ``datasets`` directly: its ``DatasetGenerationError`` has our error as ``__cause__``."""
+    path = tmp_path / FILE
+    path.write_bytes(_mutated(_set("qa", 0, "category", 9)))
+    builder = make_builder("locomo", data_files=[str(path)], cache_dir=tmp_path / "cache")
+    with pytest.raises(datasets.exceptions.DatasetGenerationError) as info:
+        builder.download_and_prepare()
+    assert isinstance(info.value.__cause__, SourceFormatError)
+    assert str(info.value.__cause__) == f"{FILE}: $[1].qa[0].category: expected 1-5, got 9"
+    assert cache_entries(tmp_path / "cache") == []
+
+
+# ---- accepted inputs -------------------------------------------------------------------------------
+
+
+def test_utf8_bom_is_accepted(loader, tmp_path):
+    plain = loader(_write(tmp_path / "plain.json", GOOD), tmp_path / "cache")
+    with_bom = loader(_write(tmp_path / FILE, b"\xef\xbb\xbf" + GOOD), tmp_path / "cache")
+    assert with_bom == plain
+    assert with_bom[0].sessions[0].messages[0].content == "hello 1"
+
+
+def test_surrogate_pair_escape_is_accepted(loader, tmp_path):
+    (sample,) = loader(_write(tmp_path / FILE, GOOD.replace(b"hello 1", b"\\ud83d\\ude00")), tmp_path / "cache")
+    assert sample.sessions[0].messages[0].content == "\U0001f600"
+
+
+def test_200k_character_turn_is_accepted(loader, tmp_path):
+    record = _record()
+    record["conversation"]["session_1"][0]["text"] = "x" * 199_999 + "é"
+    (sample,) = loader(_write(tmp_path / FILE, _dump(record)), tmp_path / "cache")
+    content = sample.sessions[0].messages[0].content
+    assert len(content) == 200_000
+    assert content.endswith("xé")
+
+
+def test_5000_turn_session_is_accepted(loader, tmp_path):
+    record = _record()
+    record["conversation"]["session_2"] = [
+        {"speaker": ("Ann", "Bob")[i % 2], "dia_id": f"D2:{i + 1}", "text": f"turn {i + 1}"} for i in range(5000)
+    ]
+    (sample,) = loader(_write(tmp_path / FILE, _dump(record)), tmp_path / "cache")
+    messages = sample.sessions[1].messages
+    assert len(messages) == 5000
+    assert (messages[0].turn_id, messages[-1].turn_id, messages[-1].content) == ("D2:1", "D2:5000", "turn 5000")
+
+
+def test_directory_ignores_non_json_files_and_subfolders(loader, tmp_path):
+    data = tmp_path / "data"
+    (data / "sub" / "deeper").mkdir(parents=True)
+    _write(data / "b.json", _dump([_record("conv-b")]))
+    _write(data / "a.json", _dump(_record("conv-a")))
+    _write(data / "sub" / "c.json", b"not json at all")
+    _write(data / "sub" / "deeper" / "d.json", _dump([_record("conv-d")]))
+    _write(data / "README.md", b"# notes")
+    _write(data / "locomo10.json.bak", b"[{")
+    _write(data / "locomo10.json.incomplete", b"[")
+    _write(data / "binary.bin", bytes(range(256)))
+    (data / "folder.json").mkdir()  # a folder named like a data file
+    samples = loader(data, tmp_path / "cache")
+    assert [s.sample_id for s in samples] == ["conv-a", "conv-b"]
+
+
+@pytest.mark.parametrize("layout", ["empty", "only other files", "json only in subfolders"])
+def test_directory_without_data_is_a_clear_error(loader, tmp_path, layout):
+    data = tmp_path / "data"
+    data.mkdir()
+    if layout != "empty":
+        _write(data / "notes.txt", b"hello")
+        (data / "sub").mkdir()
+        if layout == "json only in subfolders":
+            _write(data / "sub" / "locomo10.json", GOOD)
+    with pytest.raises(SourceFormatError) as info:
+        loader(data, tmp_path / "cache")
+    assert str(info.value) == "data: $: expected at least one .json file in the directory, found none"
+    assert cache_entries(tmp_path / "cache") == []
+    _write(data / FILE, GOOD)
+    assert [s.sample_id for s in loader(data, tmp_path / "cache")] == ["conv-x"]
+
+
+def test_missing_path_is_a_configuration_error(loader, tmp_path):
+    with pytest.raises(HimgaError, match="data_dir .*nowhere.* does not exist"):
+        loader(tmp_path / "nowhere", tmp_path / "cache")
+
+
+def test_valid_unusual_values_are_kept(loader, tmp_path):
+    """Valid JSON that is unusual but legal: float answers, huge integers, unicode escapes, nested raw keys."""
+    record = _record()
+    record["qa"][0]["answer"] = 1.5
+    record["qa"].append({"question": "Big?", "answer": 10**30, "evidence": ["D1:1"], "category": 1})
+    record["conversation"]["session_1"][0]["img_url"] = [None, {"a": [1, 2.5, True]}]
+    (sample,) = loader(_write(tmp_path / FILE, _dump(record)), tmp_path / "cache")
+    assert [qa.answer for qa in sample.qa_pairs] == ["1.5", "Not mentioned in the conversation", str(10**30)]
+    assert sample.sessions[0].messages[0].raw == {"img_url": [None, {"a": [1, 2.5, True]}]}
+
+
+def _write(path, data: bytes):
+    path.write_bytes(data)
+    return path
