@@ -1,19 +1,20 @@
 """Reading JSON source files with errors that name the file and the position.
 
-Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files are streamed
-(see ``himga_longmemeval``). Both accept a UTF-8 byte-order mark and reject the non-standard
-``NaN``/``Infinity`` literals.
+Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
+are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
+accept a UTF-8 byte-order mark and reject the non-standard ``NaN``/``Infinity`` literals.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
 
-__all__ = ["load_json", "reject_constant"]
+__all__ = ["iter_array_items", "load_json", "reject_constant"]
 
 
 def reject_constant(name: str) -> Any:
@@ -51,3 +52,99 @@ def load_json(path: str | Path) -> Any:
         ) from None
     except ValueError as e:  # from reject_constant
         raise SourceFormatError(path.name, "$", f"expected standard JSON, got {e}") from None
+
+
+_BOM = b"\xef\xbb\xbf"
+_JSON_KINDS = {b"{": "object", b'"': "string", b"t": "boolean", b"f": "boolean", b"n": "null"}
+
+
+def _ijson_backend():
+    import ijson
+
+    try:
+        return ijson.get_backend("yajl2_c")
+    except ImportError:  # a platform without the C extension: same results, slower
+        return ijson
+
+
+def _first_byte(f) -> bytes:
+    """Skip a byte-order mark and whitespace; return the first significant byte and rewind to it."""
+    start = 3 if f.read(3) == _BOM else 0
+    f.seek(start)
+    while True:
+        chunk = f.read(1 << 12)
+        if not chunk:
+            return b""
+        stripped = chunk.lstrip()
+        if stripped:
+            f.seek(start)
+            return stripped[:1]
+        start += len(chunk)
+
+
+def _item_id(path: Path, index: int, id_key: str) -> str | None:
+    """Best effort: the ``id_key`` string of item ``index``, read again up to the point of failure."""
+    backend = _ijson_backend()
+    with open(path, "rb") as f:
+        _first_byte(f)
+        try:
+            for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
+                if i == index:
+                    return value if isinstance(value, str) else None
+        except Exception:  # noqa: BLE001 - the error being reported is the caller's
+            return None
+    return None
+
+
+def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: str | None = None) -> Iterator[tuple[int, Any]]:
+    """Stream the items of a top-level JSON array, one at a time, in bounded memory.
+
+    Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
+    the item being yielded. Numbers: integers as ``int``, others as ``float``.
+
+    Args:
+        path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
+        id_key: A key of the items (e.g. ``"question_id"``); when an item is malformed, its value is
+            read again (best effort) to name the item in the error.
+        id_label: The word naming the item in errors (default ``id_key``): ``(question 7161e7e2)``.
+
+    Yields:
+        ``(index, item)`` pairs, index from 0, in file order.
+
+    Raises:
+        SourceFormatError: the file is empty, its top level is not an array, or it is not valid JSON
+            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage); the message names the file,
+            the item (``$[212]``) and, with ``id_key``, its id, e.g.
+            ``s.json: $[499]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)``.
+        OSError: the file cannot be read.
+    """
+    import ijson
+
+    path = Path(path)
+    backend = _ijson_backend()
+    index = 0
+    with open(path, "rb") as f:
+        first = _first_byte(f)
+        if not first:
+            raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
+        if first != b"[":
+            kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
+            detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+            raise SourceFormatError(path.name, "$", detail)
+        try:
+            for item in backend.items(f, "item", use_float=True):
+                yield index, item
+                index += 1
+        except ijson.JSONError as e:
+            message = e.args[0] if e.args else str(e)
+            if isinstance(message, bytes):
+                message = message.decode("utf-8", "replace")
+            lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+            detail = f"invalid JSON: {lines[0] if lines else type(e).__name__}"
+            if "premature EOF" in detail:
+                detail += " (truncated file?)"
+            elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
+                detail += f" near {lines[1][:80]!r}"
+            if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, f"$[{index}]", detail) from None

@@ -26,14 +26,19 @@ class RemoteFile:
     """One pinned source file.
 
     Attributes:
-        filename: The local file name.
+        filename: The local file name (for Hub files: the file's name in the repository).
         url: Where to fetch it (a revision-pinned URL).
         sha256: The expected checksum, or ``None`` where none is pinned.
+        repo_id: A Hugging Face *dataset* repository: when set, the file is fetched with
+            ``huggingface_hub.hf_hub_download`` (its auth, offline mode and retries) instead of ``url``.
+        revision: The pinned revision of ``repo_id``.
     """
 
     filename: str
     url: str
     sha256: str | None
+    repo_id: str | None = None
+    revision: str | None = None
 
 
 def _locomo_sources() -> list[RemoteFile]:
@@ -42,8 +47,14 @@ def _locomo_sources() -> list[RemoteFile]:
     return [RemoteFile(locomo._FILENAME, locomo._URL, locomo._SHA256)]
 
 
+def _longmemeval_sources() -> list[RemoteFile]:
+    from himga_longmemeval import longmemeval
+
+    return [next(c for c in longmemeval._CONFIGS if c.name == "s").remote_file()]  # the default config only
+
+
 #: Dataset name → the pinned files of its default download.
-SOURCES = {"locomo": _locomo_sources}
+SOURCES = {"locomo": _locomo_sources, "longmemeval": _longmemeval_sources}
 
 
 def datasets_root() -> Path | None:
@@ -79,6 +90,8 @@ def _download(remote: RemoteFile, folder: Path) -> Path:
     )
     if _offline():
         raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
+    if remote.repo_id is not None:
+        return _hub_download(remote, folder, hint)
     from huggingface_hub.file_download import http_get
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -99,12 +112,27 @@ def _download(remote: RemoteFile, folder: Path) -> Path:
     return target
 
 
+def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
+    """Fetch one file of a Hub dataset repository into ``folder`` with ``hf_hub_download``, verifying its sha256."""
+    from huggingface_hub import hf_hub_download
+
+    try:
+        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=folder))
+    except Exception as e:  # offline, not found, network failures of every kind
+        raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
+    if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
+        path.unlink(missing_ok=True)
+        raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
+    return path
+
+
 def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` (or another key of :data:`SOURCES`).
-        files: The files to make sure of, default all of ``SOURCES[name]``.
+        name: ``"locomo"`` or ``"longmemeval"`` (a key of :data:`SOURCES`).
+        files: The files to make sure of, default all of ``SOURCES[name]`` (LongMemEval: the default
+            config's file; its builder passes the file of the config in use).
 
     Returns:
         ``$HIMGA_DATASETS_ROOT/<name>`` if it exists, else ``<cache_root()>/<name>`` holding the files.

@@ -116,7 +116,13 @@ def load_longmemeval(
     Raises:
         SourceFormatError: malformed input, naming the file and the question.
     """
-    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
+    path = Path(path).expanduser()
+    if not path.is_dir():
+        return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
+    from himga_longmemeval.longmemeval import json_files  # every .json file, not only the config's file name
+
+    builder = make_builder("longmemeval", config, data_files=json_files(path), cache_dir=cache_dir, **options)
+    return _samples(prepare(builder), lazy)
 
 
 def load_dataset(

@@ -1,0 +1,252 @@
+"""LongMemEval question dicts → Sample rows, and back.
+
+The only place where the raw LongMemEval JSON is interpreted. :func:`question_to_row` turns one
+question dict of ``longmemeval_{s,m,oracle}*.json`` (Wu et al., ICLR 2025; xiaowu0162/LongMemEval)
+into a row of :data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record`
+rebuilds the question dict from the resulting :class:`~himga.data.Sample` (equal as a JSON value).
+
+A question dict has the keys ``question_id``, ``question_type``, ``question``, ``answer``,
+``question_date``, ``haystack_dates``, ``haystack_session_ids``, ``haystack_sessions`` (a list of
+sessions, each a list of turns ``{"role", "content"[, "has_answer"]}``) and ``answer_session_ids``.
+
+Row, field by field:
+    ``sample_id`` = ``question_id``; ``dataset`` = ``"longmemeval"``; speakers ``None``;
+    ``sessions[i]`` = (``haystack_session_ids[i]``, ``haystack_sessions[i]``, ``haystack_dates[i]``), in
+        file order (duplicate ids and blank turns kept as they are);
+    message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``) → ``raw``;
+    one QA pair: ``question_id``, ``question``, ``answer`` as ``str`` (ints occur), ``question_type``
+        from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning),
+        ``evidence.session_ids`` = ``answer_session_ids``, ``raw`` = the question dict without
+        ``haystack_sessions``;
+    ``Sample.raw`` = ``{"question_date": ...}``.
+
+``raw`` values are emitted as JSON text (the ``Json()`` feature stores text): encoding them here
+once keeps the ``datasets`` encoder from walking every message.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from dataclasses import replace
+from typing import Any
+
+from himga.errors import SourceFormatError, type_name
+
+__all__ = ["QUESTION_TYPES", "chronological", "question_to_row", "sample_to_record", "session_sort_key"]
+
+logger = logging.getLogger(__name__)
+
+#: Source ``question_type`` (hyphen or underscore form) → QuestionType value.
+QUESTION_TYPES: dict[str, str] = {
+    t.replace("_", sep): t
+    for t in (
+        "single_session_user",
+        "single_session_assistant",
+        "single_session_preference",
+        "multi_session",
+        "temporal_reasoning",
+        "knowledge_update",
+    )
+    for sep in ("-", "_")
+}
+_FALLBACK_TYPE = "single_session_user"  # the seed's fallback for an unknown type
+
+# raw JSON text of the common turn extras, encoded once
+_HAS_ANSWER = {True: json.dumps({"has_answer": True}), False: json.dumps({"has_answer": False})}
+_TURN_KEYS = ("role", "content")
+
+
+def _fail(file: str, path: str, detail: str, qid: Any) -> SourceFormatError:
+    return SourceFormatError(file, path, f"{detail} (question {qid})" if isinstance(qid, str) else detail)
+
+
+def _field(q: dict, key: str, kind: type | tuple, file: str, path: str, qid: Any) -> Any:
+    if key not in q:
+        raise _fail(file, path, f"missing required key {key!r}", qid)
+    value = q[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = {str: "string", list: "array", (str, int, float): "string or number"}
+        raise _fail(file, f"{path}.{key}", f"expected {names[kind]}, got {type_name(value)}", qid)
+    return value
+
+
+def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]]:
+    if type(turns) is not list:
+        raise _fail(file, path, f"expected an array of turns, got {type_name(turns)}", qid)
+    out = []
+    append = out.append
+    for turn in turns:
+        # fast path: {"role": str, "content": str[, "has_answer": bool]}
+        if type(turn) is dict and type(turn.get("role")) is str and type(turn.get("content")) is str:
+            n = len(turn)
+            if n == 2:
+                raw = None
+            elif n == 3 and type(turn.get("has_answer")) is bool:
+                raw = _HAS_ANSWER[turn["has_answer"]]
+            else:
+                raw = json.dumps({k: v for k, v in turn.items() if k not in _TURN_KEYS}, ensure_ascii=False)
+            append({"role": turn["role"], "content": turn["content"], "turn_id": None, "date_str": None, "raw": raw})
+            continue
+        j = len(out)
+        if type(turn) is not dict:
+            raise _fail(file, f"{path}[{j}]", f"expected a turn object, got {type_name(turn)}", qid)
+        for key in _TURN_KEYS:
+            if key not in turn:
+                raise _fail(file, f"{path}[{j}]", f"missing required key {key!r}", qid)
+            if type(turn[key]) is not str:
+                raise _fail(file, f"{path}[{j}].{key}", f"expected string, got {type_name(turn[key])}", qid)
+    return out
+
+
+def _question_type(value: str, qid: str) -> str:
+    qtype = QUESTION_TYPES.get(value)
+    if qtype is None:
+        logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+        return _FALLBACK_TYPE
+    return qtype
+
+
+def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
+    """Turn one LongMemEval question dict into a row of ``SAMPLE_FEATURES``.
+
+    Args:
+        q: One element of a LongMemEval file (as parsed by ``ijson``).
+        file: The source file's name, for error messages.
+        path: The question's JSON path in that file (``"$[212]"``).
+
+    Returns:
+        The row (``raw`` columns as JSON text, ``None`` when empty); see the module docstring.
+
+    Raises:
+        SourceFormatError: a required key is missing or has the wrong type, or the three haystack
+            lists differ in length, e.g. ``longmemeval_s_cleaned.json: $[212].haystack_dates: 47 dates
+            for 48 sessions (question 7161e7e2)``.
+    """
+    if type(q) is not dict:
+        raise _fail(file, path, f"expected a question object, got {type_name(q)}", None)
+    qid = _field(q, "question_id", str, file, path, None)
+    question = _field(q, "question", str, file, path, qid)
+    answer = _field(q, "answer", (str, int, float), file, path, qid)
+    qtype = _question_type(_field(q, "question_type", str, file, path, qid), qid)
+    sessions = _field(q, "haystack_sessions", list, file, path, qid)
+    ids = _field(q, "haystack_session_ids", list, file, path, qid)
+    dates = _field(q, "haystack_dates", list, file, path, qid)
+    if len(ids) != len(sessions):
+        raise _fail(file, f"{path}.haystack_session_ids", f"{len(ids)} session ids for {len(sessions)} sessions", qid)
+    if len(dates) != len(sessions):
+        raise _fail(file, f"{path}.haystack_dates", f"{len(dates)} dates for {len(sessions)} sessions", qid)
+    for key, values, kinds in (("haystack_session_ids", ids, (str,)), ("haystack_dates", dates, (str, type(None)))):
+        for i, value in enumerate(values):
+            if type(value) not in kinds:
+                raise _fail(file, f"{path}.{key}[{i}]", f"expected string, got {type_name(value)}", qid)
+    evidence = q.get("answer_session_ids", [])
+    if type(evidence) is not list or any(type(s) is not str for s in evidence):
+        raise _fail(file, f"{path}.answer_session_ids", "expected an array of strings", qid)
+    question_date = q.get("question_date")
+    if question_date is not None and type(question_date) is not str:
+        raise _fail(file, f"{path}.question_date", f"expected string, got {type_name(question_date)}", qid)
+
+    rows = [
+        {
+            "session_id": sid,
+            "messages": _messages(turns, file, f"{path}.haystack_sessions[{i}]", qid),
+            "date_str": date,
+            "title": None,
+        }
+        for i, (turns, sid, date) in enumerate(zip(sessions, ids, dates))
+    ]
+    raw = {k: v for k, v in q.items() if k != "haystack_sessions"}
+    return {
+        "sample_id": qid,
+        "dataset": "longmemeval",
+        "sessions": rows,
+        "qa_pairs": [
+            {
+                "question_id": qid,
+                "question": question,
+                "answer": str(answer),
+                "question_type": qtype,
+                "evidence": {"turn_ids": [], "session_ids": evidence},
+                "raw": json.dumps(raw, ensure_ascii=False),
+            }
+        ],
+        "speaker_a": None,
+        "speaker_b": None,
+        "raw": json.dumps({"question_date": question_date}, ensure_ascii=False) if "question_date" in q else None,
+    }
+
+
+def sample_to_record(sample) -> dict[str, Any]:
+    """Rebuild the source question dict of a Sample built by :func:`question_to_row`.
+
+    ``haystack_sessions``, ``haystack_session_ids`` and ``haystack_dates`` come from
+    ``sample.sessions`` (so a reordered Sample, e.g. from :func:`chronological`, gives a consistent
+    reordered record); every other key from ``QAPair.raw``, in the source key order.
+
+    Args:
+        sample: A :class:`himga.data.Sample` with ``dataset == "longmemeval"`` and one QA pair.
+
+    Returns:
+        A dict equal, as a JSON value, to the question dict the Sample was built from.
+    """
+    haystack = {
+        "haystack_dates": [s.date_str for s in sample.sessions],
+        "haystack_session_ids": [s.session_id for s in sample.sessions],
+        "haystack_sessions": [[{"role": m.role, "content": m.content, **m.raw} for m in s.messages] for s in sample.sessions],
+    }
+    record: dict[str, Any] = {}
+    for key, value in sample.qa_pairs[0].raw.items():
+        record[key] = haystack.pop(key, value)
+        if key == "haystack_session_ids" and "haystack_sessions" in haystack:  # its place in the source layout
+            record["haystack_sessions"] = haystack.pop("haystack_sessions")
+    record.update(haystack)
+    return record
+
+
+# --- chronological view ------------------------------------------------------------------------------
+
+_LONGMEMEVAL_DATE = "%Y/%m/%d (%a) %H:%M"  # "2023/05/20 (Sat) 02:21"
+
+
+def _parse(value: str | None) -> dt.datetime | None:
+    try:
+        from himga.data.dates import parse_date
+    except ImportError:  # pragma: no cover - the shared date parser is optional here
+        parse_date = None
+    try:
+        if parse_date is not None:
+            return parse_date(value)
+        return dt.datetime.strptime(value, _LONGMEMEVAL_DATE) if value is not None else None
+    except (ValueError, TypeError):  # DateFormatError is a ValueError
+        return None
+
+
+def session_sort_key(session) -> tuple[int, dt.datetime]:
+    """Sort key of a Session by its parsed ``date_str``; unparseable or missing dates sort last.
+
+    Use with a stable sort (``sorted``) so that equal dates keep file order.
+    """
+    parsed = _parse(session.date_str)
+    return (0, parsed) if parsed is not None else (1, dt.datetime.min)
+
+
+def chronological(sample):
+    """A copy of ``sample`` whose sessions are ordered by date (ties and undated sessions in file order).
+
+    LongMemEval haystacks are *not* chronological in the files (the official harness iterates them in
+    file order, which is himga's default); this view is for memory systems that need time order.
+
+    Args:
+        sample: A :class:`himga.data.Sample` (e.g. from ``load_longmemeval``).
+
+    Returns:
+        A new Sample (same messages and QA pairs) with ``sessions`` sorted by
+        :func:`session_sort_key`, stably; sessions whose date cannot be parsed come last.
+
+    Example:
+        >>> [s.date_str for s in chronological(sample).sessions]  # doctest: +SKIP
+        ['2023/04/10 (Mon) 14:47', '2023/04/10 (Mon) 17:15', '2023/04/10 (Mon) 17:50']
+    """
+    return replace(sample, sessions=sorted(sample.sessions, key=session_sort_key))
