@@ -36,6 +36,10 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.loaders import build_dataset
     from himga.stats import dataset_stats, format_stats
 
+    if args.plot:
+        from himga.plot import require_matplotlib
+
+        require_matplotlib()  # fail before the build, not after
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
     samples = [row_to_sample(row) for row in ds]
     stats = dataset_stats(samples)
@@ -43,6 +47,12 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(f"{args.dataset}{f' ({args.config})' if args.config else ''}", stats))
+    if args.plot:
+        from himga.plot import plot_stats
+
+        title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
+        path = plot_stats(samples, args.plot, title=title)
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
@@ -58,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
     _add_source_args(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
     p.set_defaults(func=_cmd_stats)
     return parser
 
