@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from datetime import datetime
 
@@ -67,6 +68,12 @@ def test_errors_name_the_string(value, detail):
     assert isinstance(info.value, HimgaError) and isinstance(info.value, ValueError)
 
 
+def test_error_survives_pickling():
+    error = pickle.loads(pickle.dumps(DateFormatError("8 Mai, 2023", "not in a known format")))
+    assert (error.value, error.detail, str(error)) == (
+        "8 Mai, 2023", "not in a known format", "cannot parse date '8 Mai, 2023': not in a known format")
+
+
 def test_accessors():
     session = Session("1", [Message("Caroline", "hi")], date_str="12:09 am on 13 September, 2023")
     assert session.datetime == datetime(2023, 9, 13, 0, 9)
@@ -90,9 +97,9 @@ def test_every_locomo_date_parses(shared_data):
     assert sum(" am on " in s for s in session_dates) == 75
     parsed = [parse_date(s) for s in session_dates]
     assert (min(parsed), max(parsed)) == (datetime(2022, 1, 21, 19, 31), datetime(2024, 1, 12, 13, 41))
-    # 17 times between 12:00 and 12:59 (am or pm): the classic strptime pitfall
-    assert sum(s.startswith("12:") for s in session_dates) == 17
-    assert all(parse_date(s).hour in (0, 12) for s in session_dates if s.startswith("12:"))
+    # 17 times are "12:xx am", all just after midnight (hour 0): a %H-style reading would put them at noon
+    assert sum(s.startswith("12:") for s in session_dates) == sum(s.startswith("12:") and " am " in s for s in session_dates) == 17
+    assert {parse_date(s).hour for s in session_dates if s.startswith("12:")} == {0}
 
 
 def test_locomo_session_accessor(locomo_samples):
