@@ -8,6 +8,7 @@ accept a UTF-8 byte-order mark and reject the non-standard ``NaN``/``Infinity`` 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,9 @@ def load_json(path: str | Path) -> Any:
         The JSON value (dicts, lists, str, int, float, bool, None).
 
     Raises:
-        SourceFormatError: the file is empty, not UTF-8, not valid JSON, or uses ``NaN``/``Infinity``;
-            the message names the file and the line and column.
+        SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
+            nested too deeply for the parser, or holds a lone surrogate escape (``"\\ud800"``, which
+            Arrow cannot store); the message names the file and the line and column (or the JSON path).
         OSError: the file cannot be read.
     """
     path = Path(path)
@@ -45,13 +47,42 @@ def load_json(path: str | Path) -> Any:
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
     try:
-        return json.loads(text, parse_constant=reject_constant)
+        value = json.loads(text, parse_constant=reject_constant)
     except json.JSONDecodeError as e:
         raise SourceFormatError(
             path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
         ) from None
     except ValueError as e:  # from reject_constant
         raise SourceFormatError(path.name, "$", f"expected standard JSON, got {e}") from None
+    except RecursionError:
+        raise SourceFormatError(path.name, "$", "invalid JSON: nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogate(value)) is not None:
+        # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
+        raise SourceFormatError(path.name, where, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
+    stack = [("$", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return where
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+        elif isinstance(item, dict):
+            if any(_SURROGATE.search(k) for k in item):
+                return where
+            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -135,6 +166,8 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             for item in backend.items(f, "item", use_float=True):
                 yield index, item
                 index += 1
+        except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
+            raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
         except ijson.JSONError as e:
             message = e.args[0] if e.args else str(e)
             if isinstance(message, bytes):

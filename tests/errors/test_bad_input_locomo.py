@@ -166,11 +166,7 @@ def test_bad_file_exact_message(loader, tmp_path, bad, message):
     assert [s.sample_id for s in samples] == ["conv-x"]
 
 
-_PENDING = pytest.mark.xfail(strict=True, reason="himga.jsonfile fix pending")
-PREFIX_CASES = [pytest.param(*c[1:], id=c[0], marks=_PENDING if "surrogate" in c[0] or "deep" in c[0] else ()) for c in PREFIX_CASES]
-
-
-@pytest.mark.parametrize(("bad", "prefix"), PREFIX_CASES)
+@pytest.mark.parametrize(("bad", "prefix"), [c[1:] for c in PREFIX_CASES], ids=[c[0] for c in PREFIX_CASES])
 def test_bad_file_message_names_file_and_path(loader, tmp_path, bad, prefix):
     error, samples = check_bad_then_good(loader, tmp_path / FILE, bad, GOOD, tmp_path / "cache", SourceFormatError, prefix=prefix)
     assert [s.sample_id for s in samples] == ["conv-x"]
