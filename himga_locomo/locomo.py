@@ -7,6 +7,7 @@ A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the feature
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,6 +98,26 @@ def source_files(data_dir: str | Path) -> list[Path]:
     return files
 
 
+def _json_text(row: dict) -> dict:
+    """``row`` with its ``raw`` values as JSON text (``None`` stays ``None``), as the ``Json()`` feature stores them.
+
+    ``datasets`` encodes the nested values of a Python row only when the first item of a list needs it
+    (``Features.encode_example``), so with dicts a later message's ``raw`` reached the streaming decoder
+    un-encoded (``load_dataset(..., streaming=True)`` failed). Text is stored as is, as in LongMemEval.
+    """
+
+    def text(value):
+        return None if value is None else json.dumps(value, ensure_ascii=False)
+
+    row["raw"] = text(row["raw"])
+    for session in row["sessions"]:
+        for message in session["messages"]:
+            message["raw"] = text(message["raw"])
+    for qa in row["qa_pairs"]:
+        qa["raw"] = text(qa["raw"])
+    return row
+
+
 class Locomo(datasets.GeneratorBasedBuilder):
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
@@ -143,7 +164,7 @@ class Locomo(datasets.GeneratorBasedBuilder):
             for path, record in records:
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
                 index += 1
-                yield row["sample_id"], row
+                yield row["sample_id"], _json_text(row)
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             names = ", ".join(Path(f).name for f in files)
             raise SourceFormatError(names, "$", "expected at least one sample record, found none")

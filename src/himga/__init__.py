@@ -5,3 +5,6 @@ Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.utils` (so
 """
 
 __version__ = "0.1.0"
+
+# Registers "himga_locomo" and "himga_longmemeval" with datasets.load_dataset (see himga.registry).
+from himga import registry as _registry  # noqa: E402,F401

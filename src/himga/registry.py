@@ -1,0 +1,133 @@
+"""Make ``datasets.load_dataset("himga_locomo")`` and ``datasets.load_dataset("himga_longmemeval", ...)`` work.
+
+``datasets`` (≥ 4) has no public hook for registering a builder by name, so this module wraps exactly one
+internal function, ``datasets.load.dataset_module_factory``, which ``datasets.load_dataset_builder`` (and so
+``datasets.load_dataset``) calls to turn a name into a ``datasets.load.DatasetModule``. For the names in
+:data:`DATASET_NAMES` the wrapper returns a module pointing at our builder, with :func:`code_hash` as its
+hash (the cache key); every other name goes to the original function unchanged.
+
+Internals used, checked when this module is imported (:func:`check_datasets`):
+
+* ``datasets.load.dataset_module_factory`` — replaced by a wrapper (the module attribute, which
+  ``load_dataset_builder`` looks up at call time);
+* ``datasets.load.DatasetModule`` — the dataclass the wrapper returns (fields ``module_path``, ``hash``,
+  ``builder_kwargs``); ``load_dataset_builder`` pops ``data_dir`` and ``data_files`` from
+  ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
+  against the current directory here.
+
+Nothing else is patched. Our path never calls ``datasets.load.increase_load_count`` (the download-count
+request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
+builder itself has to download its source. Imported by ``himga/__init__.py``, so any ``import himga...``
+registers the names; importing twice is harmless.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from pathlib import Path
+from typing import Any
+
+import datasets
+import datasets.load
+from packaging.version import Version
+
+from himga.errors import ConfigurationError, HimgaError
+
+__all__ = ["DATASET_NAMES", "SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
+
+#: The ``datasets`` versions this module was written and tested against.
+SUPPORTED_DATASETS = ">=5.2,<6"
+_MIN, _MAX = Version("5.2"), Version("6")
+
+#: ``datasets.load_dataset`` name → himga dataset name (a key of ``himga.data.builders.BUILDER_MODULES``).
+DATASET_NAMES = {"himga_locomo": "locomo", "himga_longmemeval": "longmemeval"}
+
+_MODULE_FIELDS = {"module_path", "hash", "builder_kwargs"}
+_FACTORY_PARAMS = {"path", "data_dir", "data_files"}
+
+
+class UnsupportedDatasetsError(HimgaError, ImportError):
+    """The installed ``datasets`` is outside :data:`SUPPORTED_DATASETS` or lacks an internal we use."""
+
+
+def check_datasets() -> None:
+    """Check that the installed ``datasets`` has the version and the internals this module relies on.
+
+    Raises:
+        UnsupportedDatasetsError: the version is outside :data:`SUPPORTED_DATASETS`, or
+            ``datasets.load.dataset_module_factory`` / ``datasets.load.DatasetModule`` is missing or
+            has a different shape. The message names the supported range.
+    """
+    hint = f"himga supports datasets{SUPPORTED_DATASETS}; install a version in that range"
+    version = Version(datasets.__version__)
+    if not _MIN <= version < _MAX:
+        raise UnsupportedDatasetsError(f"datasets {datasets.__version__} is installed; {hint}")
+    factory = getattr(datasets.load, "dataset_module_factory", None)
+    module_cls = getattr(datasets.load, "DatasetModule", None)
+    if factory is None or module_cls is None:
+        raise UnsupportedDatasetsError(
+            f"datasets {datasets.__version__} has no datasets.load.dataset_module_factory/DatasetModule; {hint}"
+        )
+    factory = getattr(factory, "__wrapped__", factory)
+    if not _FACTORY_PARAMS <= set(inspect.signature(factory).parameters) or not _MODULE_FIELDS <= set(
+        getattr(module_cls, "__dataclass_fields__", {})
+    ):
+        raise UnsupportedDatasetsError(
+            f"datasets {datasets.__version__}: dataset_module_factory or DatasetModule changed shape; {hint}"
+        )
+
+
+def _absolute(data_files: Any) -> Any:
+    """``data_files`` (a path, a list of paths, or a ``{split: paths}`` dict) with absolute paths."""
+    if isinstance(data_files, dict):
+        return {split: _absolute(files) for split, files in data_files.items()}
+    if isinstance(data_files, (list, tuple)):
+        return [str(Path(f).expanduser().resolve()) for f in data_files]
+    return str(Path(data_files).expanduser().resolve())
+
+
+def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
+    """The ``DatasetModule`` of himga dataset ``name``: our builder, its code hash, absolute source paths."""
+    from himga.data import builders  # looked up at call time, so a changed code hash is seen
+
+    builder_kwargs: dict[str, Any] = {}
+    if data_files is not None:
+        builder_kwargs["data_files"] = _absolute(data_files)
+    elif data_dir is not None:
+        path = Path(data_dir).expanduser().resolve()
+        if not path.exists():
+            raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
+        builder_kwargs["data_dir"] = str(path)
+    return datasets.load.DatasetModule(
+        module_path=builders.BUILDER_MODULES[name],
+        hash=builders.code_hash(name),
+        builder_kwargs=builder_kwargs,
+    )
+
+
+def register() -> None:
+    """Install the wrapper around ``datasets.load.dataset_module_factory`` (idempotent).
+
+    Raises:
+        UnsupportedDatasetsError: see :func:`check_datasets`.
+    """
+    check_datasets()
+    original = datasets.load.dataset_module_factory
+    if getattr(original, "_himga", False):
+        return
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def dataset_module_factory(*args: Any, **kwargs: Any) -> datasets.load.DatasetModule:
+        bound = signature.bind(*args, **kwargs)
+        path = bound.arguments["path"]
+        if isinstance(path, str) and path in DATASET_NAMES:
+            return _dataset_module(DATASET_NAMES[path], bound.arguments.get("data_dir"), bound.arguments.get("data_files"))
+        return original(*args, **kwargs)
+
+    dataset_module_factory._himga = True
+    datasets.load.dataset_module_factory = dataset_module_factory
+
+
+register()
