@@ -1,0 +1,171 @@
+"""One benchmark measurement, run in its own process by ``benchmarks/run.py``.
+
+Usage: ``python benchmarks/measure.py NAME --input FILE --cache DIR --config s [--work DIR]``.
+Prints one JSON object on the last line of stdout: ``{"seconds": ..., ...}``. Imports (``datasets``
+and friends, ~1 s) happen before the clock starts; each timing covers only the work named. The
+parent reads this process's peak RSS from the OS when it exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+
+
+def parse(args) -> dict:
+    """(1) The parse limit: stream the raw file with ijson's C backend, doing nothing with the items."""
+    import ijson
+
+    if ijson.backend != "yajl2_c":
+        raise SystemExit(f"ijson C backend not available (got {ijson.backend})")
+    t0 = time.perf_counter()
+    n = 0
+    with open(args.input, "rb") as f:
+        for _ in ijson.items(f, "item"):
+            n += 1
+    return {"seconds": time.perf_counter() - t0, "items": n}
+
+
+def seed(args) -> dict:
+    """(2) The seed-style baseline: json.load + every dataclass."""
+    from seed_baseline import load_seed_style
+
+    t0 = time.perf_counter()
+    samples = load_seed_style(args.input)
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "samples": len(samples), "messages": _messages(samples)}
+
+
+def build(args) -> dict:
+    """(3) Cold build: raw file → Arrow cache through the builder (a fresh cache folder)."""
+    from himga.data.builders import make_builder, prepare
+
+    shutil.rmtree(args.cache, ignore_errors=True)
+    t0 = time.perf_counter()
+    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    ds = prepare(builder)
+    seconds = time.perf_counter() - t0
+    arrow_bytes = sum(p.stat().st_size for p in Path(args.cache).rglob("*.arrow"))
+    return {"seconds": seconds, "rows": len(ds), "arrow_mb": arrow_bytes / 1e6}
+
+
+def open_(args) -> dict:
+    """(4) Warm open: the facade's build_dataset on the existing cache, and the builder's as_dataset alone."""
+    from himga.data import build_dataset
+    from himga.data.builders import make_builder
+
+    t0 = time.perf_counter()
+    ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
+    seconds = time.perf_counter() - t0
+    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    t1 = time.perf_counter()
+    builder.as_dataset(split="test")
+    return {"seconds": seconds, "as_dataset_seconds": time.perf_counter() - t1, "rows": len(ds)}
+
+
+def materialize(args) -> dict:
+    """(5) Full materialization: every Sample as dataclasses from the cache (load_longmemeval, warm)."""
+    from himga.data import load_longmemeval
+
+    t0 = time.perf_counter()
+    samples = load_longmemeval(args.input, config=args.config, cache_dir=args.cache)
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "samples": len(samples), "messages": _messages(samples)}
+
+
+def lazy(args) -> dict:
+    """(6) Lazy access: open a LazySamples, then the first and a random Sample."""
+    from himga.data import load_longmemeval
+
+    t0 = time.perf_counter()
+    samples = load_longmemeval(args.input, config=args.config, cache_dir=args.cache, lazy=True)
+    t_open = time.perf_counter()
+    first = samples[0]
+    t_first = time.perf_counter()
+    index = random.Random(0).randrange(len(samples))
+    t_r0 = time.perf_counter()
+    other = samples[index]
+    t_random = time.perf_counter()
+    return {
+        "seconds": t_first - t_open,
+        "open_seconds": t_open - t0,
+        "random_seconds": t_random - t_r0,
+        "random_index": index,
+        "first_id": first.sample_id,
+        "random_sessions": len(other.sessions),
+    }
+
+
+def stream(args) -> dict:
+    """(7) Streaming: time to the first row of the builder's as_streaming_dataset (raw file, no cache)."""
+    from himga.data.builders import make_builder
+
+    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    t0 = time.perf_counter()
+    row = next(iter(builder.as_streaming_dataset(split="test")))
+    return {"seconds": time.perf_counter() - t0, "first_id": row["sample_id"]}
+
+
+def export(args) -> dict:
+    """(8) Export: the cached dataset as Parquet (himga.export.export if present, else Dataset.to_parquet)."""
+    try:
+        from himga.export import export as himga_export
+    except ImportError:
+        himga_export = None
+    out = Path(args.work) / f"export-{args.config}"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    if himga_export is not None:
+        how = "himga.export.export"
+        t0 = time.perf_counter()
+        himga_export("longmemeval", out, [args.config], data_dir=args.input, cache_dir=args.cache)
+    else:
+        from himga.data import build_dataset
+
+        how = "Dataset.to_parquet"
+        ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
+        t0 = time.perf_counter()
+        ds.to_parquet(str(out / "test.parquet"))
+    seconds = time.perf_counter() - t0
+    parquet_bytes = sum(p.stat().st_size for p in out.rglob("*.parquet"))
+    raw_bytes = Path(args.input).stat().st_size
+    return {"seconds": seconds, "parquet_mb": parquet_bytes / 1e6, "raw_mb": raw_bytes / 1e6, "bytes_ratio": parquet_bytes / raw_bytes, "how": how}
+
+
+def _messages(samples) -> int:
+    return sum(len(s.messages) for sample in samples for s in sample.sessions)
+
+
+MEASUREMENTS = {
+    "parse": parse,
+    "seed": seed,
+    "build": build,
+    "open": open_,
+    "materialize": materialize,
+    "lazy": lazy,
+    "stream": stream,
+    "export": export,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("name", choices=sorted(MEASUREMENTS))
+    ap.add_argument("--input", required=True)
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--config", default="s")
+    ap.add_argument("--work", default=".")
+    args = ap.parse_args()
+    import datasets
+
+    datasets.disable_progress_bars()
+    result = MEASUREMENTS[args.name](args)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""The himga benchmark: LongMemEval-shaped input, eight measurements, one table.
+
+Usage (from the project root)::
+
+    python benchmarks/run.py                 # S-scale (~260 MB input), a few minutes
+    python benchmarks/run.py --m-scale       # also M-scale (--sessions 480, ~2.6 GB input), much longer
+    python benchmarks/run.py --input FILE    # an existing S-scale file instead of generating one
+
+Inputs come from ``../shared/tools/make_longmemeval_like.py`` (S-scale: default arguments; M-scale:
+``--sessions 480``), written to the work folder (``--out``, default ``benchmarks/out/``) and reused when
+present. Every measurement runs in a fresh Python process (``benchmarks/measure.py``); its peak RSS is
+the ``ru_maxrss`` the OS reports for that process (``os.wait4``, i.e. ``getrusage`` of the child).
+Timings exclude interpreter start-up and imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DEFAULT_TOOL = ROOT.parent / "shared" / "tools" / "make_longmemeval_like.py"
+
+# name, label, ratio base ("parse" | "seed" | None), target (kind, limit) or None
+ROWS_S = [
+    ("parse", "(1) parse limit: ijson C items, no work", None, None),
+    ("seed", "(2) seed-style: json.load + dataclasses", "parse", None),
+    ("build", "(3) cold build: raw JSON -> Arrow cache", "parse", ("ratio<=", 2.0)),
+    ("open", "(4) warm open: build_dataset on the cache", "seed", ("s<=", 0.050)),
+    ("materialize", "(5) all Samples from the cache", "seed", ("ratio<=", 0.5)),
+    ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),
+    ("stream", "(7) streaming: first row, streaming=True", "parse", None),
+    ("export", "(8) export: Parquet (bytes vs raw JSON)", None, ("bytes<=", 0.3)),
+]
+ROWS_M = [
+    ("parse", "(1) parse limit (M)", None, None),
+    ("build", "(3) cold build (M)", "parse", None),
+    ("open", "(4) warm open (M)", None, ("s<=", 0.050)),
+    ("lazy", "(6) lazy: first Sample after open (M)", None, ("s<=", 0.010)),
+    ("stream", "(7) streaming: first row (M)", "parse", None),
+]
+RSS_TARGETS = {("s", "build"): 400, ("m", "build"): 1000}
+
+
+def ensure_input(path: Path, tool: Path, extra: list[str]) -> Path:
+    """Generate ``path`` with the shared tool unless it already exists."""
+    if path.is_file() and path.stat().st_size > 0:
+        return path
+    if not tool.is_file():
+        raise SystemExit(f"input generator not found: {tool} (pass --tool or --input)")
+    tmp = path.with_suffix(".tmp")
+    print(f"generating {path} ({' '.join(extra) or 'default arguments'}) ...", file=sys.stderr, flush=True)
+    subprocess.run([sys.executable, str(tool), str(tmp), *extra], check=True)
+    tmp.rename(path)
+    return path
+
+
+def measure(name: str, input_file: Path, cache: Path, config: str, work: Path) -> dict:
+    """Run one measurement in a child process; add its peak RSS (MB) from the OS."""
+    cmd = [sys.executable, str(HERE / "measure.py"), name, "--input", str(input_file), "--cache", str(cache),
+           "--config", config, "--work", str(work)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"measurement {name} failed (exit {proc.returncode}); output:\n{out}")
+    result = json.loads(out.strip().splitlines()[-1])
+    result["rss_mb"] = usage.ru_maxrss / 1024  # Linux: KiB
+    print(f"  {config}/{name}: {result}", file=sys.stderr, flush=True)
+    return result
+
+
+def _ratio(result: dict, base: dict | None) -> float | None:
+    return result["seconds"] / base["seconds"] if base else None
+
+
+def _verdict(kind_limit, result: dict, ratio: float | None, rss_limit: float | None) -> tuple[str, str]:
+    parts, ok = [], True
+    if kind_limit:
+        kind, limit = kind_limit
+        if kind == "ratio<=":
+            parts.append(f"<= {limit:g}x")
+            ok &= ratio is not None and ratio <= limit
+        elif kind == "s<=":
+            parts.append(f"<= {limit * 1000:g} ms")
+            ok &= result["seconds"] <= limit
+        elif kind == "bytes<=":
+            parts.append(f"<= {limit:g}x JSON")
+            ok &= result["bytes_ratio"] <= limit
+    if rss_limit:
+        parts.append(f"RSS <= {rss_limit:g} MB")
+        ok &= result["rss_mb"] <= rss_limit
+    if not parts:
+        return "", ""
+    return ", ".join(parts), "yes" if ok else "NO"
+
+
+def table(scale: str, rows, results: dict) -> list[str]:
+    """Markdown table lines for one scale."""
+    lines = []
+    for name, label, base, target in rows:
+        r = results[name]
+        base_r = results.get(base) if base else None
+        ratio = _ratio(r, base_r)
+        if name == "export":
+            ratio_s = f"{r['bytes_ratio']:.2f}x JSON bytes"
+            value = f"{r['seconds']:.2f} s; {r['parquet_mb']:.0f} MB of {r['raw_mb']:.0f} MB"
+        else:
+            ratio_s = f"{ratio:.2g}x {base}" if ratio is not None else "1.00x" if name == "parse" else ""
+            value = f"{r['seconds'] * 1000:.1f} ms" if r["seconds"] < 1 else f"{r['seconds']:.2f} s"
+            if name == "lazy":
+                value += f" (open {r['open_seconds'] * 1000:.0f} ms; random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"
+            if name == "open":
+                value += f" (as_dataset alone {r['as_dataset_seconds'] * 1000:.0f} ms)"
+        target_s, met = _verdict(target, r, ratio, RSS_TARGETS.get((scale, name)))
+        lines.append(f"| {label} | {value} | {r['rss_mb']:.0f} | {ratio_s} | {target_s} | {met} |")
+    return lines
+
+
+def machine() -> str:
+    """One line: cores, RAM, Python, datasets/pyarrow/ijson versions, date."""
+    import datasets
+    import ijson
+    import pyarrow
+
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), {ram:.1f} GiB RAM, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, datasets {datasets.__version__}, "
+        f"pyarrow {pyarrow.__version__}, ijson {ijson.__version__} ({ijson.backend}); "
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Benchmark himga on LongMemEval-shaped files; prints one Markdown table.")
+    ap.add_argument("--out", type=Path, default=HERE / "out", help="work folder (inputs, caches, exports; reused)")
+    ap.add_argument("--input", type=Path, help="an existing S-scale input file (default: generate OUT/s.json)")
+    ap.add_argument("--m-scale", action="store_true", help="also measure an M-scale file (--sessions 480; slow)")
+    ap.add_argument("--m-input", type=Path, help="an existing M-scale input file (default: generate OUT/m.json)")
+    ap.add_argument("--tool", type=Path, default=DEFAULT_TOOL, help="make_longmemeval_like.py")
+    ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling); prints no verdicts")
+    args = ap.parse_args()
+
+    work = args.out.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    scales = [("s", args.input or work / "s.json", [], ROWS_S)]
+    if args.m_scale:
+        scales.append(("m", args.m_input or work / "m.json", ["--sessions", "480"], ROWS_M))
+
+    lines = [
+        "| measurement | time | peak RSS MB | ratio | target | met |",
+        "|---|---|---|---|---|---|",
+    ]
+    for config, path, extra, rows in scales:
+        path = ensure_input(Path(path).resolve(), args.tool.resolve(), extra)
+        cache = work / f"cache-{config}"
+        results = {}
+        for name, *_ in rows:
+            if args.only and name not in args.only:
+                continue
+            results[name] = measure(name, path, cache, config, work)
+        if args.only:
+            continue
+        size = path.stat().st_size / 1e6
+        lines.append(f"| **{config.upper()}-scale**: `{path.name}`, {size:.0f} MB, {results['parse']['items']} questions | | | | | |")
+        lines += table(config, rows, results)
+    print()
+    print("\n".join(lines))
+    print()
+    print(f"Machine: {machine()}")
+
+
+if __name__ == "__main__":
+    main()
