@@ -1,0 +1,63 @@
+"""LoCoMo data-quality rules for ``himga validate`` (see :mod:`himga.validate`).
+
+They read what :mod:`himga_locomo.records` keeps of the source in ``raw`` (the original evidence
+lists, the conversation keys that are not sessions) and reuse its normalization, so each rule has
+one implementation. Definitions (counts on ``locomo10.json`` in brackets):
+
+- ``malformed_evidence`` [6]: an evidence string that is not exactly one canonical turn id
+  (``D<session>:<turn>``, no leading zeros) but normalizes to one or more ids:
+  ``'D8:6; D9:17'``, ``'D:11:26'``, ``'D30:05'`` and three space-separated lists in conv-49.
+- ``non_id_evidence`` [1]: an evidence string that holds no turn id at all and is dropped
+  (``'D'``, conv-42 QA 88). Together with ``malformed_evidence``: 7 strings that are not ids.
+- ``evidence_changed`` [8]: QA evidence lists that normalization changes (the 7 strings above in
+  7 lists, plus conv-50 QA 5 whose list repeats ``D4:5``).
+- ``empty_evidence`` [4]: QA pairs whose evidence list is empty (or missing).
+- ``date_without_session`` [16]: ``session_N_date_time`` keys whose ``session_N`` has no turns
+  (or does not exist); all 16 in conv-26.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from himga.validate import Finding
+from himga_locomo.records import _SESSION_DATE, normalize_evidence
+
+__all__ = ["KINDS", "findings"]
+
+KINDS = {
+    "malformed_evidence": "malformed evidence strings (shown with what they normalize to)",
+    "non_id_evidence": "evidence strings with no turn id (dropped)",
+    "evidence_changed": "QA evidence lists changed by normalization",
+    "empty_evidence": "empty evidence lists",
+    "date_without_session": "dates without sessions",
+}
+
+
+def findings(sample) -> Iterator[Finding]:
+    """The LoCoMo findings of one Sample built by :func:`himga_locomo.records.record_to_row`.
+
+    Args:
+        sample: A :class:`himga.data.Sample` with ``dataset == "locomo"``.
+
+    Yields:
+        :class:`~himga.validate.Finding` of the kinds in :data:`KINDS`, QA pairs in source order.
+    """
+    sid = sample.sample_id
+    for qa in sample.qa_pairs:
+        where = f"QA {qa.question_id}"
+        evidence = qa.raw.get("evidence", [])
+        for item in evidence:
+            ids = normalize_evidence([item])
+            if not ids:
+                yield Finding("non_id_evidence", sid, where, f"{item!r} -> dropped")
+            elif ids != [item]:
+                yield Finding("malformed_evidence", sid, where, f"{item!r} -> {', '.join(ids)}")
+        if qa.evidence.turn_ids != evidence:
+            yield Finding("evidence_changed", sid, where, f"{evidence} -> {qa.evidence.turn_ids}")
+        if not evidence:
+            yield Finding("empty_evidence", sid, where, "evidence: []" if "evidence" in qa.raw else "no evidence key")
+    extra = sample.raw.get("conversation_extra", {})
+    for key, value in extra.items():
+        if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
+            yield Finding("date_without_session", sid, f"session {m[1]}", f"{key} = {value!r}, no turns")

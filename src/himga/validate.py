@@ -1,0 +1,231 @@
+"""``himga validate``: data-quality findings of a benchmark's raw source, without changing anything.
+
+The source is read by the dataset's own builder code (``_split_generators`` to find the files,
+``_generate_examples`` to parse them, in a throw-away cache folder, so nothing is written to the real
+cache and nothing is modified); each row becomes a :class:`~himga.data.Sample` through the
+``SAMPLE_FEATURES`` encode/decode round trip and :func:`~himga.data.convert.row_to_sample`. Rules
+that only need the Sample fields live here (:func:`generic_findings`); rules that read what the
+source format keeps in ``raw`` live beside each builder (``himga_locomo.validate_rules``,
+``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the builder packages.
+
+Example:
+    >>> report = validate("locomo", data_dir="../shared/data/locomo")  # doctest: +SKIP
+    >>> report.counts["malformed_evidence"]  # doctest: +SKIP
+    6
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from himga.data.convert import row_to_sample
+from himga.data.features import SAMPLE_FEATURES
+from himga.data.schema import Sample
+
+__all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "validate"]
+
+#: Dataset name → the module with its ``KINDS`` (kind → title, display order) and ``findings(sample)``.
+RULE_MODULES = {"locomo": "himga_locomo.validate_rules", "longmemeval": "himga_longmemeval.validate_rules"}
+
+#: Findings computed from Sample fields alone, for every dataset.
+GENERIC_KINDS = {
+    "dangling_evidence": "evidence turn ids that point at no turn (after normalization)",
+    "duplicate_question": "question texts asked more than once within a sample",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One data-quality finding.
+
+    Attributes:
+        kind: A key of the dataset's kinds, e.g. ``"malformed_evidence"``.
+        sample_id: The sample (LoCoMo conversation, LongMemEval question) it is in.
+        where: Inside the sample, e.g. ``"QA 37"``, ``"session answer_4be1b6b4_2"``; ``""`` for the sample.
+        detail: What was found, e.g. ``"'D8:6; D9:17' -> D8:6, D9:17"``.
+    """
+
+    kind: str
+    sample_id: str
+    where: str
+    detail: str
+
+
+@dataclass
+class Report:
+    """The findings of one source.
+
+    Attributes:
+        dataset: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config (``None``: the default).
+        files: The source file names read.
+        samples: How many samples were checked.
+        kinds: Every kind checked (kind → title), in display order.
+        findings: All findings, in source order within each kind.
+    """
+
+    dataset: str
+    config: str | None
+    files: list[str]
+    samples: int
+    kinds: dict[str, str]
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Kind → number of findings, for every kind checked (zeros included)."""
+        found = Counter(f.kind for f in self.findings)
+        return {kind: found[kind] for kind in self.kinds}
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict: dataset, config, files, samples, counts, findings."""
+        return {
+            "dataset": self.dataset,
+            "config": self.config,
+            "files": self.files,
+            "samples": self.samples,
+            "counts": self.counts,
+            "kinds": self.kinds,
+            "findings": [asdict(f) for f in self.findings],
+        }
+
+
+def iter_source_samples(
+    name: str, config: str | None = None, *, data_dir: str | Path | None = None
+) -> tuple[list[str], Iterator[Sample]]:
+    """Parse a source with the builder's own code, without writing a cache.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config.
+        data_dir: A folder or one file; default: the pinned source (see :func:`himga.utils.get_dataset`).
+
+    Returns:
+        ``(file names, samples)``; the samples are produced lazily, one at a time, in source order.
+
+    Raises:
+        SourceFormatError: malformed input (the same errors as a build).
+        ConfigurationError, DownloadError, ChecksumError: as for a build.
+    """
+    from himga.data.builders import make_builder
+
+    path = Path(data_dir).expanduser() if data_dir is not None else None
+    with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
+        builder = make_builder(
+            name,
+            config,
+            data_dir=path if path is not None and not path.is_file() else None,
+            data_files=[str(path)] if path is not None and path.is_file() else None,
+            cache_dir=scratch,
+        )
+    (split,) = builder._split_generators(None)  # the builders find files themselves (no dl_manager)
+    files = list(split.gen_kwargs["files"])
+
+    def samples() -> Iterator[Sample]:
+        for _key, row in builder._generate_examples(**split.gen_kwargs):
+            yield row_to_sample(SAMPLE_FEATURES.decode_example(SAMPLE_FEATURES.encode_example(row)))
+
+    return [Path(f).name for f in files], samples()
+
+
+def generic_findings(sample: Sample) -> Iterator[Finding]:
+    """Findings of :data:`GENERIC_KINDS` in one Sample.
+
+    ``dangling_evidence``: each ``qa.evidence.turn_ids`` entry that is no message's ``turn_id``;
+    ``duplicate_question``: each question text that more than one QA pair of the sample asks
+    (one finding per text, listing the QA ids).
+    """
+    turn_ids = {m.turn_id for s in sample.sessions for m in s.messages}
+    for qa in sample.qa_pairs:
+        for turn_id in qa.evidence.turn_ids:
+            if turn_id not in turn_ids:
+                yield Finding("dangling_evidence", sample.sample_id, f"QA {qa.question_id}", turn_id)
+    by_text: dict[str, list[str]] = {}
+    for qa in sample.qa_pairs:
+        by_text.setdefault(qa.question, []).append(qa.question_id)
+    for text, ids in by_text.items():
+        if len(ids) > 1:
+            yield Finding("duplicate_question", sample.sample_id, f"QA {', '.join(ids)}", repr(text))
+
+
+def validate(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> Report:
+    """Check a benchmark source and return its findings.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config (LongMemEval: ``s``, ``m``, ``oracle``, ...).
+        data_dir: A folder or one file; default: the pinned source.
+
+    Returns:
+        The :class:`Report`. On ``locomo10.json``: 6 malformed evidence strings, 1 evidence string
+        with no turn id, 8 evidence lists changed by normalization, 4 empty evidence lists,
+        2 dangling ids, 12 duplicated question texts, 16 dates without sessions.
+
+    Raises:
+        SourceFormatError: the source cannot be parsed at all (validate reports data quality of
+            well-formed files; malformed ones get the build's error).
+        ConfigurationError: unknown dataset or config.
+    """
+    from himga.data.builders import builder_class
+
+    builder_class(name)  # unknown names → ConfigurationError
+    rules = importlib.import_module(RULE_MODULES[name])
+    files, samples = iter_source_samples(name, config, data_dir=data_dir)
+    kinds = {**rules.KINDS, **GENERIC_KINDS}
+    found: list[Finding] = []
+    count = 0
+    for sample in samples:
+        count += 1
+        found.extend(rules.findings(sample))
+        found.extend(generic_findings(sample))
+    order = {kind: i for i, kind in enumerate(kinds)}
+    found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
+    return Report(name, config, files, count, kinds, found)
+
+
+def format_report(report: Report, *, limit: int = 20) -> str:
+    """A readable table of counts, then up to ``limit`` findings of each kind.
+
+    Args:
+        report: From :func:`validate`.
+        limit: Findings listed per kind (the JSON output has them all).
+
+    Returns:
+        The text, lines joined by ``\\n``.
+    """
+    title = f"{report.dataset}{f' ({report.config})' if report.config else ''}"
+    lines = [f"himga validate {title}: {', '.join(report.files)} ({report.samples:,} samples)", ""]
+    width = max(len(t) for t in report.kinds.values())
+    lines.append(f"  {'finding':<{width}}  {'count':>6}")
+    counts = report.counts
+    for kind, text in report.kinds.items():
+        lines.append(f"  {text:<{width}}  {counts[kind]:>6,}")
+    for kind, text in report.kinds.items():
+        items = [f for f in report.findings if f.kind == kind]
+        if not items:
+            continue
+        lines += ["", f"{text} ({len(items):,}):"]
+        sid_w = max(len(f.sample_id) for f in items[:limit])
+        where_w = max(len(f.where) for f in items[:limit])
+        lines += [
+            f"  {f.sample_id:<{sid_w}}  {f'{f.where:<{where_w}}  ' if where_w else ''}{f.detail}".rstrip() for f in items[:limit]
+        ]
+        if len(items) > limit:
+            lines.append(f"  ... and {len(items) - limit:,} more (use --json FILE for all)")
+    return "\n".join(lines)
+
+
+def write_json(report: Report, file: str | Path) -> None:
+    """Write :meth:`Report.to_json` to ``file`` (``"-"``: standard output), UTF-8, indented."""
+    text = json.dumps(report.to_json(), indent=2, ensure_ascii=False)
+    if str(file) == "-":
+        print(text)
+    else:
+        Path(file).write_text(text + "\n", encoding="utf-8")
