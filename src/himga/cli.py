@@ -56,6 +56,17 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from himga.validate import format_report, validate, write_json
+
+    report = validate(args.dataset, args.config, data_dir=args.data_dir)
+    if args.json != "-":
+        print(format_report(report))
+    if args.json is not None:
+        write_json(report, args.json)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
@@ -71,6 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
     p.set_defaults(func=_cmd_stats)
+
+    p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
+    p.add_argument("dataset", choices=DATASETS, help="which benchmark")
+    p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
+    p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+    p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
+    p.set_defaults(func=_cmd_validate)
     return parser
 
 
