@@ -56,6 +56,42 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from himga.export import export
+
+    sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only)
+    for config, size in sizes.items():
+        where = f"{size.num_examples} rows in {args.out_dir}/data/{config}/" if size is not None else "on the card (no split size known)"
+        print(f"{args.dataset}/{config}: {where}")
+    print(f"card: {args.out_dir}/README.md")
+    return 0
+
+
+def _cmd_push(args: argparse.Namespace) -> int:
+    from himga.export import push
+
+    url = push(
+        args.dataset,
+        args.repo_id,
+        export_dir=args.export_dir,
+        configs=args.config,
+        private=args.private,
+        revision=args.revision,
+        data_dir=args.data_dir,
+        cache_dir=args.cache_dir,
+    )
+    print(f"pushed {args.dataset} to {args.repo_id}: {url}")
+    return 0
+
+
+def _add_export_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
+    parser.add_argument("--config", action="append", default=None,
+                        help="a config to export (repeatable; default: all of the builder's configs)")
+    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned sources)")
+    parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from himga.validate import format_report, validate, write_json
 
@@ -82,6 +118,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
     p.set_defaults(func=_cmd_stats)
+
+    p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
+    _add_export_args(p)
+    p.add_argument("out_dir", help="the export folder")
+    p.add_argument("--card-only", action="store_true", help="build nothing; rewrite README.md for the configs already exported")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
+    _add_export_args(p)
+    p.add_argument("--repo-id", required=True, help="ORG/NAME of the Hub dataset repository (created if missing)")
+    p.add_argument("--private", action="store_true", help="create the repository as private")
+    p.add_argument("--revision", default=None, help="branch to push to (default: main)")
+    p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
+    p.set_defaults(func=_cmd_push)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")

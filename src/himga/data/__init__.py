@@ -7,7 +7,7 @@ Example:
     321
 """
 
-from .convert import row_to_sample, sample_to_row, table_to_samples
+from .convert import row_to_sample, sample_to_row, samples_from_dataset, table_to_samples
 from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
 from .lazy import LazySamples
@@ -38,5 +38,6 @@ __all__ = [
     "qa_by_type",
     "row_to_sample",
     "sample_to_row",
+    "samples_from_dataset",
     "table_to_samples",
 ]

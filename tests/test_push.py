@@ -1,0 +1,152 @@
+"""``himga push`` against a fake Hub: ``HfApi`` methods monkeypatched to copy files into a temp folder.
+
+The fake applies ``upload_folder``'s ``allow_patterns`` / ``delete_patterns`` with huggingface_hub's own
+``filter_repo_objects``, like the real Hub.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import datasets
+import pytest
+from huggingface_hub import DatasetCard, HfApi
+from huggingface_hub.utils import filter_repo_objects
+
+from himga.cli import main
+from himga.data.loaders import build_dataset
+from himga.errors import ConfigurationError
+from himga.export import export, push
+
+FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
+ORACLE_SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "longmemeval" / "longmemeval_oracle_sample.json"
+
+
+class FakeHub:
+    """Records calls; ``root/<repo_id>/<branch>/`` holds each branch's files."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.calls: list[tuple[str, dict]] = []
+
+    def files(self, repo_id: str, branch: str = "main") -> list[str]:
+        base = self.root / repo_id / branch
+        return sorted(str(p.relative_to(base)) for p in base.rglob("*") if p.is_file())
+
+    def install(self, monkeypatch) -> None:
+        hub = self
+
+        def create_repo(self, repo_id, *, repo_type=None, private=None, exist_ok=False, **kwargs):
+            hub.calls.append(("create_repo", {"repo_id": repo_id, "repo_type": repo_type, "private": private, "exist_ok": exist_ok}))
+            (hub.root / repo_id / "main").mkdir(parents=True, exist_ok=True)
+
+        def create_branch(self, repo_id, *, branch, repo_type=None, exist_ok=False, **kwargs):
+            hub.calls.append(("create_branch", {"repo_id": repo_id, "branch": branch, "repo_type": repo_type}))
+            target = hub.root / repo_id / branch
+            if not target.exists():
+                shutil.copytree(hub.root / repo_id / "main", target)
+
+        def upload_folder(self, *, repo_id, folder_path, repo_type=None, revision=None, allow_patterns=None,
+                          delete_patterns=None, commit_message=None, **kwargs):
+            hub.calls.append(("upload_folder", {"repo_id": repo_id, "repo_type": repo_type, "revision": revision,
+                                                "allow_patterns": allow_patterns, "delete_patterns": delete_patterns}))
+            base = hub.root / repo_id / (revision or "main")
+            local = sorted(str(p.relative_to(folder_path)) for p in Path(folder_path).rglob("*") if p.is_file())
+            upload = list(filter_repo_objects(local, allow_patterns=allow_patterns))
+            for stale in filter_repo_objects(hub.files(repo_id, revision or "main"), allow_patterns=delete_patterns):
+                if stale not in upload:
+                    (base / stale).unlink()
+            for name in upload:
+                (base / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(Path(folder_path) / name, base / name)
+            return SimpleNamespace(commit_url=f"https://huggingface.co/datasets/{repo_id}/commit/fake")
+
+        for fake in (create_repo, create_branch, upload_folder):
+            monkeypatch.setattr(HfApi, fake.__name__, _checked(getattr(HfApi, fake.__name__), fake))
+
+
+def _checked(real, fake):
+    """``fake``, after checking that the real method accepts the same call (keyword names included)."""
+    signature = inspect.signature(real)
+
+    def method(self, *args, **kwargs):
+        signature.bind(self, *args, **kwargs)
+        return fake(self, *args, **kwargs)
+
+    return method
+
+
+@pytest.fixture
+def hub(tmp_path, monkeypatch):
+    fake = FakeHub(tmp_path / "hub")
+    fake.install(monkeypatch)
+    monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
+    return fake
+
+
+def test_push_locomo_via_cli(shared_data, hub, capsys, caplog):
+    caplog.set_level(logging.DEBUG)
+    status = main(["push", "locomo", "--repo-id", "org/locomo", "--private", "--data-dir", str(shared_data / "locomo")])
+    assert status == 0
+    assert hub.files("org/locomo") == ["README.md", "data/default/test-00000-of-00001.parquet"]
+    assert hub.calls[0] == ("create_repo", {"repo_id": "org/locomo", "repo_type": "dataset", "private": True, "exist_ok": True})
+    assert hub.calls[1][1]["allow_patterns"] == ["README.md", "data/default/test-*.parquet"]
+    card = DatasetCard.load(hub.root / "org/locomo/main/README.md")
+    assert card.data.license == "cc-by-nc-4.0"
+    assert card.data.configs[0]["data_files"] == [{"split": "test", "path": "data/default/test-*.parquet"}]
+    pushed = datasets.load_dataset(str(hub.root / "org/locomo/main"), split="test")
+    built = build_dataset("locomo", path=shared_data / "locomo")
+    assert pushed.features == built.features
+    assert list(pushed) == list(built)
+    out, err = capsys.readouterr()
+    assert "pushed locomo to org/locomo: https://huggingface.co/datasets/org/locomo/commit/fake" in out
+    for text in (out, err, caplog.text):
+        assert FAKE_TOKEN not in text
+
+
+def test_repush_replaces_stale_shards_of_the_pushed_config_only(shared_data, hub, tmp_path):
+    export_dir = tmp_path / "export"
+    export("longmemeval", export_dir, ["oracle", "oracle_original"], data_dir=ORACLE_SAMPLE, shard_bytes=1_000_000)
+    push("longmemeval", "org/lme", export_dir=export_dir)
+    assert hub.files("org/lme") == ["README.md"] + [
+        f"data/{c}/test-0000{i}-of-00003.parquet" for c in ("oracle", "oracle_original") for i in range(3)
+    ]
+    export("longmemeval", export_dir, ["oracle"], data_dir=ORACLE_SAMPLE)  # now one shard
+    push("longmemeval", "org/lme", export_dir=export_dir, configs=["oracle"])
+    assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"] + [
+        f"data/oracle_original/test-0000{i}-of-00003.parquet" for i in range(3)
+    ]
+    for config in ("oracle", "oracle_original"):
+        pushed = datasets.load_dataset(str(hub.root / "org/lme/main"), config, split="test")
+        assert pushed["sample_id"] == build_dataset("longmemeval", config, path=ORACLE_SAMPLE)["sample_id"]
+
+
+def test_push_to_a_branch_never_uploads_python(shared_data, hub, tmp_path):
+    export_dir = tmp_path / "export"
+    export("longmemeval", export_dir, ["oracle"], data_dir=ORACLE_SAMPLE)
+    (export_dir / "builder.py").write_text("print('never uploaded')\n")
+    (export_dir / "data" / "oracle" / "extra.py").write_text("")
+    push("longmemeval", "org/lme", export_dir=export_dir, revision="v1")
+    assert ("create_branch", {"repo_id": "org/lme", "branch": "v1", "repo_type": "dataset"}) in hub.calls
+    assert hub.files("org/lme", "v1") == ["README.md", "data/oracle/test-00000-of-00001.parquet"]
+    assert hub.files("org/lme") == []
+
+
+def test_push_of_an_empty_folder_is_a_clear_error(hub, tmp_path):
+    with pytest.raises(ConfigurationError, match=r"longmemeval: nothing to push from .*empty \(expected README.md and data/<config>/test-\*.parquet\)"):
+        push("longmemeval", "org/lme", export_dir=tmp_path / "empty")
+    assert hub.calls == []
+
+
+def test_export_cli(shared_data, tmp_path, capsys):
+    assert main(["export", "longmemeval", str(tmp_path), "--config", "oracle", "--data-dir", str(ORACLE_SAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [f"longmemeval/oracle: 97 rows in {tmp_path}/data/oracle/", f"card: {tmp_path}/README.md"]
+    assert main(["export", "longmemeval", str(tmp_path), "--config", "x"]) == 2
+    assert "himga: error: longmemeval: unknown config 'x'" in capsys.readouterr().err
+    assert json.loads(json.dumps(DatasetCard.load(tmp_path / "README.md").data.to_dict()))["pretty_name"] == "LongMemEval (HiMGA-normalized)"
