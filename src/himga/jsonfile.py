@@ -127,6 +127,15 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
     return None
 
 
+def _top_level_id(f, id_key: str) -> str | None:
+    """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
+    try:
+        value = next(iter(_ijson_backend().items(f, id_key, use_float=True)), None)
+    except Exception:  # noqa: BLE001 - the error being reported is the caller's
+        return None
+    return value if isinstance(value, str) else None
+
+
 def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: str | None = None) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
@@ -161,6 +170,8 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
         if first != b"[":
             kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
             detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+            if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
             raise SourceFormatError(path.name, "$", detail)
         try:
             for item in backend.items(f, "item", use_float=True):
