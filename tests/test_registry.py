@@ -96,6 +96,10 @@ def test_every_longmemeval_config_resolves(config):
     assert builder.info.features == SAMPLE_FEATURES
 
 
+def test_longmemeval_default_config_is_s():
+    assert datasets.load_dataset_builder("himga_longmemeval").config.name == "s"
+
+
 # --- load_dataset arguments ------------------------------------------------------------------------
 
 
