@@ -180,7 +180,7 @@ def test_code_hash_change_invalidates_cache(shared_data, generation_count, monke
     monkeypatch.setattr(builders, "code_hash", lambda name: "0123456789abcdef")
     changed = _locomo(shared_data)
     assert len(generation_count) == 2
-    assert "/0123456789abcdef/" in changed.cache_files[0]["filename"]
+    assert "/0123456789abcdef-" in changed.cache_files[0]["filename"]  # data_dir: "-" + its files' fingerprint
     assert changed.cache_files != first.cache_files
 
 

@@ -101,7 +101,7 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
         builder_kwargs["data_dir"] = str(path)
     return datasets.load.DatasetModule(
         module_path=builders.BUILDER_MODULES[name],
-        hash=builders.code_hash(name),
+        hash=builders.cache_key(name, builder_kwargs.get("data_dir")),  # covers the files in data_dir
         builder_kwargs=builder_kwargs,
     )
 

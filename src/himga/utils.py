@@ -116,14 +116,19 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
     """Fetch one file of a Hub dataset repository into ``folder`` with ``hf_hub_download``, verifying its sha256."""
     from huggingface_hub import hf_hub_download
 
+    # hf_hub_download writes into a staging folder (where it keeps partial downloads to resume them);
+    # the file gets its final name in ``folder`` only after its checksum matches.
+    staging = folder / ".download"
     try:
-        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=folder))
+        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
     except Exception as e:  # offline, not found, network failures of every kind
         raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
     if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
         path.unlink(missing_ok=True)
         raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
-    return path
+    target = folder / remote.filename
+    os.replace(path, target)
+    return target
 
 
 def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:

@@ -290,3 +290,18 @@ def test_valid_unusual_values_are_kept(loader, tmp_path):
 def _write(path, data: bytes):
     path.write_bytes(data)
     return path
+
+
+def test_editing_or_adding_a_file_in_a_folder_is_never_served_stale(loader, tmp_path):
+    """``datasets`` keys a ``data_dir`` by its path only; himga adds the files' names, sizes and mtimes."""
+    data = tmp_path / "data"
+    data.mkdir()
+    _write(data / "a.json", _dump([_record("first")]))
+    assert [s.sample_id for s in loader(data, tmp_path / "cache")] == ["first"]
+    _write(data / "a.json", _dump([_record("second")]))
+    assert [s.sample_id for s in loader(data, tmp_path / "cache")] == ["second"]
+    _write(data / "b.json", _dump([_record("third")]))
+    assert [s.sample_id for s in loader(data, tmp_path / "cache")] == ["second", "third"]
+    _write(data / "b.json", b"[{")  # a broken edit fails, and never falls back to the old rows
+    with pytest.raises(SourceFormatError):
+        loader(data, tmp_path / "cache")

@@ -19,7 +19,7 @@ import datasets
 
 from himga.errors import ConfigurationError, HimgaError
 
-__all__ = ["BUILDER_MODULES", "builder_class", "code_hash", "make_builder", "prepare"]
+__all__ = ["BUILDER_MODULES", "builder_class", "cache_key", "code_hash", "make_builder", "prepare"]
 
 #: Dataset name → the module holding its builder.
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
@@ -87,6 +87,8 @@ def make_builder(
     cls = builder_class(name)
     if config is not None and config not in cls.builder_configs:
         raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
+    if data_dir is None and data_files is None:
+        data_dir = _default_source(name, cls, config)
     if data_dir is not None and data_files is None:
         path = Path(data_dir).expanduser().resolve()
         if not path.exists():
@@ -100,11 +102,40 @@ def make_builder(
             config_name=config,
             data_dir=data_dir,
             data_files=data_files,
-            hash=code_hash(name),
+            hash=cache_key(name, data_dir if data_files is None else None),
             **options,
         )
     except TypeError as e:  # an option the config does not have
         raise ConfigurationError(f"{name}: {e}") from None
+
+
+def _default_source(name: str, cls: type, config: str | None) -> Path:
+    """The folder of the pinned source (``$HIMGA_DATASETS_ROOT/<name>`` or the download cache).
+
+    Resolved before the build so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or
+    replacing a cached file never serves rows built from another source.
+    """
+    from himga.utils import get_dataset
+
+    remote_file = getattr(cls.builder_configs.get(config or cls.DEFAULT_CONFIG_NAME), "remote_file", None)
+    return get_dataset(name, files=[remote_file()] if callable(remote_file) else None)
+
+
+def cache_key(name: str, data_dir: str | None) -> str:
+    """:func:`code_hash`, plus for a source folder ``-`` and 8 hex digits of its files' names, sizes and mtimes.
+
+    ``datasets`` keys ``data_files`` by their modification times but ``data_dir`` only by its path;
+    without this, editing or adding a file in a folder would keep serving the old rows.
+    """
+    key = code_hash(name)
+    if data_dir is None or not Path(data_dir).is_dir():
+        return key
+    digest = hashlib.sha256()
+    for path in sorted(Path(data_dir).iterdir()):
+        if path.is_file():
+            stat = path.stat()
+            digest.update(f"{path.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return f"{key}-{digest.hexdigest()[:8]}"
 
 
 def _absolute(data_files: Any) -> Any:
