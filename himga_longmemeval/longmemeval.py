@@ -166,9 +166,11 @@ def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
     for name in config.candidate_names:
         if (folder / name).is_file():
             return folder / name
+    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
     raise ConfigurationError(
-        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)} "
-        f"(pass data_files= / a file path to use another name)"
+        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
+        + (f"; found {', '.join(present)}" if present else "")
+        + " (pass the file itself, or data_files=, to use another name)"
     )
 
 
