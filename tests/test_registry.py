@@ -260,3 +260,15 @@ def test_memory_mapped_open_adds_little_rss(shared_data, tmp_path):
     assert (rows, files, table) == ("100", "1", "MemoryMappedTable")
     assert int(size) > 50_000_000  # about the bound: reading the file into memory would fail the test
     assert int(delta) < 50 * 2**20
+
+
+def test_longmemeval_streaming_with_has_answer_on_some_turns_only(shared_data, tmp_path):
+    """S-like haystacks: ``has_answer`` only on answer-session turns, the case datasets' nested encoder misses."""
+    source = tmp_path / "lme_small.json"
+    tool = SHARED_DATA.parent / "tools" / "make_longmemeval_like.py"
+    subprocess.run([sys.executable, str(tool), str(source), "--questions", "20", "--sessions", "10"], check=True, capture_output=True)
+    ds = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test")
+    it = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test", streaming=True)
+    assert ds.num_rows == 20
+    assert it.features == ds.features
+    assert list(it) == list(ds)
