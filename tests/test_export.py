@@ -15,7 +15,6 @@ import textwrap
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
