@@ -150,10 +150,7 @@ def loader(request):
     return LOADERS["longmemeval"][request.param]
 
 
-_PENDING = pytest.mark.xfail(strict=True, reason="empty-array fix in himga_longmemeval.longmemeval pending")
-
-
-@pytest.mark.parametrize(("bad", "message"), [pytest.param(*c[1:], id=c[0], marks=_PENDING if c[0] == "empty array" else ()) for c in CASES])
+@pytest.mark.parametrize(("bad", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_file_exact_message(loader, tmp_path, bad, message):
     error, samples = check_bad_then_good(loader, tmp_path / FILE, bad, GOOD, tmp_path / "cache", SourceFormatError, message=message)
     assert error.file == FILE
@@ -173,7 +170,6 @@ def test_truncated_file_names_the_question(tmp_path):
     assert str(error) == f"{FILE}: $[1]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)"
 
 
-@_PENDING
 def test_same_bad_file_fails_every_time(tmp_path):
     loader = LOADERS["longmemeval"]["load_longmemeval"]
     path = tmp_path / FILE
