@@ -275,3 +275,19 @@ def test_nothing_from_the_data_is_executed_or_used_as_a_path():
     files = [p for d in ("himga_locomo", "himga_longmemeval") for p in (ROOT / d).rglob("*.py")]
     files += [ROOT / "src" / "himga" / name for name in ("jsonfile.py", "utils.py", "validate.py")]
     assert [str(p.relative_to(ROOT)) for p in files if pattern.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_datasets_load_dataset_sees_edits_in_a_data_dir(tmp_path):
+    """The registered ``himga_locomo`` builder uses the same folder-aware cache key as the facade."""
+    import datasets
+
+    import himga  # noqa: F401  (registers the builders)
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.json").write_bytes(CONTENT)
+    first = datasets.load_dataset("himga_locomo", data_dir=str(data), split="test", cache_dir=str(tmp_path / "c"))
+    assert first["sample_id"] == ["conv-net"]
+    (data / "a.json").write_bytes(CONTENT.replace(b"conv-net", b"conv-edited"))
+    again = datasets.load_dataset("himga_locomo", data_dir=str(data), split="test", cache_dir=str(tmp_path / "c"))
+    assert again["sample_id"] == ["conv-edited"]
