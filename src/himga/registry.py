@@ -78,22 +78,13 @@ def check_datasets() -> None:
         )
 
 
-def _absolute(data_files: Any) -> Any:
-    """``data_files`` (a path, a list of paths, or a ``{split: paths}`` dict) with absolute paths."""
-    if isinstance(data_files, dict):
-        return {split: _absolute(files) for split, files in data_files.items()}
-    if isinstance(data_files, (list, tuple)):
-        return [str(Path(f).expanduser().resolve()) for f in data_files]
-    return str(Path(data_files).expanduser().resolve())
-
-
 def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
     """The ``DatasetModule`` of himga dataset ``name``: our builder, its code hash, absolute source paths."""
     from himga.data import builders  # looked up at call time, so a changed code hash is seen
 
     builder_kwargs: dict[str, Any] = {}
     if data_files is not None:
-        builder_kwargs["data_files"] = _absolute(data_files)
+        builder_kwargs["data_files"] = builders.absolute_paths(data_files)
     elif data_dir is not None:
         path = Path(data_dir).expanduser().resolve()
         if not path.exists():

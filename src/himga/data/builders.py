@@ -19,7 +19,7 @@ import datasets
 
 from himga.errors import ConfigurationError, HimgaError
 
-__all__ = ["BUILDER_MODULES", "builder_class", "cache_key", "code_hash", "make_builder", "prepare"]
+__all__ = ["BUILDER_MODULES", "absolute_paths", "builder_class", "cache_key", "code_hash", "make_builder", "prepare"]
 
 #: Dataset name → the module holding its builder.
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
@@ -95,7 +95,7 @@ def make_builder(
             raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
         data_dir = str(path)
     if data_files is not None:
-        data_files = _absolute(data_files)
+        data_files = absolute_paths(data_files)
     try:
         return cls(
             cache_dir=str(cache_dir) if cache_dir is not None else None,
@@ -138,9 +138,10 @@ def cache_key(name: str, data_dir: str | None) -> str:
     return f"{key}-{digest.hexdigest()[:8]}"
 
 
-def _absolute(data_files: Any) -> Any:
+def absolute_paths(data_files: Any) -> Any:
+    """``data_files`` (a path, a list of paths, or a ``{split: paths}`` dict) with absolute paths."""
     if isinstance(data_files, dict):
-        return {k: _absolute(v) for k, v in data_files.items()}
+        return {k: absolute_paths(v) for k, v in data_files.items()}
     if isinstance(data_files, (list, tuple)):
         return [str(Path(f).expanduser().resolve()) for f in data_files]
     return str(Path(data_files).expanduser().resolve())
