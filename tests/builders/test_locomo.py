@@ -117,3 +117,15 @@ def test_second_load_locomo_reuses_cache(shared_data, tmp_path, monkeypatch):
 
     monkeypatch.setattr(datasets.GeneratorBasedBuilder, "_prepare_split", _no_generation)
     assert len(load_locomo(shared_data / "locomo", cache_dir=tmp_path)) == 10
+
+
+def test_default_mapping_agrees_with_the_data(locomo_samples):
+    """The authors' order fits the questions: temporal ones ask "When", single-hop ones cite one turn."""
+    qas = [qa for s in locomo_samples for qa in s.qa_pairs]
+
+    def of(value):
+        return [qa for qa in qas if qa.question_type.value == value]
+
+    assert sum(qa.question.startswith("When") for qa in of("temporal")) == 246
+    assert sum(len(qa.raw["evidence"]) == 1 for qa in of("single_hop")) == 795
+    assert sum(len(qa.raw["evidence"]) == 1 for qa in of("multi_hop")) == 6
