@@ -17,8 +17,10 @@ from .schema import Sample
 
 __all__ = ["LazySamples"]
 
-#: Rows converted per Arrow batch while iterating.
-_ITER_BATCH = 64
+#: Arrow bytes converted per batch while iterating (LongMemEval-S: ~32 rows, M: ~3, LoCoMo: all 10),
+#: so iterating holds one batch of Python objects besides the Sample being used.
+_ITER_BATCH_BYTES = 16 * 2**20
+_ITER_BATCH_MAX_ROWS = 64
 
 
 class LazySamples(Sequence[Sample]):
@@ -84,8 +86,11 @@ class LazySamples(Sequence[Sample]):
     def __iter__(self) -> Iterator[Sample]:
         """Yield the Samples in order, converting Arrow batches of rows (one batch in memory at a time)."""
         indices = self._indices
-        for start in range(0, len(indices), _ITER_BATCH):
-            chunk = indices[start : start + _ITER_BATCH]
+        rows = len(self._dataset)
+        row_bytes = self._dataset.data.nbytes / rows if rows else 1
+        step = max(1, min(_ITER_BATCH_MAX_ROWS, int(_ITER_BATCH_BYTES // max(row_bytes, 1))))
+        for start in range(0, len(indices), step):
+            chunk = indices[start : start + step]
             table = self._arrow[chunk.start : chunk.stop] if chunk.step == 1 else self._arrow[list(chunk)]
             yield from table_to_samples(table)
 
