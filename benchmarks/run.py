@@ -131,6 +131,8 @@ def table(scale: str, rows, results: dict) -> list[str]:
         else:
             ratio_s = f"{ratio:.2g}x {base}" if ratio is not None else "1.00x" if name == "parse" else ""
             value = f"{r['seconds'] * 1000:.1f} ms" if r["seconds"] < 1 else f"{r['seconds']:.2f} s"
+            if "cpu_seconds" in r and name in ("parse", "build"):
+                value += f" (CPU {r['cpu_seconds']:.2f} s)"
             if name == "lazy":
                 value += f" (open {r['open_seconds'] * 1000:.0f} ms; random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"
             if name == "open":
