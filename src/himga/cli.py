@@ -1,4 +1,4 @@
-"""The ``himga`` command line: build, inspect and publish the normalized benchmarks.
+"""The himga command line: build, inspect, validate and publish the normalized benchmarks.
 
 Each command is one function ``_cmd_<name>(args) -> int``, registered in :func:`build_parser`.
 Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from himga.errors import HimgaError
@@ -147,7 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except HimgaError as e:
+    except (HimgaError, OSError) as e:  # bad input, offline, unwritable output: one line, no traceback
+        if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            return 0
         print(f"himga: error: {e}", file=sys.stderr)
         return 2
 

@@ -20,6 +20,7 @@ __all__ = [
     "HimgaError",
     "MissingDependencyError",
     "SourceFormatError",
+    "UploadError",
 ]
 
 
@@ -53,6 +54,10 @@ class ChecksumError(HimgaError):
 
 class DownloadError(HimgaError):
     """A source file could not be fetched (offline, not found, network failure)."""
+
+
+class UploadError(HimgaError):
+    """Pushing to the Hugging Face Hub failed (no token, offline, invalid repository id, network or permission)."""
 
 
 class ConfigurationError(HimgaError, ValueError):

@@ -24,7 +24,7 @@ from datasets.info import DatasetInfosDict
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, UploadError
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "export", "push"]
 
@@ -170,8 +170,20 @@ def push(
 
     Raises:
         ConfigurationError: unknown dataset or config, or nothing to upload.
+        UploadError: no token, offline (``HF_HUB_OFFLINE``), an invalid ``repo_id``, or the Hub refused
+            or could not be reached; checked before anything is exported where possible.
     """
-    from huggingface_hub import HfApi
+    from huggingface_hub import HfApi, constants, get_token
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as e:
+        raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
+    if constants.HF_HUB_OFFLINE:
+        raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
+    if get_token() is None:
+        raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
 
     with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
         if export_dir is None:
@@ -185,17 +197,20 @@ def push(
             raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
         patterns = [data_files_pattern(c) for c in selected]
         api = HfApi()
-        api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-        if revision is not None:
-            api.create_branch(repo_id, repo_type="dataset", branch=revision, exist_ok=True)
-        commit = api.upload_folder(
-            repo_id=repo_id,
-            repo_type="dataset",
-            folder_path=str(folder),
-            revision=revision,
-            allow_patterns=["README.md", *patterns],
-            delete_patterns=patterns,
-            commit_message=f"himga: {name} ({', '.join(selected)})",
-        )
+        try:
+            api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+            if revision is not None:
+                api.create_branch(repo_id, repo_type="dataset", branch=revision, exist_ok=True)
+            commit = api.upload_folder(
+                repo_id=repo_id,
+                repo_type="dataset",
+                folder_path=str(folder),
+                revision=revision,
+                allow_patterns=["README.md", *patterns],
+                delete_patterns=patterns,
+                commit_message=f"himga: {name} ({', '.join(selected)})",
+            )
+        except Exception as e:  # HTTP errors, connection failures, permissions: the Hub's own message
+            raise UploadError(f"cannot push to {repo_id}: {type(e).__name__}: {e}") from e
     logger.info("pushed %s (%s) to %s", name, ", ".join(selected), repo_id)
     return str(getattr(commit, "commit_url", commit))

@@ -45,3 +45,34 @@ def test_himga_error_exits_2_with_one_line(tmp_path, capsys):
     assert main(["build", "locomo", "--data-dir", str(bad), "--cache-dir", str(tmp_path / "c")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("himga: error: locomo10.json: $: invalid JSON at line 1 column 3")
+
+
+def test_unwritable_output_is_one_line_error(shared_data, tmp_path, capsys):
+    missing = tmp_path / "no" / "such" / "dir" / "report.json"
+    assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo"), "--json", str(missing)]) == 2
+    assert capsys.readouterr().err.startswith("himga: error: [Errno 2] No such file or directory")
+
+
+def test_push_without_token_or_with_bad_repo_id_is_one_line_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))  # no stored login
+    assert main(["push", "locomo", "--repo-id", "not a repo id!!", "--export-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("himga: error: --repo-id 'not a repo id!!': expected ORG/NAME")
+    import huggingface_hub
+
+    monkeypatch.setattr(huggingface_hub, "get_token", lambda: None)
+    assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        "himga: error: cannot push to org/locomo: no Hugging Face token; set HF_TOKEN or run `hf auth login`\n")
+
+
+def test_broken_pipe_is_not_an_error(shared_data, monkeypatch, capfd):
+    """`himga validate ... | head -1`: the reader closes the pipe; himga stops quietly with status 0."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone: every write raises BrokenPipeError
+    closed = os.fdopen(write_end, "w")
+    monkeypatch.setattr("sys.stdout", closed)
+    assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo")]) == 0
+    assert capfd.readouterr().err == ""

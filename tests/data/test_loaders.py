@@ -25,3 +25,8 @@ def test_load_dataset_locomo_from_datasets_root(shared_data, monkeypatch, tmp_pa
 def test_unknown_option_is_a_configuration_error(shared_data, tmp_path):
     with pytest.raises(ConfigurationError, match="category_order: expected one of \\['authors', 'seed'\\], got 'paper'"):
         load_dataset("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, category_order="paper")
+
+
+def test_misspelled_option_is_a_configuration_error(shared_data, tmp_path):
+    with pytest.raises(ConfigurationError, match="locomo: unknown option 'categroy_order'; expected one of"):
+        load_dataset("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, categroy_order="seed")

@@ -8,6 +8,7 @@ code change never serves stale rows.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import inspect
@@ -87,6 +88,9 @@ def make_builder(
     cls = builder_class(name)
     if config is not None and config not in cls.builder_configs:
         raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
+    allowed = {f.name for f in dataclasses.fields(cls.BUILDER_CONFIG_CLASS)} - set(inspect.signature(make_builder).parameters)
+    if unknown := sorted(set(options) - allowed):
+        raise ConfigurationError(f"{name}: unknown option {', '.join(map(repr, unknown))}; expected one of {sorted(allowed)}")
     if data_dir is None and data_files is None:
         data_dir = _default_source(name, cls, config)
     if data_dir is not None and data_files is None:
