@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
@@ -32,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 #: Target Arrow bytes per Parquet row group (at least one row per group).
 ROW_GROUP_BYTES = 16 * 2**20
+#: Parquet compression codec of exported files.
+PARQUET_COMPRESSION = "zstd"
 #: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
 SHARD_BYTES = 500 * 2**20
 
@@ -65,9 +68,15 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int) -> S
     row_bytes = num_bytes / rows if rows else 1
     rows_per_group = max(1, int(row_group_bytes // row_bytes))
     num_shards = max(1, min(rows, math.ceil(num_bytes / shard_bytes)))
+    schema = ds.features.arrow_schema  # carries the features (Json columns included) as metadata
     for index in range(num_shards):
-        shard = ds.shard(num_shards, index, contiguous=True)
-        shard.to_parquet(str(folder / f"{SPLIT}-{index:05d}-of-{num_shards:05d}.parquet"), batch_size=rows_per_group)
+        shard = ds.shard(num_shards, index, contiguous=True).with_format("arrow")
+        path = folder / f"{SPLIT}-{index:05d}-of-{num_shards:05d}.parquet"
+        # pyarrow directly: Dataset.to_parquet (datasets 5.2) forces snappy on every column; zstd is
+        # ~30% smaller here and read by every Parquet reader the Hub uses.
+        with pq.ParquetWriter(path, schema=schema, compression=PARQUET_COMPRESSION) as writer:
+            for batch in shard.iter(batch_size=rows_per_group):
+                writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
 
 
