@@ -136,23 +136,6 @@ def export(args) -> dict:
     return {"seconds": seconds, "parquet_mb": parquet_bytes / 1e6, "raw_mb": raw_bytes / 1e6, "bytes_ratio": parquet_bytes / raw_bytes, "how": how}
 
 
-def export_zstd(args) -> dict:
-    """(8b) The compression lever: the same rows written by pyarrow with zstd (datasets' to_parquet forces snappy)."""
-    import pyarrow.parquet as pq
-
-    from himga.data import build_dataset
-
-    ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
-    out = Path(args.work) / f"export-{args.config}-zstd.parquet"
-    t0 = time.perf_counter()
-    pq.write_table(ds.data.table, str(out), compression="zstd", row_group_size=50)
-    seconds = time.perf_counter() - t0
-    parquet_bytes = out.stat().st_size
-    raw_bytes = Path(args.input).stat().st_size
-    out.unlink()
-    return {"seconds": seconds, "parquet_mb": parquet_bytes / 1e6, "raw_mb": raw_bytes / 1e6, "bytes_ratio": parquet_bytes / raw_bytes, "how": "zstd"}
-
-
 def _messages(samples) -> int:
     return sum(len(s.messages) for sample in samples for s in sample.sessions)
 
@@ -166,7 +149,6 @@ MEASUREMENTS = {
     "lazy": lazy,
     "stream": stream,
     "export": export,
-    "export_zstd": export_zstd,
 }
 
 

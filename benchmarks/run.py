@@ -39,7 +39,6 @@ ROWS_S = [
     ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),
     ("stream", "(7) streaming: first row, streaming=True", "parse", None),
     ("export", "(8) export: Parquet via himga.export (bytes vs raw JSON)", None, ("bytes<=", 0.3)),
-    ("export_zstd", "(8b) same rows, pyarrow write_table(compression='zstd')", None, ("bytes<=", 0.3)),
 ]
 ROWS_M = [
     ("parse", "(1) parse limit (M)", None, None),
