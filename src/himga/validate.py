@@ -38,6 +38,8 @@ RULE_MODULES = {"locomo": "himga_locomo.validate_rules", "longmemeval": "himga_l
 GENERIC_KINDS = {
     "dangling_evidence": "evidence turn ids that point at no turn (after normalization)",
     "duplicate_question": "question texts asked more than once within a sample",
+    "duplicate_turn_id": "turn ids used by more than one message within a sample",
+    "duplicate_sample_id": "sample ids used by more than one sample",
 }
 
 
@@ -140,7 +142,8 @@ def generic_findings(sample: Sample) -> Iterator[Finding]:
 
     ``dangling_evidence``: each ``qa.evidence.turn_ids`` entry that is no message's ``turn_id``;
     ``duplicate_question``: each question text that more than one QA pair of the sample asks
-    (one finding per text, listing the QA ids).
+    (one finding per text, listing the QA ids); ``duplicate_turn_id``: each turn id carried by more
+    than one message (evidence pointing at it is ambiguous).
     """
     turn_ids = {m.turn_id for s in sample.sessions for m in s.messages}
     for qa in sample.qa_pairs:
@@ -153,6 +156,10 @@ def generic_findings(sample: Sample) -> Iterator[Finding]:
     for text, ids in by_text.items():
         if len(ids) > 1:
             yield Finding("duplicate_question", sample.sample_id, f"QA {', '.join(ids)}", repr(text))
+    turns = Counter(m.turn_id for s in sample.sessions for m in s.messages if m.turn_id is not None)
+    for turn_id, n in turns.items():
+        if n > 1:
+            yield Finding("duplicate_turn_id", sample.sample_id, "", f"{turn_id} on {n} messages")
 
 
 def validate(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> Report:
@@ -181,10 +188,13 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     kinds = {**rules.KINDS, **GENERIC_KINDS}
     found: list[Finding] = []
     count = 0
+    seen: Counter[str] = Counter()
     for sample in samples:
         count += 1
+        seen[sample.sample_id] += 1
         found.extend(rules.findings(sample))
         found.extend(generic_findings(sample))
+    found += [Finding("duplicate_sample_id", sid, "", f"{n} samples") for sid, n in seen.items() if n > 1]
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
     return Report(name, config, files, count, kinds, found)

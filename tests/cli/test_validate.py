@@ -19,6 +19,8 @@ LOCOMO_COUNTS = {
     "date_without_session": 16,
     "dangling_evidence": 2,
     "duplicate_question": 12,
+    "duplicate_turn_id": 0,
+    "duplicate_sample_id": 0,
 }
 
 
@@ -116,6 +118,8 @@ def test_longmemeval_oracle_sample(shared_data):
         "unparseable_date": 0,
         "dangling_evidence": 0,
         "duplicate_question": 0,
+        "duplicate_turn_id": 0,
+        "duplicate_sample_id": 0,
     }
     assert _of(report, "session_after_question")[0] == (
         "gpt4_78cf46a3", "session answer_5a78688d_2", "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14")
@@ -155,7 +159,7 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
     assert report.counts == {
         "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4,
         "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
-        "dangling_evidence": 0, "duplicate_question": 0,
+        "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0, "duplicate_sample_id": 0,
     }
     assert _of(report, "session_after_question") == [("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")]
     assert _of(report, "blank_turn")[:2] == [
@@ -172,3 +176,15 @@ def test_malformed_source_gets_the_build_error(tmp_path, capsys):
         validate("locomo", data_dir=bad)
     assert main(["validate", "locomo", "--data-dir", str(bad)]) == 2
     assert capsys.readouterr().err.startswith("himga: error: locomo10.json: $: invalid JSON at line 1 column 3")
+
+
+def test_duplicate_turn_and_sample_ids(tmp_path):
+    conversation = {"speaker_a": "A", "speaker_b": "B",
+                    "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "x"}, {"speaker": "B", "dia_id": "D1:1", "text": "y"}]}
+    record = {"sample_id": "conv-1", "conversation": conversation,
+              "qa": [{"question": "q?", "answer": "a", "evidence": ["D1:1"], "category": 4}]}
+    path = tmp_path / "dup.json"
+    path.write_text(json.dumps([record, record]))
+    report = validate("locomo", data_dir=path)
+    assert _of(report, "duplicate_turn_id") == [("conv-1", "", "D1:1 on 2 messages")] * 2
+    assert _of(report, "duplicate_sample_id") == [("conv-1", "", "2 samples")]
