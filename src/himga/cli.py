@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from himga.errors import HimgaError
+from himga.errors import ConfigurationError, HimgaError
 
 DATASETS = ("locomo", "longmemeval")
 
@@ -21,19 +21,32 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
     parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned source)")
     parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    parser.add_argument("--category-order", choices=("authors", "seed"), default=None,
+                        help="LoCoMo only: category → question type mapping (default: authors)")
+    parser.add_argument("--adversarial-answer", choices=("abstain", "seed"), default=None,
+                        help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
+
+
+def _options(args: argparse.Namespace) -> dict[str, str]:
+    """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
+    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer}
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and args.dataset != "locomo":
+        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer apply to locomo only")
+    return options
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from himga.data.loaders import build_dataset
 
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
     files = sorted({f["filename"] for f in ds.cache_files})
     print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
     return 0
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from himga.data.convert import row_to_sample
+    from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
     from himga.stats import dataset_stats, format_stats
 
@@ -41,8 +54,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         from himga.plot import require_matplotlib
 
         require_matplotlib()  # fail before the build, not after
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
-    samples = [row_to_sample(row) for row in ds]
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    samples = LazySamples(ds)  # one Sample at a time: LongMemEval-M does not fit in memory as objects
     stats = dataset_stats(samples)
     if args.json:
         print(json.dumps(stats, indent=2))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from himga.data.schema import Sample
@@ -17,24 +17,30 @@ def _min_max_avg(values: Sequence[int]) -> dict[str, float]:
     return {"min": min(values), "max": max(values), "avg": round(sum(values) / len(values), 2)}
 
 
-def dataset_stats(samples: Sequence[Sample]) -> dict[str, Any]:
-    """Counts over a list of Samples.
+def dataset_stats(samples: Iterable[Sample]) -> dict[str, Any]:
+    """Counts over Samples, in one pass (a list, or a lazy sequence over a large cache).
 
     Returns:
         ``samples``, ``sessions`` (total), ``sessions_per_sample`` (min/max/avg), ``messages`` (total
         turns), ``qa_pairs``, ``question_types`` (value → count, most common first) and
         ``abstentions`` (QA pairs with ``is_abstention``).
     """
-    types = Counter(qa.question_type.value for s in samples for qa in s.qa_pairs)
-    sessions = [len(s.sessions) for s in samples]
+    types: Counter[str] = Counter()
+    sessions: list[int] = []
+    messages = abstentions = 0
+    for sample in samples:
+        sessions.append(len(sample.sessions))
+        messages += sum(len(session.messages) for session in sample.sessions)
+        types.update(qa.question_type.value for qa in sample.qa_pairs)
+        abstentions += sum(qa.is_abstention for qa in sample.qa_pairs)
     return {
-        "samples": len(samples),
+        "samples": len(sessions),
         "sessions": sum(sessions),
         "sessions_per_sample": _min_max_avg(sessions),
-        "messages": sum(len(sess.messages) for s in samples for sess in s.sessions),
+        "messages": messages,
         "qa_pairs": sum(types.values()),
         "question_types": dict(types.most_common()),
-        "abstentions": sum(qa.is_abstention for s in samples for qa in s.qa_pairs),
+        "abstentions": abstentions,
     }
 
 

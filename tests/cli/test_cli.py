@@ -76,3 +76,13 @@ def test_broken_pipe_is_not_an_error(shared_data, monkeypatch, capfd):
     monkeypatch.setattr("sys.stdout", closed)
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo")]) == 0
     assert capfd.readouterr().err == ""
+
+
+def test_stats_with_the_seed_options(shared_data, capsys, tmp_path):
+    argv = ["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--json",
+            "--category-order", "seed", "--adversarial-answer", "seed"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["question_types"] == {
+        "open_domain": 841, "adversarial": 446, "temporal": 321, "single_hop": 282, "multi_hop": 96}
+    assert main(["stats", "longmemeval", "--category-order", "seed"]) == 2
+    assert capsys.readouterr().err == "himga: error: longmemeval: --category-order/--adversarial-answer apply to locomo only\n"
