@@ -8,6 +8,7 @@ cache entry, and a correct file written at the same path then builds fine in the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,3 +86,42 @@ def check_bad_then_good(
     samples = loader(path, cache_dir)
     assert len(samples) >= 1
     return info.value, samples
+
+
+def dump(value) -> bytes:
+    """``value`` as UTF-8 JSON bytes."""
+    return json.dumps(value).encode("utf-8")
+
+
+def _target(record: dict, keys: tuple) -> object:
+    for key in keys:
+        record = record[key]
+    return record
+
+
+def set_key(*keys_and_value):
+    """A change that sets ``record[k1][k2]...[kn] = value``."""
+    *keys, value = keys_and_value
+
+    def change(record):
+        _target(record, tuple(keys[:-1]))[keys[-1]] = value
+
+    return change
+
+
+def del_key(*keys):
+    """A change that deletes ``record[k1][k2]...[kn]``."""
+
+    def change(record):
+        del _target(record, keys[:-1])[keys[-1]]
+
+    return change
+
+
+def call_on(method, *keys):
+    """A change that calls ``method(record[k1]...[kn])``."""
+
+    def change(record):
+        method(_target(record, keys))
+
+    return change

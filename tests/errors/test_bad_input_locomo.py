@@ -16,7 +16,7 @@ import pytest
 from himga.data.builders import make_builder
 from himga.errors import HimgaError, SourceFormatError
 
-from conftest import LOADERS, cache_entries, check_bad_then_good
+from conftest import LOADERS, cache_entries, check_bad_then_good, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "locomo10.json"
 
@@ -39,10 +39,6 @@ def _record(sample_id: str = "conv-x") -> dict:
     }
 
 
-def _dump(value) -> bytes:
-    return json.dumps(value).encode("utf-8")
-
-
 GOOD = _dump([_record()])
 
 
@@ -50,28 +46,6 @@ def _mutated(change) -> bytes:
     records = [_record("conv-a"), _record("conv-b")]
     change(records[1])
     return _dump(records)
-
-
-def _set(*keys_and_value):
-    *keys, value = keys_and_value
-
-    def change(record):
-        target = record
-        for key in keys[:-1]:
-            target = target[key]
-        target[keys[-1]] = value
-
-    return change
-
-
-def _del(*keys):
-    def change(record):
-        target = record
-        for key in keys[:-1]:
-            target = target[key]
-        del target[keys[-1]]
-
-    return change
 
 
 # (case id, bad file bytes, exact message) — the message names the file and the JSON path.

@@ -15,7 +15,7 @@ import pytest
 
 from himga.errors import SourceFormatError
 
-from conftest import LOADERS, cache_entries, check_bad_then_good
+from conftest import LOADERS, cache_entries, check_bad_then_good, call_on as _call, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "longmemeval_oracle.json"
 
@@ -37,10 +37,6 @@ def _question(qid: str = "q1") -> dict:
     }
 
 
-def _dump(value) -> bytes:
-    return json.dumps(value).encode("utf-8")
-
-
 GOOD = _dump([_question()])
 
 
@@ -48,38 +44,6 @@ def _mutated(change) -> bytes:
     questions = [_question("q1"), _question("q2")]
     change(questions[1])
     return _dump(questions)
-
-
-def _set(*keys_and_value):
-    *keys, value = keys_and_value
-
-    def change(q):
-        target = q
-        for key in keys[:-1]:
-            target = target[key]
-        target[keys[-1]] = value
-
-    return change
-
-
-def _del(*keys):
-    def change(q):
-        target = q
-        for key in keys[:-1]:
-            target = target[key]
-        del target[keys[-1]]
-
-    return change
-
-
-def _call(method, *keys):
-    def change(q):
-        target = q
-        for key in keys:
-            target = target[key]
-        method(target)
-
-    return change
 
 
 Q2 = "(question q2)"
