@@ -99,7 +99,7 @@ def test_directory_reads_every_json_file(shared_data, tmp_path):
 
 
 def test_tiny_fixture_edge_cases(tmp_path, caplog):
-    samples = load_longmemeval(FIXTURES / "longmemeval_tiny.json", cache_dir=tmp_path)  # has a BOM
+    samples = load_longmemeval(FIXTURES / "longmemeval_mini.json", cache_dir=tmp_path)  # has a BOM
     first, second = samples
     assert first.qa_pairs[0].answer == "12" and first.qa_pairs[0].raw["answer"] == 12
     assert [s.session_id for s in first.sessions] == ["s_b", "s_a", "s_b"]  # duplicate ids kept
@@ -110,13 +110,13 @@ def test_tiny_fixture_edge_cases(tmp_path, caplog):
     assert second.qa_pairs[0].question_type == QuestionType.SINGLE_SESSION_USER  # unknown type falls back
     assert second.qa_pairs[0].raw["question_type"] == "brand-new-type"
     assert [s.session_id for s in chronological(first).sessions] == ["s_a", "s_b", "s_b"]
-    records = json.loads((FIXTURES / "longmemeval_tiny.json").read_text(encoding="utf-8-sig"))
+    records = json.loads((FIXTURES / "longmemeval_mini.json").read_text(encoding="utf-8-sig"))
     assert [sample_to_record(s) for s in samples] == records
 
 
 def test_unknown_type_logs_a_warning(tmp_path, caplog):
     with caplog.at_level("WARNING", logger="himga_longmemeval.records"):
-        load_longmemeval(FIXTURES / "longmemeval_tiny.json", cache_dir=tmp_path)
+        load_longmemeval(FIXTURES / "longmemeval_mini.json", cache_dir=tmp_path)
     assert "question q2_abs has unknown question_type 'brand-new-type'" in caplog.text
 
 
@@ -135,7 +135,7 @@ def test_configs_and_default():
     assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json"]
     assert {c.repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
     assert configs["m"].writer_batch_size < configs["s"].writer_batch_size < configs["oracle"].writer_batch_size
-    builder = make_builder("longmemeval", "m", data_files=[str(FIXTURES / "longmemeval_tiny.json")])
+    builder = make_builder("longmemeval", "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
     assert builder._writer_batch_size == configs["m"].writer_batch_size
 
 
