@@ -7,7 +7,6 @@ A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the feature
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import datasets
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.jsonfile import load_json
+from himga.jsonfile import json_files, load_json
 from himga_locomo.records import CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\
@@ -86,38 +85,6 @@ class LocomoConfig(datasets.BuilderConfig):
         return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer}
 
 
-def source_files(data_dir: str | Path) -> list[Path]:
-    """The ``.json`` files of a directory, sorted by name; other files and subfolders are ignored.
-
-    Raises:
-        SourceFormatError: the directory holds no ``.json`` file.
-    """
-    files = sorted(p for p in Path(data_dir).iterdir() if p.is_file() and p.suffix == ".json")
-    if not files:
-        raise SourceFormatError(Path(data_dir).name or str(data_dir), "$", "expected at least one .json file in the directory, found none")
-    return files
-
-
-def _json_text(row: dict) -> dict:
-    """``row`` with its ``raw`` values as JSON text (``None`` stays ``None``), as the ``Json()`` feature stores them.
-
-    ``datasets`` encodes the nested values of a Python row only when the first item of a list needs it
-    (``Features.encode_example``), so with dicts a later message's ``raw`` reached the streaming decoder
-    un-encoded (``load_dataset(..., streaming=True)`` failed). Text is stored as is, as in LongMemEval.
-    """
-
-    def text(value):
-        return None if value is None else json.dumps(value, ensure_ascii=False)
-
-    row["raw"] = text(row["raw"])
-    for session in row["sessions"]:
-        for message in session["messages"]:
-            message["raw"] = text(message["raw"])
-    for qa in row["qa_pairs"]:
-        qa["raw"] = text(qa["raw"])
-    return row
-
-
 class Locomo(datasets.GeneratorBasedBuilder):
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
@@ -141,11 +108,11 @@ class Locomo(datasets.GeneratorBasedBuilder):
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
         elif self.config.data_dir:
             path = Path(self.config.data_dir)
-            files = [path] if path.is_file() else source_files(path)
+            files = [path] if path.is_file() else json_files(path)
         else:
             from himga.utils import get_dataset
 
-            files = source_files(get_dataset("locomo"))
+            files = json_files(get_dataset("locomo"))
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
@@ -164,7 +131,7 @@ class Locomo(datasets.GeneratorBasedBuilder):
             for path, record in records:
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
                 index += 1
-                yield row["sample_id"], _json_text(row)
+                yield row["sample_id"], row
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             names = ", ".join(Path(f).name for f in files)
             raise SourceFormatError(names, "$", "expected at least one sample record, found none")

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
+from himga.jsonfile import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",
@@ -107,7 +108,7 @@ def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
     if "blip_caption" in raw:
         caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
         text = f"[Image: {caption}] {text}" if text else f"[Image: {caption}]"
-    return {"role": role, "content": text, "turn_id": turn_id, "date_str": None, "raw": raw or None}
+    return {"role": role, "content": text, "turn_id": turn_id, "date_str": None, "raw": raw_text(raw)}
 
 
 def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: str) -> str:
@@ -142,7 +143,7 @@ def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str)
         "answer": _answer(qa, category, options, file, path),
         "question_type": CATEGORY_ORDERS[options["category_order"]][category],
         "evidence": {"turn_ids": normalize_evidence(evidence), "session_ids": []},
-        "raw": qa,
+        "raw": raw_text(qa),
     }
 
 
@@ -250,7 +251,7 @@ def record_to_row(
         "qa_pairs": qa_pairs,
         "speaker_a": speakers[0],
         "speaker_b": speakers[1],
-        "raw": raw or None,
+        "raw": raw_text(raw),
     }
 
 

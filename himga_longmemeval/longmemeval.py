@@ -256,15 +256,3 @@ class Longmemeval(datasets.GeneratorBasedBuilder):
         finally:
             if paused:
                 gc.enable()
-
-
-def json_files(folder: str | Path) -> list[str]:
-    """Every ``.json`` file of ``folder`` (sorted by name; subfolders and other files ignored), for ``load_longmemeval``.
-
-    Raises:
-        SourceFormatError: the folder holds no ``.json`` file.
-    """
-    files = sorted(str(p) for p in Path(folder).iterdir() if p.is_file() and p.suffix == ".json")
-    if not files:
-        raise SourceFormatError(Path(folder).name or str(folder), "$", "expected at least one .json file in the directory, found none")
-    return files

@@ -24,7 +24,6 @@ from himga.data import Sample, load_locomo, load_longmemeval
 from himga.data.convert import table_to_samples
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import HimgaError
-from himga_locomo.locomo import _json_text
 from himga_locomo.records import record_to_row
 from himga_locomo.records import sample_to_record as locomo_record
 from himga_longmemeval.longmemeval import rows_to_table
@@ -120,7 +119,7 @@ def longmemeval_questions(draw):
 
 def _locomo_arrow(row: dict) -> pa.Table:
     """What the LoCoMo builder writes: the row with JSON-text ``raw`` values, encoded by ``datasets``."""
-    return datasets.Dataset.from_list([_json_text(row)], features=SAMPLE_FEATURES).data.table
+    return datasets.Dataset.from_list([row], features=SAMPLE_FEATURES).data.table
 
 
 def _json_equal(a, b) -> bool:

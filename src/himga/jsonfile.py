@@ -15,7 +15,29 @@ from typing import Any
 
 from .errors import SourceFormatError
 
-__all__ = ["iter_array_items", "load_json", "reject_constant"]
+__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant"]
+
+
+def raw_text(value: dict | None) -> str | None:
+    """A ``raw`` dict as the JSON text a ``Json()`` column stores; ``None`` for an empty or missing dict.
+
+    Builders emit ``raw`` values as text: ``datasets`` encodes nested Python values only when the first
+    item of a list needs it, so dicts in later list items would reach (streaming) decoders un-encoded.
+    """
+    return json.dumps(value, ensure_ascii=False) if value else None
+
+
+def json_files(folder: str | Path) -> list[Path]:
+    """The ``.json`` files of a folder, sorted by name; other files and subfolders are ignored.
+
+    Raises:
+        SourceFormatError: the folder holds no ``.json`` file.
+    """
+    folder = Path(folder)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json")
+    if not files:
+        raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
+    return files
 
 
 def reject_constant(name: str) -> Any:

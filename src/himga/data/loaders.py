@@ -12,6 +12,8 @@ from typing import Any
 
 import datasets
 
+from himga.jsonfile import json_files
+
 from .builders import make_builder, prepare
 from .lazy import LazySamples
 from .schema import Sample
@@ -119,9 +121,8 @@ def load_longmemeval(
     path = Path(path).expanduser()
     if not path.is_dir():
         return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
-    from himga_longmemeval.longmemeval import json_files  # every .json file, not only the config's file name
-
-    builder = make_builder("longmemeval", config, data_files=json_files(path), cache_dir=cache_dir, **options)
+    # every .json file of the folder, not only the config's file name
+    builder = make_builder("longmemeval", config, data_files=[str(f) for f in json_files(path)], cache_dir=cache_dir, **options)
     return _samples(prepare(builder), lazy)
 
 
