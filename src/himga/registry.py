@@ -90,9 +90,16 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
         if not path.exists():
             raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
         builder_kwargs["data_dir"] = str(path)
+    source_dir = builder_kwargs.get("data_dir")
+    if not builder_kwargs:  # the default source: a $HIMGA_DATASETS_ROOT folder is user-editable, so key its files
+        from himga.utils import datasets_root
+
+        root = datasets_root()
+        if root is not None and (root / name).is_dir():
+            source_dir = str(root / name)
     return datasets.load.DatasetModule(
         module_path=builders.BUILDER_MODULES[name],
-        hash=builders.cache_key(name, builder_kwargs.get("data_dir")),  # covers the files in data_dir
+        hash=builders.cache_key(name, source_dir),  # covers the files of the source folder
         builder_kwargs=builder_kwargs,
     )
 

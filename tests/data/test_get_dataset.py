@@ -291,3 +291,19 @@ def test_datasets_load_dataset_sees_edits_in_a_data_dir(tmp_path):
     (data / "a.json").write_bytes(CONTENT.replace(b"conv-net", b"conv-edited"))
     again = datasets.load_dataset("himga_locomo", data_dir=str(data), split="test", cache_dir=str(tmp_path / "c"))
     assert again["sample_id"] == ["conv-edited"]
+
+
+def test_datasets_load_dataset_default_source_follows_himga_datasets_root(tmp_path, monkeypatch):
+    """Without data_dir, the registered builder keys its cache by the $HIMGA_DATASETS_ROOT folder's files."""
+    import datasets
+
+    import himga  # noqa: F401  (registers the builders)
+
+    for root, sample_id in (("r1", b"from-r1"), ("r2", b"from-r2")):
+        (tmp_path / root / "locomo").mkdir(parents=True)
+        (tmp_path / root / "locomo" / "locomo10.json").write_bytes(CONTENT.replace(b"conv-net", sample_id))
+    cache = str(tmp_path / "c")
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "r1"))
+    assert datasets.load_dataset("himga_locomo", split="test", cache_dir=cache)["sample_id"] == ["from-r1"]
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "r2"))
+    assert datasets.load_dataset("himga_locomo", split="test", cache_dir=cache)["sample_id"] == ["from-r2"]
