@@ -32,6 +32,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from himga.data.dates import parse_date
 from himga.errors import SourceFormatError, type_name
 
 __all__ = ["QUESTION_TYPES", "chronological", "question_to_row", "sample_to_record", "session_sort_key"]
@@ -207,19 +208,10 @@ def sample_to_record(sample) -> dict[str, Any]:
 
 # --- chronological view ------------------------------------------------------------------------------
 
-_LONGMEMEVAL_DATE = "%Y/%m/%d (%a) %H:%M"  # "2023/05/20 (Sat) 02:21"
-
-
 def _parse(value: str | None) -> dt.datetime | None:
     try:
-        from himga.data.dates import parse_date
-    except ImportError:  # pragma: no cover - the shared date parser is optional here
-        parse_date = None
-    try:
-        if parse_date is not None:
-            return parse_date(value)
-        return dt.datetime.strptime(value, _LONGMEMEVAL_DATE) if value is not None else None
-    except (ValueError, TypeError):  # DateFormatError is a ValueError
+        return parse_date(value)
+    except ValueError:  # DateFormatError: an unparseable date sorts last
         return None
 
 

@@ -7,7 +7,6 @@ import os
 import re
 from collections import Counter
 
-import pytest
 
 from himga.data import SAMPLE_FEATURES, load_locomo
 from himga.data.builders import make_builder, prepare

@@ -84,7 +84,10 @@ def check_bad_then_good(
     assert cache_entries(cache_dir) == before  # nothing finished, nothing half-written
     path.write_bytes(good)
     samples = loader(path, cache_dir)
-    assert len(samples) >= 1
+    fresh = path.parent / "fresh" / path.name  # the same content built from scratch, in its own cache
+    fresh.parent.mkdir(exist_ok=True)
+    fresh.write_bytes(good)
+    assert samples and samples == loader(fresh, cache_dir.parent / f"{cache_dir.name}-fresh")
     return info.value, samples
 
 

@@ -7,7 +7,6 @@ Each case runs through both facades (``load_locomo`` and ``build_dataset``). Fix
 
 from __future__ import annotations
 
-import copy
 import json
 
 import datasets

@@ -7,8 +7,6 @@ Fixtures are written inline: ``_question()`` is a minimal valid question dict (t
 
 from __future__ import annotations
 
-import copy
-import json
 import logging
 
 import pytest
