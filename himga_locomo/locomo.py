@@ -80,8 +80,15 @@ class LocomoConfig(datasets.BuilderConfig):
         if self.adversarial_answer not in ("abstain", "seed"):
             raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
 
+    def remote_file(self):
+        """The pinned source, ``locomo10.json`` at :data:`_REVISION`, as a :class:`himga.utils.RemoteFile`."""
+        from himga.utils import RemoteFile
+
+        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION)
+
     @property
     def options(self) -> dict[str, str]:
+        """The two options as keyword arguments of :func:`himga_locomo.records.record_to_row`."""
         return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer}
 
 

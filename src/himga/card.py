@@ -192,10 +192,8 @@ def field_reference() -> list[tuple[str, str, str]]:
 
 def _sources(name: str) -> list[tuple[str, str, str, str, str]]:
     """``(config, file, url, revision, sha256)`` of each pinned source file of dataset ``name``."""
-    module = importlib.import_module(BUILDER_MODULES[name])
-    if name == "locomo":
-        return [("default", module._FILENAME, module._URL, module._REVISION, module._SHA256)]
-    return [(c.name, c.filename, c.remote_file().url, c.revision, c.sha256) for c in builder_class(name).BUILDER_CONFIGS]
+    files = [(c.name, c.remote_file()) for c in builder_class(name).BUILDER_CONFIGS]
+    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in files]
 
 
 # --- the card ----------------------------------------------------------------------------------------

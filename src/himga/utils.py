@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import ChecksumError, ConfigurationError, DownloadError
 
-__all__ = ["RemoteFile", "SOURCES", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
+__all__ = ["DATASETS", "RemoteFile", "default_sources", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class RemoteFile:
         sha256: The expected checksum, or ``None`` where none is pinned.
         repo_id: A Hugging Face *dataset* repository: when set, the file is fetched with
             ``huggingface_hub.hf_hub_download`` (its auth, offline mode and retries) instead of ``url``.
-        revision: The pinned revision of ``repo_id``.
+        revision: The pinned revision (commit) of the source repository.
     """
 
     filename: str
@@ -41,20 +41,16 @@ class RemoteFile:
     revision: str | None = None
 
 
-def _locomo_sources() -> list[RemoteFile]:
-    from himga_locomo import locomo
+def default_sources(name: str) -> list[RemoteFile]:
+    """The pinned file of dataset ``name``'s default builder config (LongMemEval: config ``s`` only)."""
+    from himga.data.builders import builder_class
 
-    return [RemoteFile(locomo._FILENAME, locomo._URL, locomo._SHA256)]
-
-
-def _longmemeval_sources() -> list[RemoteFile]:
-    from himga_longmemeval import longmemeval
-
-    return [next(c for c in longmemeval._CONFIGS if c.name == "s").remote_file()]  # the default config only
+    cls = builder_class(name)
+    return [cls.builder_configs[cls.DEFAULT_CONFIG_NAME].remote_file()]
 
 
-#: Dataset name → the pinned files of its default download.
-SOURCES = {"locomo": _locomo_sources, "longmemeval": _longmemeval_sources}
+#: The datasets :func:`get_dataset` knows.
+DATASETS = ("locomo", "longmemeval")
 
 
 def datasets_root() -> Path | None:
@@ -135,8 +131,8 @@ def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"`` (a key of :data:`SOURCES`).
-        files: The files to make sure of, default all of ``SOURCES[name]`` (LongMemEval: the default
+        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`).
+        files: The files to make sure of, default :func:`default_sources` (LongMemEval: the default
             config's file; its builder passes the file of the config in use).
 
     Returns:
@@ -148,13 +144,13 @@ def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    if name not in SOURCES:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(SOURCES)}")
+    if name not in DATASETS:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS)}")
     root = datasets_root()
     if root is not None and (root / name).is_dir():
         return root / name
     folder = cache_root() / name
-    for remote in files if files is not None else SOURCES[name]():
+    for remote in files if files is not None else default_sources(name):
         if not (folder / remote.filename).is_file():
             _download(remote, folder)
     return folder
