@@ -56,16 +56,17 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         require_matplotlib()  # fail before the build, not after
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
     samples = LazySamples(ds)  # one Sample at a time: LongMemEval-M does not fit in memory as objects
-    stats = dataset_stats(samples)
+    stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
+    per_sample = stats.pop("per_sample", None)
+    title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
-        print(format_stats(f"{args.dataset}{f' ({args.config})' if args.config else ''}", stats))
+        print(format_stats(title, stats))
     if args.plot:
         from himga.plot import plot_stats
 
-        title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
-        path = plot_stats(samples, args.plot, title=title)
+        path = plot_stats(None, args.plot, title=title, stats={**stats, "per_sample": per_sample})
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
 

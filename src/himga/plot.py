@@ -60,14 +60,22 @@ def _sizes(ax, ids: list[str], values: list[int], what: str, color: str) -> None
     ax.grid(axis="y", alpha=0.3)
 
 
-def plot_stats(samples: Sequence[Sample], path: str | Path, *, title: str = "dataset", dpi: int = 110) -> Path:
+def plot_stats(
+    samples: Sequence[Sample] | None,
+    path: str | Path,
+    *,
+    title: str = "dataset",
+    dpi: int = 110,
+    stats: dict | None = None,
+) -> Path:
     """Draw the question-type distribution and the per-sample haystack sizes into a PNG file.
 
     Args:
-        samples: The loaded Samples (at least one).
+        samples: The loaded Samples (at least one); not read when ``stats`` is given.
         path: The output ``.png`` file (its folder must exist).
         title: The dataset's name for the figure title, e.g. ``"locomo"``.
         dpi: Resolution; the figure is 12 × 8.5 inches (1320 × 935 pixels at the default).
+        stats: ``dataset_stats(samples, per_sample=True)`` when already computed (the CLI's one pass).
 
     Returns:
         ``path`` as a :class:`~pathlib.Path`.
@@ -80,13 +88,14 @@ def plot_stats(samples: Sequence[Sample], path: str | Path, *, title: str = "dat
     path = Path(path)
     if path.suffix.lower() != ".png":
         raise ConfigurationError(f"the plot is a PNG file: expected a name ending in .png, got {str(path)!r}")
-    if not samples:
+    if stats is None:
+        stats = dataset_stats(samples or [], per_sample=True)
+    if not stats["samples"]:
         raise ConfigurationError("nothing to plot: no samples")
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    stats = dataset_stats(samples)
     fig = Figure(figsize=(12, 8.5), layout="constrained")
     FigureCanvasAgg(fig)
     grid = fig.add_gridspec(2, 2, height_ratios=[1, 1.1])
@@ -108,10 +117,9 @@ def plot_stats(samples: Sequence[Sample], path: str | Path, *, title: str = "dat
     ax.set_ylabel("question type")
     ax.grid(axis="x", alpha=0.3)
 
-    ids = [s.sample_id for s in samples]
-    _sizes(fig.add_subplot(grid[1, 0]), ids, [len(s.sessions) for s in samples], "sessions", "tab:orange")
-    messages = [sum(len(sess.messages) for sess in s.sessions) for s in samples]
-    _sizes(fig.add_subplot(grid[1, 1]), ids, messages, "messages", "tab:green")
+    per = stats["per_sample"]
+    _sizes(fig.add_subplot(grid[1, 0]), per["sample_ids"], per["sessions"], "sessions", "tab:orange")
+    _sizes(fig.add_subplot(grid[1, 1]), per["sample_ids"], per["messages"], "messages", "tab:green")
 
     try:
         fig.savefig(path, dpi=dpi, format="png")

@@ -17,8 +17,13 @@ def _min_max_avg(values: Sequence[int]) -> dict[str, float]:
     return {"min": min(values), "max": max(values), "avg": round(sum(values) / len(values), 2)}
 
 
-def dataset_stats(samples: Iterable[Sample]) -> dict[str, Any]:
+def dataset_stats(samples: Iterable[Sample], *, per_sample: bool = False) -> dict[str, Any]:
     """Counts over Samples, in one pass (a list, or a lazy sequence over a large cache).
+
+    Args:
+        samples: The Samples.
+        per_sample: Also return ``per_sample``: ``{"sample_ids": [...], "sessions": [...],
+            "messages": [...]}``, one entry per sample in order (what the plot draws).
 
     Returns:
         ``samples``, ``sessions`` (total), ``sessions_per_sample`` (min/max/avg), ``messages`` (total
@@ -26,22 +31,28 @@ def dataset_stats(samples: Iterable[Sample]) -> dict[str, Any]:
         ``abstentions`` (QA pairs with ``is_abstention``).
     """
     types: Counter[str] = Counter()
+    ids: list[str] = []
     sessions: list[int] = []
-    messages = abstentions = 0
+    messages: list[int] = []
+    abstentions = 0
     for sample in samples:
+        ids.append(sample.sample_id)
         sessions.append(len(sample.sessions))
-        messages += sum(len(session.messages) for session in sample.sessions)
+        messages.append(sum(len(session.messages) for session in sample.sessions))
         types.update(qa.question_type.value for qa in sample.qa_pairs)
         abstentions += sum(qa.is_abstention for qa in sample.qa_pairs)
-    return {
+    stats = {
         "samples": len(sessions),
         "sessions": sum(sessions),
         "sessions_per_sample": _min_max_avg(sessions),
-        "messages": messages,
+        "messages": sum(messages),
         "qa_pairs": sum(types.values()),
         "question_types": dict(types.most_common()),
         "abstentions": abstentions,
     }
+    if per_sample:
+        stats["per_sample"] = {"sample_ids": ids, "sessions": sessions, "messages": messages}
+    return stats
 
 
 def format_stats(name: str, stats: dict[str, Any]) -> str:
