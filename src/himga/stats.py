@@ -56,7 +56,15 @@ def dataset_stats(samples: Iterable[Sample], *, per_sample: bool = False) -> dic
 
 
 def format_stats(name: str, stats: dict[str, Any]) -> str:
-    """Render :func:`dataset_stats` as an aligned text table."""
+    """Render :func:`dataset_stats` as an aligned text table.
+
+    Args:
+        name: The heading, e.g. ``"locomo"`` or ``"longmemeval (oracle)"``.
+        stats: From :func:`dataset_stats`.
+
+    Returns:
+        The lines joined by ``\n`` (no trailing newline), as ``himga stats`` prints them.
+    """
     per = stats["sessions_per_sample"]
     lines = [
         f"{name}",

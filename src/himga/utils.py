@@ -65,7 +65,11 @@ def cache_root() -> Path:
 
 
 def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
-    """Hex sha256 of a file, read in 1 MiB chunks."""
+    """Hex sha256 of a file, read in 1 MiB chunks.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(chunk_size):
