@@ -13,8 +13,9 @@ def test_help_lists_commands(capsys):
     except SystemExit as e:
         assert e.code == 0
     out = capsys.readouterr().out
-    for command in ("build", "stats"):
-        assert command in out
+    listed = out.split("COMMAND")[-1]
+    for command in ("build", "stats", "export", "push", "validate"):
+        assert f"\n    {command} " in listed, command
 
 
 def test_build_locomo(shared_data, capsys, tmp_path):
