@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
 import socket
 import subprocess
@@ -215,8 +216,14 @@ def test_hub_offline_names_the_file(monkeypatch, no_network):
 # ---- concurrency, secrets, pickle --------------------------------------------------------------------
 
 _BUILD = """
-import sys
+import os, sys, time
+from pathlib import Path
 from himga.data import build_dataset
+barrier = Path(sys.argv[3])  # both processes start building only when both are ready
+(barrier / str(os.getpid())).touch()
+deadline = time.monotonic() + 120
+while len(list(barrier.iterdir())) < 2 and time.monotonic() < deadline:
+    time.sleep(0.01)
 ds = build_dataset("locomo", path=sys.argv[1], cache_dir=sys.argv[2])
 print(ds.num_rows, ds.cache_files[0]["filename"])
 """
@@ -225,12 +232,18 @@ print(ds.num_rows, ds.cache_files[0]["filename"])
 def test_two_processes_building_at_once_end_with_one_valid_cache(shared_data, tmp_path):
     cache = tmp_path / "cache"
     source = str(shared_data / "locomo" / "locomo10.json")
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    env = {**os.environ, "HF_DATASETS_DISABLE_PROGRESS_BARS": "0"}
     procs = [
-        subprocess.Popen([sys.executable, "-c", _BUILD, source, str(cache)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", _BUILD, source, str(cache), str(barrier)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         for _ in range(2)
     ]
     results = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [err[-2000:] for _, err in results]
+    # the rows were generated once: the other process waited on datasets' lock and reused the cache
+    assert sum("Generating test split" in err for _, err in results) == 1, [err[-500:] for _, err in results]
     outputs = {out.strip() for out, _ in results}
     assert len(outputs) == 1  # same rows, same Arrow file
     assert outputs.pop().startswith("10 ")
