@@ -181,7 +181,8 @@ def _corruptions(data: bytes):
     return truncate | flips.map(flip)
 
 
-def _load_or_himga_error(load, content: bytes, name: str):
+def _load_or_himga_error(load, content: bytes, name: str, rebuild):
+    """Load ``content``: either a himga error naming the file, or Samples that rebuild the file's records."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
         path.write_bytes(content)
@@ -193,13 +194,16 @@ def _load_or_himga_error(load, content: bytes, name: str):
         assert samples and all(isinstance(s, Sample) for s in samples)
         for s in samples:
             assert all(isinstance(qa.answer, str) for qa in s.qa_pairs)
+        # whatever still parsed is kept losslessly: the Samples rebuild exactly what the file holds
+        data = json.loads(content.decode("utf-8-sig"))
+        assert [rebuild(s) for s in samples] == (data if isinstance(data, list) else [data])
         return samples
 
 
 @BUILDS
 @given(_corruptions(LOCOMO_FILE))
 def test_corrupted_locomo_file_gives_a_himga_error_or_valid_samples(content):
-    _load_or_himga_error(load_locomo, content, "locomo10.json")
+    _load_or_himga_error(load_locomo, content, "locomo10.json", locomo_record)
 
 
 @BUILDS
@@ -207,6 +211,6 @@ def test_corrupted_locomo_file_gives_a_himga_error_or_valid_samples(content):
 def test_corrupted_longmemeval_file_gives_a_himga_error_or_valid_samples(content):
     logging.disable(logging.WARNING)
     try:
-        _load_or_himga_error(lambda p, cache_dir: load_longmemeval(p, config="oracle", cache_dir=cache_dir), content, "longmemeval_oracle.json")
+        _load_or_himga_error(lambda p, cache_dir: load_longmemeval(p, config="oracle", cache_dir=cache_dir), content, "longmemeval_oracle.json", longmemeval_record)
     finally:
         logging.disable(logging.NOTSET)
