@@ -153,17 +153,6 @@ def test_exact_messages_of_common_corruptions(tmp_path):
     assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 8"
 
 
-def test_same_bad_file_fails_every_time(tmp_path):
-    """A failed build caches nothing, so loading the same bad file again fails again (not an empty dataset)."""
-    loader = LOADERS["locomo"]["load_locomo"]
-    path = tmp_path / FILE
-    path.write_bytes(b"[]")
-    for _ in range(2):
-        with pytest.raises(SourceFormatError):
-            loader(path, tmp_path / "cache")
-        assert cache_entries(tmp_path / "cache") == []
-
-
 def test_datasets_wrapper_names_our_error_as_its_cause(tmp_path):
     """Calling ``datasets`` directly: its ``DatasetGenerationError`` has our error as ``__cause__``."""
     path = tmp_path / FILE

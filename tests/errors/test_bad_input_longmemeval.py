@@ -132,16 +132,6 @@ def test_truncated_file_names_the_question(tmp_path):
     assert str(error) == f"{FILE}: $[1]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)"
 
 
-def test_same_bad_file_fails_every_time(tmp_path):
-    loader = LOADERS["longmemeval"]["load_longmemeval"]
-    path = tmp_path / FILE
-    path.write_bytes(b"[]")
-    for _ in range(2):
-        with pytest.raises(SourceFormatError):
-            loader(path, tmp_path / "cache")
-        assert cache_entries(tmp_path / "cache") == []
-
-
 # ---- accepted inputs -------------------------------------------------------------------------------
 
 
