@@ -7,10 +7,10 @@ Example:
     321
 """
 
-from .convert import row_to_sample, sample_to_row, samples_from_dataset, table_to_samples
+from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
-from .lazy import LazySamples
+from .lazy import LazySamples, samples_from_dataset
 from .helpers import answer_sessions, evidence_messages, evidence_sessions, iter_messages, noise_sessions, qa_by_type
 from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
-__all__ = ["row_to_sample", "sample_to_row", "samples_from_dataset", "table_to_samples"]
+__all__ = ["row_to_sample", "sample_to_row", "table_to_samples"]
 
 
 def _raw_out(raw: dict) -> dict | None:
@@ -254,46 +254,3 @@ def _batch_to_samples(table: pa.RecordBatch) -> list[Sample]:
             _json_column(col["raw"]),
         )
     )
-
-
-# --- any datasets.Dataset / IterableDataset with our features ------------------------------------------
-
-
-def samples_from_dataset(dataset):
-    """The Samples of a ``datasets.Dataset`` or ``IterableDataset`` with :data:`~.features.SAMPLE_FEATURES`.
-
-    Works on whatever holds our rows: the builder's output, ``datasets.load_dataset("himga_locomo")``,
-    an export folder or a Hub repository loaded without himga. Rows are converted by
-    :func:`row_to_sample` as they are read.
-
-    Args:
-        dataset: A ``datasets.Dataset`` (e.g. one split of a pushed repository) or a
-            ``datasets.IterableDataset`` (``streaming=True``).
-
-    Returns:
-        For a ``Dataset``: a :class:`~.lazy.LazySamples`, a read-only sequence (``len``, indexing,
-        slicing, iteration) that builds each Sample on access. For an ``IterableDataset``: a generator
-        yielding one Sample per row, in order, reading the stream lazily.
-
-    Raises:
-        ConfigurationError: ``dataset`` is not a ``Dataset``/``IterableDataset``, or its features are
-            known and differ from ``SAMPLE_FEATURES`` (it was not built from himga rows).
-    """
-    import datasets
-
-    from himga.errors import ConfigurationError
-
-    from .features import SAMPLE_FEATURES
-    from .lazy import LazySamples
-
-    if not isinstance(dataset, (datasets.Dataset, datasets.IterableDataset)):
-        raise ConfigurationError(
-            f"expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got {type(dataset).__name__}"
-        )
-    if dataset.features is not None and dataset.features != SAMPLE_FEATURES:
-        missing = sorted(set(SAMPLE_FEATURES) - set(dataset.features))
-        detail = f"missing columns {missing}" if missing else "column types differ"
-        raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
-    if isinstance(dataset, datasets.Dataset):
-        return LazySamples(dataset)
-    return (row_to_sample(row) for row in dataset)

@@ -12,10 +12,10 @@ from typing import overload
 
 import datasets
 
-from .convert import table_to_samples
+from .convert import row_to_sample, table_to_samples
 from .schema import Sample
 
-__all__ = ["LazySamples"]
+__all__ = ["LazySamples", "samples_from_dataset"]
 
 #: Arrow bytes converted per batch while iterating (LongMemEval-S: ~32 rows, M: ~3, LoCoMo: all 10),
 #: so iterating holds one batch of Python objects besides the Sample being used.
@@ -96,3 +96,45 @@ class LazySamples(Sequence[Sample]):
 
     def __repr__(self) -> str:
         return f"LazySamples(len={len(self)}, rows={self._indices!r})"
+
+
+# --- any datasets.Dataset / IterableDataset with our features ------------------------------------------
+
+
+def samples_from_dataset(dataset):
+    """The Samples of a ``datasets.Dataset`` or ``IterableDataset`` with :data:`~.features.SAMPLE_FEATURES`.
+
+    Works on whatever holds our rows: the builder's output, ``datasets.load_dataset("himga_locomo")``,
+    an export folder or a Hub repository loaded without himga. Rows are converted by
+    :func:`row_to_sample` as they are read.
+
+    Args:
+        dataset: A ``datasets.Dataset`` (e.g. one split of a pushed repository) or a
+            ``datasets.IterableDataset`` (``streaming=True``).
+
+    Returns:
+        For a ``Dataset``: a :class:`~.lazy.LazySamples`, a read-only sequence (``len``, indexing,
+        slicing, iteration) that builds each Sample on access. For an ``IterableDataset``: a generator
+        yielding one Sample per row, in order, reading the stream lazily.
+
+    Raises:
+        ConfigurationError: ``dataset`` is not a ``Dataset``/``IterableDataset``, or its features are
+            known and differ from ``SAMPLE_FEATURES`` (it was not built from himga rows).
+    """
+    import datasets
+
+    from himga.errors import ConfigurationError
+
+    from .features import SAMPLE_FEATURES
+
+    if not isinstance(dataset, (datasets.Dataset, datasets.IterableDataset)):
+        raise ConfigurationError(
+            f"expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got {type(dataset).__name__}"
+        )
+    if dataset.features is not None and dataset.features != SAMPLE_FEATURES:
+        missing = sorted(set(SAMPLE_FEATURES) - set(dataset.features))
+        detail = f"missing columns {missing}" if missing else "column types differ"
+        raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
+    if isinstance(dataset, datasets.Dataset):
+        return LazySamples(dataset)
+    return (row_to_sample(row) for row in dataset)

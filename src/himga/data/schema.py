@@ -180,34 +180,72 @@ class Sample:
         """
         return parse_date(self.raw.get("question_date"))
 
-    # Thin methods over himga.data.helpers (imported lazily: helpers imports this module).
+    # The seed's usage recipes; himga.data.helpers offers the same as functions.
 
     def iter_messages(self) -> Iterator[tuple[Session, Message]]:
-        """Every message in order, with its session; see :func:`himga.data.helpers.iter_messages`."""
-        from .helpers import iter_messages
+        """Every message in order, paired with its session.
 
-        return iter_messages(self)
+        Yields:
+            ``(session, message)`` for each message, sessions in ``self.sessions`` order (LoCoMo: by
+            session number; LongMemEval: haystack file order), messages in turn order.
+        """
+        for session in self.sessions:
+            for message in session.messages:
+                yield session, message
 
     def evidence_messages(self, qa: QAPair) -> list[Message]:
-        """The messages cited by ``qa``; see :func:`himga.data.helpers.evidence_messages`."""
-        from .helpers import evidence_messages
+        """The messages a QA pair cites as evidence, by ``qa.evidence.turn_ids``.
 
-        return evidence_messages(self, qa)
+        Args:
+            qa: A QA pair of this sample; its ``evidence.turn_ids`` are LoCoMo turn ids (``"D1:3"``).
+
+        Returns:
+            The matching messages in conversation order (not the order of the evidence list). Turn ids
+            with no message in the sample are skipped: two LoCoMo QA pairs cite a turn that does not
+            exist (conv-42 QA "58" ``D10:19``, conv-47 QA "38" ``D4:36``). ``[]`` for LongMemEval,
+            whose evidence is by session (see :meth:`evidence_sessions`).
+        """
+        wanted = set(qa.evidence.turn_ids)
+        if not wanted:
+            return []
+        return [m for _, m in self.iter_messages() if m.turn_id in wanted]
 
     def evidence_sessions(self, qa: QAPair) -> list[Session]:
-        """The sessions cited by ``qa``; see :func:`himga.data.helpers.evidence_sessions`."""
-        from .helpers import evidence_sessions
+        """The sessions a QA pair cites as evidence, by ``qa.evidence.session_ids``.
 
-        return evidence_sessions(self, qa)
+        Args:
+            qa: A QA pair of this sample; its ``evidence.session_ids`` are LongMemEval ``answer_session_ids``.
+
+        Returns:
+            The matching sessions in ``self.sessions`` order; a session id that occurs twice in a
+            haystack gives both sessions. ``[]`` for LoCoMo, whose evidence is by turn (see
+            :meth:`evidence_messages`).
+        """
+        wanted = set(qa.evidence.session_ids)
+        return [s for s in self.sessions if s.session_id in wanted]
+
+    def _cited_session_ids(self) -> set[str]:
+        return {sid for qa in self.qa_pairs for sid in qa.evidence.session_ids}
 
     def answer_sessions(self) -> list[Session]:
-        """Sessions cited by any QA pair; see :func:`himga.data.helpers.answer_sessions`."""
-        from .helpers import answer_sessions
+        """The sessions cited by any of the sample's QA pairs (``evidence.session_ids``).
 
-        return answer_sessions(self)
+        For LongMemEval these are the question's answer sessions, the needles of the haystack. LoCoMo
+        QA pairs cite turns, not sessions, so for LoCoMo this is ``[]``.
+
+        Returns:
+            The sessions in ``self.sessions`` order.
+        """
+        cited = self._cited_session_ids()
+        return [s for s in self.sessions if s.session_id in cited]
 
     def noise_sessions(self) -> list[Session]:
-        """Sessions cited by no QA pair; see :func:`himga.data.helpers.noise_sessions`."""
-        from .helpers import noise_sessions
+        """The sessions cited by none of the sample's QA pairs: the haystack filler.
 
-        return noise_sessions(self)
+        Together with :meth:`answer_sessions` a partition of ``self.sessions``.
+
+        Returns:
+            The sessions in ``self.sessions`` order (for LoCoMo, all of them).
+        """
+        cited = self._cited_session_ids()
+        return [s for s in self.sessions if s.session_id not in cited]
