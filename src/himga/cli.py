@@ -25,14 +25,17 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: category → question type mapping (default: authors)")
     parser.add_argument("--adversarial-answer", choices=("abstain", "seed"), default=None,
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
+    parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
+                        help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
     """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
-    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer}
+    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
+               "category3_answer": args.category3_answer}
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer apply to locomo only")
+        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer apply to locomo only")
     return options
 
 
