@@ -121,6 +121,18 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_qrels(args: argparse.Namespace) -> int:
+    from himga.qrels import export_qrels
+
+    summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    for name, lines in summary.lines.items():
+        print(f"  {args.out_dir}/{name}: {lines} lines")
+    for qid, doc in summary.dangling:
+        print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
@@ -150,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
     p.set_defaults(func=_cmd_push)
+
+    p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
+    _add_source_args(p)
+    p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
+    p.set_defaults(func=_cmd_qrels)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["GRANULARITIES", "Relevance", "candidates", "relevance"]
+__all__ = ["GRANULARITIES", "Relevance", "candidates", "check_granularity", "relevance"]
 
 #: The two retrieval granularities.
 GRANULARITIES = ("session", "turn")
@@ -75,10 +75,15 @@ class Relevance:
         Raises:
             ConfigurationError: ``granularity`` is not ``"session"`` or ``"turn"`` (a ``ValueError``).
         """
-        return list(self.sessions if _check(granularity) == "session" else self.turns)
+        return list(self.sessions if check_granularity(granularity) == "session" else self.turns)
 
 
-def _check(granularity: str) -> str:
+def check_granularity(granularity: str) -> str:
+    """Return ``granularity`` if it is ``"session"`` or ``"turn"``.
+
+    Raises:
+        ConfigurationError: any other value (a ``ValueError``).
+    """
     if granularity not in GRANULARITIES:
         raise ConfigurationError(f"granularity: expected 'session' or 'turn', got {granularity!r}")
     return granularity
@@ -150,7 +155,7 @@ def candidates(sample, granularity: str) -> list[str]:
     Raises:
         ConfigurationError: an unknown granularity (a ``ValueError``).
     """
-    if _check(granularity) == "session":
+    if check_granularity(granularity) == "session":
         return _unique(s.session_id for s in sample.sessions)
     if sample.dataset == "longmemeval":
         return _unique(tid for s in sample.sessions for tid, _ in _longmemeval_turn_ids(s))
