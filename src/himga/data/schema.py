@@ -16,8 +16,10 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from . import relevance as _relevance
 from .dates import parse_date
+from .relevance import Relevance
+from .relevance import candidates as _candidates
+from .relevance import relevance as _relevance
 
 __all__ = ["EvidenceRef", "Message", "QAPair", "QuestionType", "Sample", "Session"]
 
@@ -225,7 +227,7 @@ class Sample:
         wanted = set(qa.evidence.session_ids)
         return [s for s in self.sessions if s.session_id in wanted]
 
-    def relevance(self, qa: QAPair) -> _relevance.Relevance:
+    def relevance(self, qa: QAPair) -> Relevance:
         """The retrieval labels of ``qa`` as the official retrieval evaluations define them.
 
         LongMemEval (``src/retrieval/run_retrieval.py``): relevant sessions are answer sessions with a
@@ -247,7 +249,7 @@ class Sample:
             >>> rel.sessions, rel.turns, rel.evaluable  # doctest: +SKIP
             (['1'], ['D1:3'], True)
         """
-        return _relevance.relevance(self, qa)
+        return _relevance(self, qa)
 
     def candidates(self, granularity: str) -> list[str]:
         """The ids a retriever ranks for this sample's questions: ``"session"`` or ``"turn"`` ids.
@@ -258,7 +260,7 @@ class Sample:
         Raises:
             ConfigurationError: an unknown granularity.
         """
-        return _relevance.candidates(self, granularity)
+        return _candidates(self, granularity)
 
     def _cited_session_ids(self) -> set[str]:
         return {sid for qa in self.qa_pairs for sid in qa.evidence.session_ids}
