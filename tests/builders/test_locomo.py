@@ -99,6 +99,7 @@ def test_seed_raw_snippets_run_verbatim(locomo_samples):
     assert sample.raw["event_summary"]["1"]["Caroline"] == ["Caroline attends an LGBTQ support group for the first time."]
     assert sample.raw["event_summary"]["1"]["date"] == "8 May, 2023"
     assert sample.raw["session_summary"]["1"].startswith("Caroline and Melanie had a conversation on 8 May 2023 at 1:56 pm.")
+    assert list(sample.raw["observation"]["1"]) == ["Caroline", "Melanie"]
     assert sample.raw["observation"]["1"]["Caroline"][0] == [
         "Caroline attended an LGBTQ support group recently and found the transgender stories inspiring.", "D1:3"]
     ids = [str(n) for n in range(1, 20)]
