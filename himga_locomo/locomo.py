@@ -15,7 +15,7 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
-from himga_locomo.records import CATEGORY_ORDERS, record_to_row
+from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\
 @inproceedings{maharana2024locomo,
@@ -46,7 +46,9 @@ _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
-_VERSION = datasets.Version("1.0.0")
+#   2.0.0  category-3 gold cut at its first ";" as LoCoMo's scorer does (option category3_answer);
+#          raw event_summary / observation / session_summary keyed by session id ("1", not "events_session_1").
+_VERSION = datasets.Version("2.0.0")
 
 
 @dataclass
@@ -60,10 +62,15 @@ class LocomoConfig(datasets.BuilderConfig):
         adversarial_answer: Gold answer of category-5 questions. ``"abstain"`` (default):
             ``"Not mentioned in the conversation"``; ``"seed"``: ``adversarial_answer``, else
             ``answer``, else ``""`` (the seed's rule; ``adversarial_answer`` is the trap answer).
+        category3_answer: Gold answer of category-3 questions. ``"scorer"`` (default): the text before
+            the first ``;``, stripped, as LoCoMo's scorer (``task_eval/evaluation.py``) cuts it
+            (``"Yes; it's classical music"`` → ``"Yes"``); ``"full"``: the whole source string, rationale
+            included. Either way ``raw["answer"]`` keeps the source value.
     """
 
     category_order: str = "authors"
     adversarial_answer: str = "abstain"
+    category3_answer: str = "scorer"
 
     def __post_init__(self):
         self.validate()
@@ -79,6 +86,8 @@ class LocomoConfig(datasets.BuilderConfig):
             raise ConfigurationError(f"category_order: expected one of {sorted(CATEGORY_ORDERS)}, got {self.category_order!r}")
         if self.adversarial_answer not in ("abstain", "seed"):
             raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
+        if self.category3_answer not in CATEGORY3_ANSWERS:
+            raise ConfigurationError(f"category3_answer: expected 'scorer' or 'full', got {self.category3_answer!r}")
 
     def remote_file(self):
         """The pinned source, ``locomo10.json`` at :data:`_REVISION`, as a :class:`himga.utils.RemoteFile`."""
@@ -88,8 +97,9 @@ class LocomoConfig(datasets.BuilderConfig):
 
     @property
     def options(self) -> dict[str, str]:
-        """The two options as keyword arguments of :func:`himga_locomo.records.record_to_row`."""
-        return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer}
+        """The three options as keyword arguments of :func:`himga_locomo.records.record_to_row`."""
+        return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer,
+                "category3_answer": self.category3_answer}
 
 
 class Locomo(datasets.GeneratorBasedBuilder):

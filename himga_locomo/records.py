@@ -11,8 +11,13 @@ Two record layouts are accepted: the current one (``conversation``, ``qa``, ``ev
 ``events_session_N`` all at the top level).
 
 ``Sample.raw`` keys:
-    ``event_summary``, ``observation``, ``session_summary``: as in the source (flat layout: the
-        ``events_session_N`` / ``session_N_observation`` / ``session_N_summary`` keys gathered into them);
+    ``event_summary``, ``observation``, ``session_summary``: the source's per-session dicts keyed by
+        session id, the ``N`` that ``Session.session_id`` carries: ``raw["event_summary"]["1"]`` is the
+        source's ``events_session_1`` (its ``date`` included), ``raw["observation"]["1"]`` its
+        ``session_1_observation``, ``raw["session_summary"]["1"]`` its ``session_1_summary`` (flat
+        layout: the top-level keys of those names gathered the same way); values unchanged;
+    ``summary_extra``: keys of those three source dicts that are not of the ``..._N...`` form, by dict
+        (``{"event_summary": {"notes": ...}}``);
     ``conversation_extra``: conversation keys that are not sessions — dates of sessions without
         turns, empty ``session_N`` lists, unknown keys;
     ``record_extra``: unknown top-level keys;
@@ -30,6 +35,7 @@ from himga.jsonfile import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",
+    "CATEGORY3_ANSWERS",
     "CATEGORY_ORDERS",
     "normalize_evidence",
     "record_to_row",
@@ -47,11 +53,22 @@ CATEGORY_ORDERS: dict[str, dict[int, str]] = {
 #: The gold answer of category-5 (adversarial) questions: an abstention LoCoMo's scorer accepts.
 ABSTENTION_ANSWER = "Not mentioned in the conversation"
 
+#: Values of the ``category3_answer`` option. ``scorer``: the text before the first ``;``, stripped, as
+#: LoCoMo's scorer cuts it (snap-research/locomo@92286325a40764bee61f77824ddb95233b11c4d6,
+#: ``task_eval/evaluation.py``, ``eval_question_answering``: ``if line['category'] == 3: answer =
+#: answer.split(';')[0].strip()``; what follows is the annotator's rationale); ``full``: the whole string.
+CATEGORY3_ANSWERS = ("scorer", "full")
+
+#: The three per-session dicts of a record: raw key → source key pattern (``N`` = the session id).
+_PER_SESSION = {
+    "event_summary": re.compile(r"events_session_([1-9][0-9]*)"),
+    "observation": re.compile(r"session_([1-9][0-9]*)_observation"),
+    "session_summary": re.compile(r"session_([1-9][0-9]*)_summary"),
+}
+_SOURCE_KEY = {"event_summary": "events_session_{}", "observation": "session_{}_observation", "session_summary": "session_{}_summary"}
+
 _SESSION = re.compile(r"session_([1-9][0-9]*)")
 _SESSION_DATE = re.compile(r"session_([1-9][0-9]*)_date_time")
-_FLAT_OBSERVATION = re.compile(r"session_[1-9][0-9]*_observation")
-_FLAT_SUMMARY = re.compile(r"session_[1-9][0-9]*_summary")
-_FLAT_EVENTS = re.compile(r"events_session_[1-9][0-9]*")
 _EVIDENCE_TOKEN = re.compile(r"D:?([0-9]+):([0-9]+)")
 _EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 _NESTED_KEYS = ("sample_id", "qa", "conversation", "event_summary", "observation", "session_summary")
@@ -122,6 +139,8 @@ def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: s
         value = qa["answer"]
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
+    if category == 3 and options.get("category3_answer", "scorer") == "scorer":
+        return str(value).split(";")[0].strip()
     return str(value)
 
 
@@ -154,17 +173,26 @@ def _split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
     for key, value in record.items():
         if key in ("sample_id", "qa"):
             top[key] = value
-        elif _FLAT_OBSERVATION.fullmatch(key):
-            aux["observation"][key] = value
-        elif _FLAT_SUMMARY.fullmatch(key):
-            aux["session_summary"][key] = value
-        elif _FLAT_EVENTS.fullmatch(key):
-            aux["event_summary"][key] = value
+        elif name := next((n for n, pattern in _PER_SESSION.items() if pattern.fullmatch(key)), None):
+            aux[name][key] = value
         elif key in ("speaker_a", "speaker_b") or key.startswith("session_"):
             conversation[key] = value
         else:
             unknown[key] = value
     return conversation, top, {k: v for k, v in aux.items() if v}, unknown
+
+
+def _by_session(name: str, source: Any, file: str, path: str) -> tuple[dict, dict]:
+    """One per-session dict of the source → (values keyed by session id, keys of another form)."""
+    _expect(source, dict, file, path)
+    by_id, other = {}, {}
+    for key, value in source.items():
+        m = _PER_SESSION[name].fullmatch(key)
+        if m:
+            by_id[m[1]] = value
+        else:
+            other[key] = value
+    return by_id, other
 
 
 def record_to_row(
@@ -177,8 +205,9 @@ def record_to_row(
         file: The source file's name, for error messages.
         path: The record's JSON path in that file (``"$[3]"``, or ``"$"``).
         fallback_id: The ``sample_id`` to use when the record has none (a running index, as a string).
-        options: ``category_order`` (a key of :data:`CATEGORY_ORDERS`) and ``adversarial_answer``
-            (``"abstain"`` or ``"seed"``).
+        options: ``category_order`` (a key of :data:`CATEGORY_ORDERS`), ``adversarial_answer``
+            (``"abstain"`` or ``"seed"``) and ``category3_answer`` (one of :data:`CATEGORY3_ANSWERS`,
+            ``"scorer"`` when absent).
 
     Returns:
         The row: sessions = the ``session_N`` lists with at least one turn, ordered by N; QA pairs
@@ -186,7 +215,8 @@ def record_to_row(
 
     Raises:
         SourceFormatError: a required key is missing or has the wrong type, a category is outside
-            1-5, or a ``session_*`` key is not ``session_N`` / ``session_N_date_time``.
+            1-5, a ``session_*`` key is not ``session_N`` / ``session_N_date_time``, or
+            ``event_summary`` / ``observation`` / ``session_summary`` is not an object.
     """
     _expect(record, dict, file, path)
     raw: dict[str, Any] = {}
@@ -194,17 +224,23 @@ def record_to_row(
         conversation = _expect(record["conversation"], dict, file, f"{path}.conversation")
         conv_path = f"{path}.conversation"
         top = record
-        for key in ("event_summary", "observation", "session_summary"):
-            if key in record:
-                raw[key] = record[key]
+        aux = {key: record[key] for key in _PER_SESSION if key in record}
+        aux_path = {key: f"{path}.{key}" for key in aux}
         unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
     elif "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
         conversation, top, aux, unknown = _split_flat(record)
         conv_path = path
-        raw.update(aux)
+        aux_path = dict.fromkeys(aux, path)
         raw["layout"] = "flat"
     else:
         raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
+    summary_extra = {}
+    for key, source in aux.items():
+        raw[key], other = _by_session(key, source, file, aux_path[key])
+        if other:
+            summary_extra[key] = other
+    if summary_extra:
+        raw["summary_extra"] = summary_extra
 
     speakers = [_require(conversation, k, str, file, conv_path) for k in ("speaker_a", "speaker_b")]
     turns_by_n: dict[int, list] = {}
@@ -283,14 +319,17 @@ def sample_to_record(sample) -> dict[str, Any]:
     record: dict[str, Any] = {"qa": [qa.raw for qa in sample.qa_pairs]}
     if not raw.get("sample_id_generated"):
         record["sample_id"] = sample.sample_id
+    aux = {
+        key: {**{_SOURCE_KEY[key].format(n): v for n, v in raw[key].items()}, **raw.get("summary_extra", {}).get(key, {})}
+        for key in _PER_SESSION
+        if key in raw
+    }
     if raw.get("layout") == "flat":
         record.update(conversation)
-        for key in ("event_summary", "observation", "session_summary"):
-            record.update(raw.get(key, {}))
+        for value in aux.values():
+            record.update(value)
     else:
         record["conversation"] = conversation
-        for key in ("event_summary", "observation", "session_summary"):
-            if key in raw:
-                record[key] = raw[key]
+        record.update(aux)
     record.update(raw.get("record_extra", {}))
     return record

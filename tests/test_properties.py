@@ -32,7 +32,7 @@ from himga_longmemeval.records import sample_to_record as longmemeval_record
 
 FAST = settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 BUILDS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain"}
+OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain", "category3_answer": "scorer"}
 
 text = st.text(max_size=12)  # any Unicode except surrogates
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
@@ -77,9 +77,11 @@ def locomo_records(draw):
             record[key] = draw(json_values)
     else:
         record = {"conversation": conversation, "qa": qa}
-        for key in ("event_summary", "observation", "session_summary"):
-            if draw(st.booleans()):
-                record[key] = draw(json_values)
+        per_session = {"event_summary": "events_session_{}", "observation": "session_{}_observation", "session_summary": "session_{}_summary"}
+        for key, form in per_session.items():
+            if draw(st.booleans()):  # an object of per-session keys (re-keyed by session id) and others (kept aside)
+                keys = st.integers(1, 40).map(form.format) | text
+                record[key] = draw(st.dictionaries(keys, json_values, max_size=3))
     if draw(st.booleans()):
         record["sample_id"] = draw(text)
     reserved = ("conversation", "qa", "sample_id", "event_summary", "observation", "session_summary", "speaker_a", "speaker_b")

@@ -54,6 +54,16 @@ if it were this speaker's. The correct response is to abstain, so `answer` is
 `adversarial_answer="seed"` uses `adversarial_answer` (else `answer`, else `""`) instead; the source QA
 dict, `adversarial_answer` included, stays in `qa_pairs[].raw`.
 
+**Category-3 gold.** `answer` is the text before the first `;`, stripped, as LoCoMo's scorer cuts it
+(`task_eval/evaluation.py`); the rest is the annotator's rationale (11 of the 96 answers, e.g.
+`"Yes; it's classical music"` → `"Yes"`). The builder option `category3_answer="full"` keeps the whole
+string; `qa_pairs[].raw.answer` always does. Other categories are never cut.
+
+**Summaries.** `raw.event_summary`, `raw.observation` and `raw.session_summary` are the source's
+per-session dicts keyed by session id (`sessions[].session_id`): `events_session_1`,
+`session_1_observation` and `session_1_summary` become key `"1"`, values unchanged (`event_summary`
+keeps its `date`).
+
 **Evidence.** `evidence.turn_ids` is normalized from the source `evidence`: split on `;`, `,` and
 whitespace (`"D8:6; D9:17"` → `["D8:6", "D9:17"]`), `D:11:26` → `D11:26`, leading zeros dropped
 (`D30:05` → `D30:5`), tokens that are not turn ids (`D`) dropped, duplicates removed in order. 8 of the

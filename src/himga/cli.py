@@ -25,14 +25,17 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: category → question type mapping (default: authors)")
     parser.add_argument("--adversarial-answer", choices=("abstain", "seed"), default=None,
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
+    parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
+                        help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
     """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
-    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer}
+    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
+               "category3_answer": args.category3_answer}
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer apply to locomo only")
+        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer apply to locomo only")
     return options
 
 
@@ -118,6 +121,18 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_qrels(args: argparse.Namespace) -> int:
+    from himga.qrels import export_qrels
+
+    summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    for name, lines in summary.lines.items():
+        print(f"  {args.out_dir}/{name}: {lines} lines")
+    for qid, doc in summary.dangling:
+        print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
@@ -147,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
     p.set_defaults(func=_cmd_push)
+
+    p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
+    _add_source_args(p)
+    p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
+    p.set_defaults(func=_cmd_qrels)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")

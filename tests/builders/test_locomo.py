@@ -62,6 +62,51 @@ def test_answers(locomo_samples):
     assert all("adversarial_answer" in qa.raw for qa in adversarial)
 
 
+#: (sample_id, question_id) → the category-3 gold LoCoMo's scorer uses (text before the first ";", stripped).
+CATEGORY3_CUT = {
+    ("conv-26", "27"): "LIkely no", ("conv-26", "42"): "National park", ("conv-26", "64"): "Yes",
+    ("conv-26", "77"): "Likely no", ("conv-26", "81"): "No",
+    ("conv-42", "60"): "A Nintendo Switch", ("conv-42", "66"): "an animalkeeper at a localzoo and workingwith turtles",
+    ("conv-42", "84"): "No",
+    ("conv-48", "36"): "likely no more than 30",
+    ("conv-50", "13"): "Yes", ("conv-50", "21"): "Yes",
+}
+
+
+def test_category3_gold_is_cut_at_the_first_semicolon(locomo_samples):
+    qas = {(s.sample_id, qa.question_id): qa for s in locomo_samples for qa in s.qa_pairs}
+    cut = {k: qa.answer for k, qa in qas.items() if qa.raw["category"] == 3 and qa.answer != str(qa.raw["answer"])}
+    assert cut == CATEGORY3_CUT
+    assert sum(qa.raw["category"] == 3 for qa in qas.values()) == 96
+    assert qas["conv-26", "64"].raw["answer"] == "Yes; it's classical music"  # the rationale stays in raw
+    # other categories are never cut: the one category-4 answer with ";" keeps it
+    semicolon = [(k, qa.answer) for k, qa in qas.items() if ";" in qa.answer]
+    assert semicolon == [(("conv-42", "108"), "Not tough; keep their area clean, feed them properly, give them enough light.")]
+    assert qas["conv-42", "108"].raw["category"] == 4
+
+
+def test_category3_answer_full_option(shared_data, tmp_path):
+    samples = load_locomo(shared_data / "locomo", cache_dir=tmp_path, category3_answer="full")
+    qas = {(s.sample_id, qa.question_id): qa for s in samples for qa in s.qa_pairs}
+    assert qas["conv-50", "13"].answer == "Yes; because he enjoys the rush of performing onstage to large crowds"
+    assert sum(";" in qa.answer for qa in qas.values()) == 12
+    assert all(qa.answer == str(qa.raw["answer"]) for qa in qas.values() if qa.raw["category"] != 5)
+
+
+def test_seed_raw_snippets_run_verbatim(locomo_samples):
+    """The seed API's examples (§3.6, §6.5): per-session dicts keyed by the session id."""
+    sample = locomo_samples[0]
+    assert sample.raw["event_summary"]["1"]["Caroline"] == ["Caroline attends an LGBTQ support group for the first time."]
+    assert sample.raw["event_summary"]["1"]["date"] == "8 May, 2023"
+    assert sample.raw["session_summary"]["1"].startswith("Caroline and Melanie had a conversation on 8 May 2023 at 1:56 pm.")
+    assert list(sample.raw["observation"]["1"]) == ["Caroline", "Melanie"]
+    assert sample.raw["observation"]["1"]["Caroline"][0] == [
+        "Caroline attended an LGBTQ support group recently and found the transgender stories inspiring.", "D1:3"]
+    ids = [str(n) for n in range(1, 20)]
+    assert [list(s.raw[k]) for s in locomo_samples[:1] for k in ("event_summary", "observation", "session_summary")] == [ids] * 3
+    assert [sess.session_id for sess in sample.sessions] == ids
+
+
 def test_seed_adversarial_answer_option(shared_data, tmp_path):
     samples = load_locomo(shared_data / "locomo", cache_dir=tmp_path, adversarial_answer="seed")
     adversarial = [qa for s in samples for qa in s.qa_pairs if qa.is_abstention]

@@ -83,8 +83,30 @@ def test_first_release_flat_layout(tmp_path):
     assert sample.qa_pairs == expected.qa_pairs
     assert sample.raw["layout"] == "flat"
     assert {k: sample.raw[k] for k in ("event_summary", "observation", "session_summary")} == {
-        k: nested[k] for k in ("event_summary", "observation", "session_summary")}
+        k: expected.raw[k] for k in ("event_summary", "observation", "session_summary")}
+    assert sample.raw["event_summary"] == {"1": {"Ann": ["said hello"], "date": "1 May, 2023"}}
     assert sample_to_record(sample) == flat
+
+
+def test_per_session_dicts_are_keyed_by_session_id(tmp_path):
+    record = _record()
+    record["event_summary"]["events_session_2"] = {"Ann": [], "date": "2 May, 2023"}
+    record["event_summary"]["notes"] = "kept"  # not a per-session key: kept aside, rebuilt
+    (sample,) = load_locomo(_write(tmp_path / "x.json", record), cache_dir=tmp_path / "cache")
+    assert sample.raw["event_summary"] == {"1": {"Ann": ["said hello"], "date": "1 May, 2023"}, "2": {"Ann": [], "date": "2 May, 2023"}}
+    assert sample.raw["observation"] == {"1": {"Ann": [["hello", "D1:1"]]}}
+    assert sample.raw["session_summary"] == {"1": "They met."}
+    assert sample.raw["summary_extra"] == {"event_summary": {"notes": "kept"}}
+    assert set(sample.raw["event_summary"]) <= {s.session_id for s in sample.sessions}
+    assert sample_to_record(sample) == record
+
+
+def test_per_session_dict_that_is_not_an_object_is_an_error(tmp_path):
+    record = _record()
+    record["observation"] = ["not", "an", "object"]
+    with pytest.raises(SourceFormatError) as info:
+        load_locomo(_write(tmp_path / "locomo10.json", [record]), cache_dir=tmp_path / "cache")
+    assert str(info.value) == "locomo10.json: $[0].observation: expected object, got array"
 
 
 def test_empty_session_and_unknown_keys_are_kept_in_raw(tmp_path):

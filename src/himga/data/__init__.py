@@ -12,6 +12,7 @@ from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
 from .lazy import LazySamples, samples_from_dataset
 from .helpers import answer_sessions, evidence_messages, evidence_sessions, iter_messages, noise_sessions, qa_by_type
+from .relevance import Relevance
 from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
@@ -22,6 +23,7 @@ __all__ = [
     "Message",
     "QAPair",
     "QuestionType",
+    "Relevance",
     "Sample",
     "Session",
     "TemporalParser",

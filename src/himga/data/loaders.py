@@ -75,8 +75,9 @@ def load_locomo(
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (a read-only sequence that builds each Sample
             on access) instead of a list.
-        **options: ``category_order`` (``"authors"`` default, or ``"seed"``) and
-            ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``); see the ``himga_locomo`` card.
+        **options: ``category_order`` (``"authors"`` default, or ``"seed"``),
+            ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``) and ``category3_answer``
+            (``"scorer"`` default, or ``"full"``); see the ``himga_locomo`` card.
 
     Returns:
         One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first);

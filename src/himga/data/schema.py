@@ -17,6 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .dates import parse_date
+from .relevance import Relevance
+from .relevance import candidates as _candidates
+from .relevance import relevance as _relevance
 
 __all__ = ["EvidenceRef", "Message", "QAPair", "QuestionType", "Sample", "Session"]
 
@@ -223,6 +226,41 @@ class Sample:
         """
         wanted = set(qa.evidence.session_ids)
         return [s for s in self.sessions if s.session_id in wanted]
+
+    def relevance(self, qa: QAPair) -> Relevance:
+        """The retrieval labels of ``qa`` as the official retrieval evaluations define them.
+
+        LongMemEval (``src/retrieval/run_retrieval.py``): relevant sessions are answer sessions with a
+        user turn marked ``has_answer``, relevant turns those user turns (``"<session_id>_<n>"``, ``n``
+        counting all turns from 1); abstention questions and questions without such a turn are not
+        evaluable. LoCoMo (``task_eval/evaluation.py``): relevant turns are ``evidence.turn_ids``,
+        relevant sessions the sessions they name; QA pairs without evidence are not evaluable, evidence
+        naming no turn is reported as ``dangling``. Sources and commits: :mod:`himga.data.relevance`.
+
+        Args:
+            qa: One of ``self.qa_pairs``.
+
+        Returns:
+            A :class:`~himga.data.relevance.Relevance`: ``sessions``, ``turns``, ``evaluable``, ``reason``,
+            ``dangling``; ``.ids("session")`` / ``.ids("turn")`` pick a granularity.
+
+        Example:
+            >>> rel = conv26.relevance(conv26.qa_pairs[0])  # doctest: +SKIP
+            >>> rel.sessions, rel.turns, rel.evaluable  # doctest: +SKIP
+            (['1'], ['D1:3'], True)
+        """
+        return _relevance(self, qa)
+
+    def candidates(self, granularity: str) -> list[str]:
+        """The ids a retriever ranks for this sample's questions: ``"session"`` or ``"turn"`` ids.
+
+        LoCoMo: every session / turn of the conversation; LongMemEval: every haystack session, or every
+        user turn as ``"<session_id>_<n>"`` (the official corpus). Each id once, haystack order.
+
+        Raises:
+            ConfigurationError: an unknown granularity.
+        """
+        return _candidates(self, granularity)
 
     def _cited_session_ids(self) -> set[str]:
         return {sid for qa in self.qa_pairs for sid in qa.evidence.session_ids}

@@ -1,0 +1,162 @@
+"""Retrieval relevance labels of a QA pair, exactly as the official retrieval evaluations define them.
+
+:meth:`Sample.relevance <himga.data.schema.Sample.relevance>` and :meth:`Sample.candidates
+<himga.data.schema.Sample.candidates>` call the two functions here; :mod:`himga.qrels` writes them as TREC
+files. This module imports only :mod:`himga.errors` (the Sample, Session, Message and QAPair it reads are
+duck-typed), so :mod:`himga.data.schema` can import it without a cycle.
+
+**LongMemEval** — ``src/retrieval/run_retrieval.py`` of xiaowu0162/LongMemEval, read at commit
+``9e0b455f4ef0e2ab8f2e582289761153549043fc`` (``process_item_flat_index`` and the metric averaging in
+``main``):
+
+- candidates: every haystack session (session granularity, id = the session id); every **user** turn
+  (turn granularity, id = ``<session_id>_<n>`` with ``n`` the 1-based position among *all* turns of the
+  session, assistant turns included; assistant turns are not in the corpus);
+- a session is relevant iff its id contains ``"answer"`` and at least one of its user turns has
+  ``has_answer: true`` (otherwise the official code renames it ``noans``);
+- a turn is relevant iff it is a user turn with ``has_answer: true`` in a session whose id contains
+  ``"answer"``;
+- a question is left out of the metrics iff its id contains ``"_abs"`` (abstention) or no user turn of its
+  haystack has ``has_answer: true``. The official test of an answer session is the substring
+  ``"answer"`` in the id; in the released files those are exactly the ``answer_session_ids``.
+
+**LoCoMo** — the ``recall_acc`` of ``eval_question_answering`` in ``task_eval/evaluation.py`` of
+snap-research/locomo, read at commit ``92286325a40764bee61f77824ddb95233b11c4d6`` (branch ``code``):
+
+- relevant turns: the QA pair's evidence turn ids (himga normalizes them, ``evidence.turn_ids``);
+- relevant sessions: the sessions those ids name, ``D<s>:<t>`` → ``s`` (the official code's session mode
+  takes ``ev.split(':')[0][1:]``);
+- candidates: every turn (``dia_id``) and every session of the conversation;
+- a QA pair with no evidence is not evaluable (the official code scores it ``recall = 1`` instead; 4
+  category-3 QA pairs in ``locomo10.json``). Evidence ids that name no turn of the conversation
+  (``conv-42`` QA ``"58"`` ``D10:19``, ``conv-47`` QA ``"38"`` ``D4:36``) stay relevant, as in the
+  official recall (they count in its denominator), and are reported in ``Relevance.dangling``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from himga.errors import ConfigurationError
+
+__all__ = ["GRANULARITIES", "Relevance", "candidates", "check_granularity", "relevance"]
+
+#: The two retrieval granularities.
+GRANULARITIES = ("session", "turn")
+
+_LOCOMO_TURN = re.compile(r"D([0-9]+):([0-9]+)")
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """The retrieval labels of one QA pair.
+
+    Attributes:
+        sessions: Relevant session ids, in first-cited order (LoCoMo ``"1"``; LongMemEval
+            ``"answer_d8a1af6c_5"``).
+        turns: Relevant turn ids (LoCoMo ``"D1:3"``; LongMemEval ``"<session_id>_<n>"``, e.g.
+            ``"answer_d8a1af6c_5_3"``).
+        evaluable: Whether the official evaluation scores this QA pair's retrieval at all.
+        reason: Why it is not evaluable: ``"abstention"``, ``"no has_answer user turn"`` (LongMemEval) or
+            ``"no evidence"`` (LoCoMo); ``None`` when evaluable.
+        dangling: Relevant turn ids with no turn in the sample (LoCoMo; kept in ``turns``).
+    """
+
+    sessions: list[str]
+    turns: list[str]
+    evaluable: bool
+    reason: str | None = None
+    dangling: list[str] = field(default_factory=list)
+
+    def ids(self, granularity: str) -> list[str]:
+        """``sessions`` or ``turns``.
+
+        Raises:
+            ConfigurationError: ``granularity`` is not ``"session"`` or ``"turn"`` (a ``ValueError``).
+        """
+        return list(self.sessions if check_granularity(granularity) == "session" else self.turns)
+
+
+def check_granularity(granularity: str) -> str:
+    """Return ``granularity`` if it is ``"session"`` or ``"turn"``.
+
+    Raises:
+        ConfigurationError: any other value (a ``ValueError``).
+    """
+    if granularity not in GRANULARITIES:
+        raise ConfigurationError(f"granularity: expected 'session' or 'turn', got {granularity!r}")
+    return granularity
+
+
+def _unique(ids) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def _has_answer(message) -> bool:
+    return message.role == "user" and message.raw.get("has_answer") is True
+
+
+def _longmemeval_turn_ids(session) -> list[tuple[str, object]]:
+    """(``<session_id>_<n>``, message) for each user turn; ``n`` counts all turns from 1."""
+    return [(f"{session.session_id}_{n}", m) for n, m in enumerate(session.messages, 1) if m.role == "user"]
+
+
+def relevance(sample, qa) -> Relevance:
+    """The relevance labels of ``qa``, a QA pair of ``sample``, by the official rule of its dataset.
+
+    Args:
+        sample: A ``Sample`` with ``dataset`` ``"locomo"`` or ``"longmemeval"``.
+        qa: One of ``sample.qa_pairs``.
+
+    Returns:
+        A :class:`Relevance`; the rules and their sources are in the module docstring.
+
+    Raises:
+        ConfigurationError: ``sample.dataset`` is neither ``"locomo"`` nor ``"longmemeval"`` (a ``ValueError``).
+    """
+    if sample.dataset == "longmemeval":
+        sessions, turns = [], []
+        for session in sample.sessions:
+            if "answer" not in session.session_id:
+                continue
+            hits = [tid for tid, m in _longmemeval_turn_ids(session) if _has_answer(m)]
+            if hits:
+                sessions.append(session.session_id)
+                turns.extend(hits)
+        if "_abs" in qa.question_id:
+            reason = "abstention"
+        elif not any(_has_answer(m) for s in sample.sessions for m in s.messages):
+            reason = "no has_answer user turn"
+        else:
+            reason = None
+        return Relevance(_unique(sessions), _unique(turns), reason is None, reason)
+    if sample.dataset == "locomo":
+        turns = list(qa.evidence.turn_ids)
+        sessions = _unique(m[1] for t in turns if (m := _LOCOMO_TURN.fullmatch(t)))
+        present = {m.turn_id for s in sample.sessions for m in s.messages}
+        dangling = [t for t in turns if t not in present]
+        reason = None if turns else "no evidence"
+        return Relevance(sessions, turns, reason is None, reason, dangling)
+    raise ConfigurationError(f"relevance: expected a locomo or longmemeval sample, got dataset {sample.dataset!r}")
+
+
+def candidates(sample, granularity: str) -> list[str]:
+    """The ids of the documents a retriever ranks for the QA pairs of ``sample``, in haystack order.
+
+    Args:
+        sample: A ``Sample`` (LoCoMo: its conversation; LongMemEval: the question's haystack).
+        granularity: ``"session"`` or ``"turn"``.
+
+    Returns:
+        Session ids, or turn ids (LoCoMo: every ``turn_id``; LongMemEval: ``<session_id>_<n>`` of every
+        user turn, as the official corpus), each once (a session id repeated in a haystack gives one id).
+
+    Raises:
+        ConfigurationError: an unknown granularity (a ``ValueError``).
+    """
+    if check_granularity(granularity) == "session":
+        return _unique(s.session_id for s in sample.sessions)
+    if sample.dataset == "longmemeval":
+        return _unique(tid for s in sample.sessions for tid, _ in _longmemeval_turn_ids(s))
+    return _unique(m.turn_id for s in sample.sessions for m in s.messages if m.turn_id is not None)

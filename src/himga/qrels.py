@@ -1,0 +1,248 @@
+"""Relevance labels in the formats IR tools read: TREC qrels and runs, query and candidate lists.
+
+The labels are :meth:`Sample.relevance <himga.data.schema.Sample.relevance>` (the official rules; sources
+in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one folder::
+
+    queries.tsv               qid <TAB> question              every QA pair (whitespace runs → one space)
+    qrels.session.txt         qid 0 docid 1                   evaluable QA pairs, relevant sessions
+    qrels.turn.txt            qid 0 docid 1                   evaluable QA pairs, relevant turns
+    candidates.session.tsv    qid <TAB> docid                 per QA pair, the documents to rank
+    candidates.turn.tsv       qid <TAB> docid
+    excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
+    dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
+
+Ids are unique and stable (they depend only on the source file): LongMemEval ``qid`` = ``question_id``,
+documents = the haystack session id and ``<session_id>_<n>`` (the official ids); LoCoMo ``qid`` =
+``<sample_id>:<question_id>`` (``conv-26:0``), documents = ``<sample_id>:S<n>`` (``conv-26:S1``) and
+``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
+repeat across conversations. Excluded QA pairs have no qrels lines, so a TREC tool averaging over the
+qrels' queries gives the official averages. Every file is written completely or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from himga.data.relevance import GRANULARITIES, check_granularity
+from himga.errors import ConfigurationError
+
+__all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
+
+
+def query_id(sample, qa) -> str:
+    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``."""
+    return qa.question_id if sample.dataset == "longmemeval" else f"{sample.sample_id}:{qa.question_id}"
+
+
+def _doc_id(sample, local: str, granularity: str) -> str:
+    if sample.dataset == "longmemeval":
+        return local
+    return f"{sample.sample_id}:S{local}" if granularity == "session" else f"{sample.sample_id}:{local}"
+
+
+def documents(sample, granularity: str) -> dict[str, str]:
+    """The candidate documents of ``sample``'s questions: ``{doc id: text}``, haystack order.
+
+    Args:
+        sample: A :class:`~himga.data.Sample`.
+        granularity: ``"session"`` or ``"turn"``.
+
+    Returns:
+        LongMemEval, as the official corpus (``run_retrieval.py``): a session's user turns joined by one
+        space, or one user turn's content. LoCoMo (himga's choice; the official code has no corpus
+        text): a session's turns as ``"<speaker>: <content>"`` lines, or one turn's ``content``. A session
+        id repeated in a haystack keeps its first text.
+
+    Raises:
+        ConfigurationError: an unknown granularity.
+    """
+    check_granularity(granularity)
+    docs: dict[str, str] = {}
+    lme = sample.dataset == "longmemeval"
+    for session in sample.sessions:
+        if granularity == "session":
+            text = (" ".join(m.content for m in session.messages if m.role == "user") if lme
+                    else "\n".join(f"{m.role}: {m.content}" for m in session.messages))
+            docs.setdefault(_doc_id(sample, session.session_id, "session"), text)
+            continue
+        for n, m in enumerate(session.messages, 1):
+            if lme and m.role == "user":
+                docs.setdefault(f"{session.session_id}_{n}", m.content)
+            elif not lme and m.turn_id is not None:
+                docs.setdefault(_doc_id(sample, m.turn_id, "turn"), m.content)
+    return docs
+
+
+def _judged(sample, rel, granularity: str, candidates: list[str]) -> list[tuple[str, int]]:
+    """(doc id, grade) lines of one evaluable QA pair; grade 0 on the first candidate when none is relevant."""
+    judged = [(_doc_id(sample, i, granularity), 1) for i in rel.ids(granularity)]
+    return judged or [(c, 0) for c in candidates[:1]]
+
+
+def qrels(samples: Iterable, granularity: str) -> dict[str, dict[str, int]]:
+    """The qrels of evaluable QA pairs as a dict, ``{qid: {doc id: 1}}`` (what ``pytrec_eval``/``ir_measures`` take).
+
+    Args:
+        samples: Samples (a list or a :class:`~himga.data.LazySamples`).
+        granularity: ``"session"`` or ``"turn"``.
+
+    Returns:
+        One entry per evaluable QA pair, in sample and QA order. An evaluable QA pair without a relevant
+        id at this granularity (none in the released files) gets its first candidate with grade 0, so that
+        it scores 0 as in the official averages instead of vanishing.
+
+    Raises:
+        ConfigurationError: an unknown granularity.
+    """
+    out: dict[str, dict[str, int]] = {}
+    for sample in samples:
+        for qa in sample.qa_pairs:
+            rel = sample.relevance(qa)
+            if rel.evaluable:
+                candidates = [_doc_id(sample, c, granularity) for c in sample.candidates(granularity)]
+                out[query_id(sample, qa)] = dict(_judged(sample, rel, granularity, candidates))
+    return out
+
+
+@dataclass
+class QrelsSummary:
+    """What :func:`write_qrels` wrote.
+
+    Attributes:
+        out_dir: The folder.
+        queries: QA pairs in ``queries.tsv``.
+        evaluable: QA pairs with qrels lines.
+        excluded: ``[(qid, reason)]`` of the others, as in ``excluded.tsv``.
+        dangling: ``[(qid, doc id)]`` relevant ids that name no turn of the sample, as in ``dangling.tsv``.
+        lines: Lines per file name.
+    """
+
+    out_dir: Path
+    queries: int = 0
+    evaluable: int = 0
+    excluded: list[tuple[str, str]] = field(default_factory=list)
+    dangling: list[tuple[str, str]] = field(default_factory=list)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def _check_id(value: str, what: str) -> str:
+    if not value or any(c.isspace() for c in value):
+        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
+    return value
+
+
+def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
+    """Write the qrels, query list, candidates, excluded and dangling lists of ``samples`` (one pass).
+
+    Args:
+        samples: Samples of one dataset (a list or a :class:`~himga.data.LazySamples`).
+        out_dir: The output folder (created; the seven files of the module docstring are replaced).
+
+    Returns:
+        A :class:`QrelsSummary`.
+
+    Raises:
+        ConfigurationError: an id is empty or contains whitespace, or a query id repeats.
+        OSError: the folder is not writable (no file is then replaced).
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    names = ["queries.tsv", "excluded.tsv", "dangling.tsv"]
+    names += [f"{kind}.{g}.{ext}" for g in GRANULARITIES for kind, ext in (("qrels", "txt"), ("candidates", "tsv"))]
+    summary = QrelsSummary(out, lines=dict.fromkeys(names, 0))
+    handles = {n: open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n") for n in names}
+    seen: set[str] = set()
+
+    def emit(name: str, *cols: str) -> None:
+        handles[name].write(" ".join(cols) + "\n" if name.startswith("qrels") else "\t".join(cols) + "\n")
+        summary.lines[name] += 1
+
+    try:
+        for sample in samples:
+            candidates = {g: [_check_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
+            for qa in sample.qa_pairs:
+                qid = _check_id(query_id(sample, qa), "query id")
+                if qid in seen:
+                    raise ConfigurationError(f"cannot write qrels: query id {qid!r} occurs twice")
+                seen.add(qid)
+                emit("queries.tsv", qid, " ".join(qa.question.split()))
+                summary.queries += 1
+                for g in GRANULARITIES:
+                    for doc in candidates[g]:
+                        emit(f"candidates.{g}.tsv", qid, doc)
+                rel = sample.relevance(qa)
+                for turn in rel.dangling:
+                    summary.dangling.append((qid, _doc_id(sample, turn, "turn")))
+                    emit("dangling.tsv", qid, _doc_id(sample, turn, "turn"))
+                if not rel.evaluable:
+                    summary.excluded.append((qid, rel.reason))
+                    emit("excluded.tsv", qid, rel.reason)
+                    continue
+                summary.evaluable += 1
+                for g in GRANULARITIES:
+                    for doc, grade in _judged(sample, rel, g, candidates[g]):
+                        emit(f"qrels.{g}.txt", qid, "0", _check_id(doc, "document id"), str(grade))
+        for h in handles.values():
+            h.close()
+        for n in names:
+            os.replace(out / f".{n}.tmp", out / n)
+    finally:
+        for n, h in handles.items():
+            h.close()
+            (out / f".{n}.tmp").unlink(missing_ok=True)
+    return summary
+
+
+def write_run(rankings: Mapping[str, Sequence[str]], path: str | Path, *, tag: str = "himga") -> Path:
+    """Write rankings as a TREC run file, ``qid Q0 docid rank score tag`` (rank from 1, score = length - rank + 1).
+
+    Args:
+        rankings: ``{qid: [doc ids, best first]}``, with the ids of :func:`write_qrels` (``queries.tsv``,
+            ``candidates.*.tsv``).
+        path: The run file (replaced).
+        tag: The run tag (no whitespace).
+
+    Returns:
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises:
+        ConfigurationError: an id or the tag is empty or contains whitespace, or a doc id repeats in a ranking.
+    """
+    _check_id(tag, "run tag")
+    lines: list[str] = []
+    for qid, docs in rankings.items():
+        _check_id(qid, "query id")
+        if isinstance(docs, str) or len(set(docs)) != len(docs):
+            raise ConfigurationError(f"run for query {qid!r}: expected a list of distinct doc ids")
+        lines += [f"{qid} Q0 {_check_id(d, 'document id')} {r} {len(docs) - r + 1} {tag}\n" for r, d in enumerate(docs, 1)]
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("".join(lines), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
+                 cache_dir: str | Path | None = None, **options: Any) -> QrelsSummary:
+    """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        out_dir: The output folder.
+        config: The builder config (LongMemEval ``s``, ``m``, ``oracle``, ...).
+        data_dir: Source files (a folder or one file); default the pinned source.
+        cache_dir: The ``datasets`` cache folder.
+        **options: Builder options (they do not change the labels).
+
+    Raises:
+        The errors of :func:`himga.data.build_dataset` and :func:`write_qrels`.
+    """
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
+    return write_qrels(LazySamples(ds), out_dir)
