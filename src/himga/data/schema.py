@@ -263,13 +263,18 @@ class Sample:
         return _candidates(self, granularity)
 
     def _cited_session_ids(self) -> set[str]:
-        return {sid for qa in self.qa_pairs for sid in qa.evidence.session_ids}
+        # LongMemEval cites sessions (answer_session_ids); LoCoMo cites turns, whose sessions are the
+        # relevant sessions of :meth:`relevance` (``D<s>:<t>`` -> ``s``, as the official recall).
+        cited = {sid for qa in self.qa_pairs for sid in qa.evidence.session_ids}
+        cited.update(sid for qa in self.qa_pairs if qa.evidence.turn_ids for sid in self.relevance(qa).sessions)
+        return cited
 
     def answer_sessions(self) -> list[Session]:
-        """The sessions cited by any of the sample's QA pairs (``evidence.session_ids``).
+        """The sessions cited by any of the sample's QA pairs.
 
-        For LongMemEval these are the question's answer sessions, the needles of the haystack. LoCoMo
-        QA pairs cite turns, not sessions, so for LoCoMo this is ``[]``.
+        LongMemEval: the question's ``answer_session_ids`` (``evidence.session_ids``), the needles of the
+        haystack. LoCoMo: the sessions of the QA pairs' evidence turns (``D<s>:<t>`` -> session ``s``,
+        the relevant sessions of :meth:`relevance`); conv-26 cites 19 of its 19 sessions.
 
         Returns:
             The sessions in ``self.sessions`` order.
@@ -283,7 +288,7 @@ class Sample:
         Together with :meth:`answer_sessions` a partition of ``self.sessions``.
 
         Returns:
-            The sessions in ``self.sessions`` order (for LoCoMo, all of them).
+            The sessions in ``self.sessions`` order.
         """
         cited = self._cited_session_ids()
         return [s for s in self.sessions if s.session_id not in cited]
