@@ -31,7 +31,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import QuestionType, Sample
 from himga.provenance import SourceFile, matching_pins, pinned_file
 
-__all__ = ["SplitSize", "data_files_pattern", "field_reference", "render_card"]
+__all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
 SPLIT = "test"
 
@@ -108,6 +108,11 @@ class SplitSize:
 
     num_examples: int
     num_bytes: int
+
+
+def card_title(name: str) -> str:
+    """The card's ``pretty_name`` for dataset ``name``, e.g. ``"LoCoMo (HiMGA-normalized)"``."""
+    return _TITLES[name][0]
 
 
 def data_files_pattern(config: str) -> str:

@@ -11,16 +11,19 @@ features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` 
 for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
 a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
 ``himga``, its dataset, config and source files (:class:`~himga.provenance.SourceFile`), from which the
-card's source table is written and which :func:`push` checks.
+card's source table is written and which :func:`~himga.exported.checked_export` checks before a push.
 
 An export is never seen half-written. Every config's shards are written and closed inside a hidden
 staging folder (``.himga-export.incomplete``, which ``datasets``' data-file patterns skip), and the new
 card beside them. Only then are they moved into place, by renames in this order: the replaced configs'
-old ``data/<config>`` folders out, the card in, the new ``data/<config>`` folders in. So at any instant a
-load of any config either fails (no data, or not on the card) or returns exactly the rows of a complete
-export (the previous one, under the previous card, or this one, under its card), and an interrupted
-export leaves the previous export, or no data at all, until those renames start. ``data/<config>/``
-belongs to the export: re-exporting a config replaces the whole folder.
+old ``data/<config>`` folders out, the card in (if that fails, the old folders go back), the new
+``data/<config>`` folders in. The card goes in before the data because Parquet files without a card are
+loaded anyway (``datasets`` infers one split from every file it sees), and a config on a card whose
+folder is missing fails on its recorded split size. So at any instant a load of any config either fails
+or returns exactly the rows of a complete export (the previous one under the previous card, or this one
+under its card), and until the renames start an interrupted export leaves the previous export, or
+nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
+a config replaces the whole folder.
 """
 
 from __future__ import annotations
@@ -38,13 +41,14 @@ import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from filelock import FileLock
 
-from himga.card import _TITLES, SPLIT, SplitSize, data_files_pattern, render_card
+from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
+from himga.exported import METADATA_KEY, checked_export, exported_configs, shard_metadata
 from himga.provenance import SourceFile, checked_sources, select_configs
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "export", "exported_configs", "push"]
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,8 +60,6 @@ PARQUET_COMPRESSION = "zstd"
 SHARD_BYTES = 500 * 2**20
 #: Hidden names in an export folder: the staging folder of a running export, and its lock.
 STAGING, LOCK = ".himga-export.incomplete", ".himga-export.lock"
-#: Key of himga's entry (JSON: dataset, config, sources) in a shard's Parquet schema metadata.
-METADATA_KEY = b"himga"
 
 
 def all_configs(name: str) -> list[str]:
@@ -88,12 +90,6 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, meta
             for batch in shard.iter(batch_size=rows_per_group):
                 writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
-
-
-def shard_metadata(path: str | Path) -> dict | None:
-    """himga's entry in a shard's schema metadata (``dataset``, ``config``, ``sources``), or ``None``."""
-    raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    return json.loads(raw) if raw is not None else None
 
 
 def _kept_configs(name: str, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
@@ -184,7 +180,8 @@ def export(
     """
     out = Path(out_dir)
     wanted = [] if card_only else select_configs(name, configs, data_dir)
-    sources = {config: checked_sources(name, config, data_dir) for config in wanted}  # before any build
+    described: dict = {}  # each file hashed once, before any build
+    sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
     with FileLock(out / LOCK):
@@ -209,59 +206,6 @@ def export(
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return sizes
-
-
-def exported_configs(out_dir: str | Path) -> list[str]:
-    """The configs with Parquet files in an export folder, sorted."""
-    return sorted({p.parent.name for p in Path(out_dir).glob(f"data/*/{SPLIT}-*.parquet")})
-
-
-def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None = None) -> list[str]:
-    """The configs of an export folder of dataset ``name`` to push, after checking they are ``name``'s data.
-
-    Checks that ``README.md`` is ``name``'s card, that each config is on it and has shards, that every
-    shard records (in its metadata) this dataset, this config and its source files, and that every row's
-    ``dataset`` column is ``name``. Reads the card, the Parquet footers and one column; no network.
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        folder: The export folder.
-        configs: The configs to push; default every config on the card.
-
-    Returns:
-        Config names, in card order.
-
-    Raises:
-        ConfigurationError: no card or no data (nothing to push), another dataset's card or data, a
-            requested config not in the export, or shards without himga's source record (exported by an
-            older himga: export again).
-    """
-    from huggingface_hub.repocard import metadata_load
-
-    folder = Path(folder)
-    if unknown := [c for c in configs or () if c not in all_configs(name)]:
-        raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {all_configs(name)}")
-    present = exported_configs(folder)
-    if not present or not (folder / "README.md").is_file():
-        raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
-    card = metadata_load(folder / "README.md") or {}
-    title = _TITLES[name][0]
-    if card.get("pretty_name") != title:
-        raise ConfigurationError(f"{name}: {folder}/README.md is not a {title} card (pretty_name {card.get('pretty_name')!r}); is this an export of another dataset?")
-    on_card = [c["config_name"] for c in card.get("configs") or []]
-    if missing := [c for c in configs or () if c not in on_card or c not in present]:
-        raise ConfigurationError(f"{name}: config {', '.join(missing)} is not in the export {folder} (it has {', '.join(c for c in on_card if c in present)})")
-    selected = [c for c in on_card if c in (configs or present)]
-    for config in selected:
-        for shard in sorted((folder / "data" / config).glob(f"{SPLIT}-*.parquet")):
-            meta = shard_metadata(shard) or {}
-            if (meta.get("dataset"), meta.get("config")) != (name, config) or not meta.get("sources"):
-                found = f"{meta.get('dataset')}/{meta.get('config')}" if meta else "no himga source record; export it again"
-                raise ConfigurationError(f"{name}: {shard.relative_to(folder)} is not {name}/{config} data ({found})")
-            values = pq.read_table(shard, columns=["dataset"]).column(0).unique().to_pylist()
-            if values != [name]:
-                raise ConfigurationError(f"{name}: {shard.relative_to(folder)} holds rows of dataset {values}")
-    return selected
 
 
 def push(
@@ -309,12 +253,12 @@ def push(
     except HFValidationError as e:
         raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
 
-    if export_dir is not None:
-        selected = checked_export(name, export_dir, configs)  # a wrong folder fails before anything else
     if constants.HF_HUB_OFFLINE:
         raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
     if get_token() is None:
         raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
+    if export_dir is not None:
+        selected = checked_export(name, export_dir, configs)  # a wrong folder fails before any network call
 
     with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
         if export_dir is None:

@@ -8,7 +8,9 @@ pin it did not come from:
 - :func:`source_paths`: the files the builder reads for a config and a ``data_dir`` (the builders' own
   rule: a file is itself; in a folder, LongMemEval takes the config's file name, LoCoMo every ``.json``);
 - :func:`describe`: a file's name, size and sha256 (:class:`SourceFile`);
-- :func:`matching_pins`: the configs whose pinned file has a given sha256 (the one comparison with pins).
+- :func:`matching_pins`: the configs whose pinned file has a given sha256 (the one comparison with pins);
+- :func:`select_configs` and :func:`checked_sources`: the configs an export of a local source is
+  labelled with, and its files, refusing a file named or pinned for another config.
 """
 
 from __future__ import annotations
@@ -161,8 +163,13 @@ def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_
     return wanted or given
 
 
-def checked_sources(name: str, config: str, data_dir: str | Path | None) -> list[SourceFile]:
+def checked_sources(
+    name: str, config: str, data_dir: str | Path | None, *, described: dict[Path, SourceFile] | None = None
+) -> list[SourceFile]:
     """:func:`describe` each of :func:`source_paths`, refusing a file that is another config's pinned file.
+
+    ``described`` (path → :class:`SourceFile`) is filled and reused, so that configs sharing a file
+    (``oracle``, ``oracle_original``) read it once per export: hashing costs ~1 s per S-scale file.
 
     Raises:
         ConfigurationError: no source file, or a file whose sha256 is the pin of other configs only
@@ -172,7 +179,8 @@ def checked_sources(name: str, config: str, data_dir: str | Path | None) -> list
     paths = source_paths(name, config, data_dir)
     if not paths:
         raise ConfigurationError(f"{name}: no source file of config {config!r} in {data_dir}; expected {_names_of_configs(name)}")
-    files = [describe(p) for p in paths]
+    described = {} if described is None else described
+    files = [described[p] if p in described else described.setdefault(p, describe(p)) for p in paths]
     for f in files:
         if (pinned := matching_pins(name, f.sha256)) and config not in pinned:
             raise ConfigurationError(f"{name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
