@@ -14,6 +14,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard, HfApi
 from huggingface_hub.utils import filter_repo_objects
@@ -150,3 +152,63 @@ def test_export_cli(shared_data, tmp_path, capsys):
     assert main(["export", "longmemeval", str(tmp_path), "--config", "x"]) == 2
     assert "himga: error: longmemeval: unknown config 'x'" in capsys.readouterr().err
     assert json.loads(json.dumps(DatasetCard.load(tmp_path / "README.md").data.to_dict()))["pretty_name"] == "LongMemEval (HiMGA-normalized)"
+
+
+@pytest.fixture
+def two_exports(shared_data, tmp_path):
+    """A LoCoMo export and a LongMemEval (oracle) export."""
+    export("locomo", tmp_path / "locomo", data_dir=shared_data / "locomo")
+    export("longmemeval", tmp_path / "lme", ["oracle"], data_dir=ORACLE_SAMPLE)
+    return tmp_path / "locomo", tmp_path / "lme"
+
+
+def test_push_of_another_datasets_export_fails_before_any_network_call(two_exports, hub, capsys):
+    locomo, lme = two_exports
+    with pytest.raises(ConfigurationError, match=rf"^locomo: {lme}/README.md is not a LoCoMo \(HiMGA-normalized\) card "
+                       r"\(pretty_name 'LongMemEval \(HiMGA-normalized\)'\); is this an export of another dataset\?$"):
+        push("locomo", "org/locomo", export_dir=lme)
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: .*/README.md is not a LongMemEval \(HiMGA-normalized\) card"):
+        push("longmemeval", "org/lme", export_dir=locomo)
+    assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(lme)]) == 2
+    assert capsys.readouterr().err.startswith(f"himga: error: locomo: {lme}/README.md is not a LoCoMo (HiMGA-normalized) card")
+    assert main(["push", "longmemeval", "--repo-id", "org/lme", "--export-dir", str(locomo)]) == 2
+    assert "is not a LongMemEval (HiMGA-normalized) card" in capsys.readouterr().err
+    # the card swapped in as well: the data still does not match it
+    shutil.copy(lme / "README.md", locomo / "README.md")
+    with pytest.raises(ConfigurationError, match=rf"^longmemeval: nothing to push from {locomo}: the card lists oracle, the data has default$"):
+        push("longmemeval", "org/lme", export_dir=locomo)
+    shutil.copy(locomo / "data" / "default" / "test-00000-of-00001.parquet", lme / "data" / "oracle")  # under oracle's name
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data \(locomo/default\)$"):
+        push("longmemeval", "org/lme", export_dir=lme)
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: config s is not in the export .*/lme \(it has oracle\)$"):
+        push("longmemeval", "org/lme", export_dir=lme, configs=["oracle", "s"])
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'"):
+        push("longmemeval", "org/lme", export_dir=lme, configs=["oracle", "x"])
+    assert hub.calls == []
+
+
+def test_push_checks_every_shard_and_the_dataset_column(two_exports, hub, tmp_path):
+    locomo, lme = two_exports
+    shard = lme / "data" / "oracle" / "test-00000-of-00001.parquet"
+    table = pq.read_table(shard)
+    pq.write_table(table.replace_schema_metadata({k: v for k, v in table.schema.metadata.items() if k != b"himga"}), shard)
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data "
+                       r"\(no himga source record; export it again\)$"):
+        push("longmemeval", "org/lme", export_dir=lme)
+    locomo_shard = locomo / "data" / "default" / "test-00000-of-00001.parquet"
+    rows = pq.read_table(locomo_shard)
+    relabelled = rows.set_column(rows.schema.get_field_index("dataset"), "dataset", pa.array(["longmemeval"] * rows.num_rows))
+    pq.write_table(relabelled.replace_schema_metadata(rows.schema.metadata), locomo_shard)
+    with pytest.raises(ConfigurationError, match=r"^locomo: data/default/test-00000-of-00001.parquet holds rows of dataset \['longmemeval'\]$"):
+        push("locomo", "org/locomo", export_dir=locomo)
+    assert hub.calls == []
+
+
+def test_push_of_one_unnamed_file_fails_before_any_network_call(shared_data, hub):
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json"):
+        push("longmemeval", "org/lme", data_dir=ORACLE_SAMPLE)
+    assert main(["push", "longmemeval", "--repo-id", "org/lme", "--data-dir", str(ORACLE_SAMPLE)]) == 2
+    assert hub.calls == []
+    push("longmemeval", "org/lme", data_dir=ORACLE_SAMPLE, configs=["oracle"])
+    assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"]
+    assert "`longmemeval_oracle_sample.json` | 3,079,019 |" in (hub.root / "org/lme/main/README.md").read_text()

@@ -3,8 +3,9 @@
 Everything on the card is derived, never written twice: the front matter's ``configs`` and
 ``dataset_info`` come from ``datasets``' own helpers (``MetadataConfigs``, ``DatasetInfosDict``, the same
 ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.data.features.SAMPLE_FEATURES` and the split
-sizes of the export; the source table from the builder module's constants (``_URL``, ``_REVISION``,
-``_SHA256``, ...); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
+sizes of the export; the source table from the files the export was built from (name, size, sha256,
+compared with the builder's pins by :mod:`himga.provenance`), or, on a card of no export, from the
+pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
 :mod:`himga.data.schema`; description, license and citation from the builder module. Only the data
 notes below are prose of this module. The card holds no paths and no timestamps, so the same export
 gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
@@ -28,8 +29,9 @@ from huggingface_hub import DatasetCardData
 from himga.data.builders import BUILDER_MODULES, builder_class
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import QuestionType, Sample
+from himga.provenance import SourceFile, matching_pins, pinned_file
 
-__all__ = ["SplitSize", "data_files_pattern", "field_reference", "render_card"]
+__all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
 SPLIT = "test"
 
@@ -118,6 +120,11 @@ class SplitSize:
     num_bytes: int
 
 
+def card_title(name: str) -> str:
+    """The card's ``pretty_name`` for dataset ``name``, e.g. ``"LoCoMo (HiMGA-normalized)"``."""
+    return _TITLES[name][0]
+
+
 def data_files_pattern(config: str) -> str:
     """The Parquet files of ``config``'s test split, relative to the export folder."""
     return f"data/{config}/{SPLIT}-*.parquet"
@@ -197,13 +204,37 @@ def field_reference() -> list[tuple[str, str, str]]:
     return rows
 
 
-# --- sources, from the builder modules ---------------------------------------------------------------
+# --- sources: the pinned files, or the files an export was built from -------------------------------
 
 
 def _sources(name: str) -> list[tuple[str, str, str, str, str]]:
     """``(config, file, url, revision, sha256)`` of each pinned source file of dataset ``name``."""
     files = [(c.name, c.remote_file()) for c in builder_class(name).BUILDER_CONFIGS]
     return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in files]
+
+
+def pin_note(name: str, config: str, source: SourceFile) -> str:
+    """How ``source`` compares with ``config``'s pinned file: identical, differs, or cannot be checked."""
+    pin = pinned_file(name, config)
+    where = f"[`{pin.filename}`]({pin.url})"
+    if config in matching_pins(name, source.sha256):
+        return f"identical to the pinned {where}"
+    if pin.sha256 is None:
+        return f"not checked: no sha256 is pinned for {where}"
+    return f"differs from the pinned {where}: a modified copy, a sample or another release"
+
+
+def _source_section(name: str, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
+    if sources is None:  # the card of no export (the builder's own): the pins it downloads
+        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(name) if c in configs]
+        return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
+    rows = [
+        (c, f"`{f.filename}`", f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(name, c, f)) for c in configs for f in sources[c]
+    ]
+    return (
+        "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
+        + _table(("config", "source file", "bytes", "sha256", "pinned file"), rows)
+    )
 
 
 # --- the card ----------------------------------------------------------------------------------------
@@ -248,7 +279,9 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
-def render_card(name: str, sizes: dict[str, SplitSize | None]) -> str:
+def render_card(
+    name: str, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
+) -> str:
     """The ``README.md`` of an export of dataset ``name``.
 
     Args:
@@ -256,6 +289,8 @@ def render_card(name: str, sizes: dict[str, SplitSize | None]) -> str:
         sizes: Config name → its split size, for the configs the export holds, in card order (``None``:
             size not known, e.g. the committed card of a dataset whose full source is not at hand; the
             card then records no split sizes for that config).
+        sources: Config → the files it was exported from (every config of ``sizes``); ``None`` for
+            the card of no export, which lists the pinned files instead.
 
     Returns:
         The card text: ``---`` YAML ``---`` then Markdown. No paths, no timestamps.
@@ -266,7 +301,6 @@ def render_card(name: str, sizes: dict[str, SplitSize | None]) -> str:
     configs = list(sizes)
     first = default_config if default_config in configs else configs[0]
     config_arg = "" if len(configs) == 1 else f', "{first}"'
-    sources = [s for s in _sources(name) if s[0] in configs]
     parts = [
         "---\n" + _front_matter(name, sizes, default_config).rstrip("\n") + "\n---",
         f"# {title}",
@@ -274,11 +308,7 @@ def render_card(name: str, sizes: dict[str, SplitSize | None]) -> str:
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
         "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
         f"`{module._LICENSE}`; homepage: {module._HOMEPAGE}.",
-        "## Source\n\n"
-        + _table(
-            ("config", "file", "pinned URL", "revision", "sha256"),
-            [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in sources],
-        ),
+        _source_section(name, configs, sources),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
         + "\n\n`json` columns hold a JSON object, or `null` for an empty one.",

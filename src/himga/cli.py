@@ -105,7 +105,8 @@ def _cmd_push(args: argparse.Namespace) -> int:
 def _add_export_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
     parser.add_argument("--config", action="append", default=None,
-                        help="a config to export (repeatable; default: all of the builder's configs)")
+                        help="a config to export (repeatable; default: all of the builder's configs, or with --data-dir "
+                             "the configs whose file it holds, by file name)")
     parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned sources)")
     parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
 

@@ -4,30 +4,51 @@ Layout of an export folder::
 
     README.md                                   the dataset card (:mod:`himga.card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
+    .himga-export.lock                          held while an export writes here (hidden: datasets ignores it)
 
 ``datasets.load_dataset(OUT_DIR)`` (or the Hub repository it is pushed to) then gives the builder's
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
 for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
-a time; shards hold about :data:`SHARD_BYTES`.
+a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
+``himga``, its dataset, config and source files (:class:`~himga.provenance.SourceFile`), from which the
+card's source table is written and which :func:`~himga.exported.checked_export` checks before a push.
+
+An export is never seen half-written. Every config's shards are written and closed inside a hidden
+staging folder (``.himga-export.incomplete``, which ``datasets``' data-file patterns skip), and the new
+card beside them. Only then are they moved into place, by renames in this order: the replaced configs'
+old ``data/<config>`` folders out, the card in (if that fails, the old folders go back), the new
+``data/<config>`` folders in. The card goes in before the data because Parquet files without a card are
+loaded anyway (``datasets`` infers one split from every file it sees), and a config on a card whose
+folder is missing fails on its recorded split size. So at any instant a load of any config either fails
+or returns exactly the rows of a complete export (the previous one under the previous card, or this one
+under its card), and until the renames start an interrupted export leaves the previous export, or
+nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
+a config replaces the whole folder.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
+import os
+import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
+from filelock import FileLock
 
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
+from himga.exported import METADATA_KEY, checked_export, exported_configs, shard_metadata
+from himga.provenance import SourceFile, checked_sources, select_configs
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "export", "push"]
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +58,8 @@ ROW_GROUP_BYTES = 16 * 2**20
 PARQUET_COMPRESSION = "zstd"
 #: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
 SHARD_BYTES = 500 * 2**20
+#: Hidden names in an export folder: the staging folder of a running export, and its lock.
+STAGING, LOCK = ".himga-export.incomplete", ".himga-export.lock"
 
 
 def all_configs(name: str) -> list[str]:
@@ -48,27 +71,16 @@ def all_configs(name: str) -> list[str]:
     return [c.name for c in builder_class(name).BUILDER_CONFIGS]
 
 
-def _configs(name: str, configs: Sequence[str] | None) -> list[str]:
-    known = all_configs(name)
-    if not configs:
-        return known
-    unknown = [c for c in configs if c not in known]
-    if unknown:
-        raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")
-    return [c for c in known if c in configs]
-
-
-def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int) -> SplitSize:
-    """Write one config's rows as ``folder/test-0000i-of-0000N.parquet``, replacing stale shards."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob(f"{SPLIT}-*.parquet"):
-        stale.unlink()
+def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict) -> SplitSize:
+    """Write one config's rows as ``folder/test-0000i-of-0000N.parquet`` (``folder`` is created new)."""
+    folder.mkdir(parents=True)
     num_bytes = ds.info.splits[SPLIT].num_bytes if ds.info.splits and SPLIT in ds.info.splits else ds.data.nbytes
     rows = ds.num_rows
     row_bytes = num_bytes / rows if rows else 1
     rows_per_group = max(1, int(row_group_bytes // row_bytes))
     num_shards = max(1, min(rows, math.ceil(num_bytes / shard_bytes)))
     schema = ds.features.arrow_schema  # carries the features (Json columns included) as metadata
+    schema = schema.with_metadata({**schema.metadata, METADATA_KEY: json.dumps(metadata).encode()})
     for index in range(num_shards):
         shard = ds.shard(num_shards, index, contiguous=True).with_format("arrow")
         path = folder / f"{SPLIT}-{index:05d}-of-{num_shards:05d}.parquet"
@@ -78,6 +90,48 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int) -> S
             for batch in shard.iter(batch_size=rows_per_group):
                 writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
+
+
+def _kept_configs(name: str, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
+    """The configs of an earlier export in ``out`` that stay on the new card: size and sources of each.
+
+    A config stays if the existing card lists it and its shards record (in their metadata) that they
+    are this dataset's and this config's, with their source files; others are left off the new card.
+    """
+    previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
+    kept = {}
+    for config in all_configs(name):
+        shards = sorted((out / "data" / config).glob(f"{SPLIT}-*.parquet"))
+        if config in replaced or not shards:
+            continue
+        meta = shard_metadata(shards[0])
+        if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (name, config):
+            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", name, shards[0].parent)
+            continue
+        split = previous[config].splits.get(SPLIT) if previous[config].splits else None
+        size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
+        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]])
+    return kept
+
+
+def _commit(out: Path, staging: Path, configs: list[str]) -> None:
+    """Move the staged card and ``data/<config>`` folders into ``out``, in the order the module doc gives."""
+    data, old = out / "data", staging / ".replaced"
+    data.mkdir(parents=True, exist_ok=True)
+    old.mkdir()
+    moved = []
+    try:
+        for config in configs:
+            if (data / config).exists():
+                os.replace(data / config, old / config)
+                moved.append(config)
+        os.replace(staging / "README.md", out / "README.md")
+    except BaseException:  # card not replaced: put the previous export back as it was
+        for config in moved:
+            os.replace(old / config, data / config)
+        raise
+    for config in configs:
+        os.replace(staging / config, data / config)
 
 
 def export(
@@ -95,55 +149,63 @@ def export(
 
     Configs already exported to ``out_dir`` by an earlier call (a ``data/<config>/`` folder with Parquet
     files and an entry in the existing card) stay on the new card, so configs can be exported one at a
-    time. Re-exporting a config replaces its shards.
+    time. Re-exporting a config replaces its shards. The card's source table names the files each config
+    was built from (name, size, sha256) and whether each is the builder's pinned file. An interrupted
+    export leaves the previous export (or nothing loadable); running it again completes it.
 
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
         out_dir: The export folder (created if needed).
-        configs: Configs to export; default all of the builder's (LoCoMo: ``default``; LongMemEval:
-            ``s``, ``m``, ``oracle``, ``s_original``, ``m_original``, ``oracle_original``).
+        configs: Configs to export. Default: with ``data_dir``, the configs whose source file it holds
+            (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
+            ``oracle_original``; a file whose name says no config needs ``configs``); without, all of the
+            builder's (LoCoMo: ``default``; LongMemEval: ``s``, ``m``, ``oracle``, ``s_original``,
+            ``m_original``, ``oracle_original``). See :func:`himga.provenance.select_configs`.
         data_dir: A folder of source files (or one file), as for the builder; default: the pinned
             sources, found or downloaded by :func:`himga.utils.get_dataset`.
         cache_dir: The ``datasets`` cache folder.
         row_group_bytes: Target Arrow bytes per Parquet row group.
         shard_bytes: Target Arrow bytes per Parquet file.
         card_only: Build nothing; rewrite ``README.md`` for the configs already in ``out_dir``, or, when
-            it holds none, for every config without split sizes (how the committed
-            ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
+            it holds no data, for every config without split sizes, listing the pinned files (how the
+            committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
 
     Returns:
         Config → split size (``None`` if unknown), for every config on the written card, in builder order.
 
     Raises:
-        ConfigurationError: unknown dataset or config.
+        ConfigurationError: unknown dataset or config; a config whose file ``data_dir`` does not give
+            (or whose name says another config); a source file that is another config's pinned file.
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)
-    wanted = [] if card_only else _configs(name, configs)
-    written: dict[str, SplitSize] = {}
-    for config in wanted:
-        ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir)
-        written[config] = _write_config(ds, out / "data" / config, row_group_bytes, shard_bytes)
-        logger.info("%s/%s: %d rows → %s", name, config, ds.num_rows, out / "data" / config)
-    previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
-    sizes: dict[str, SplitSize | None] = {}
-    for config in all_configs(name):
-        if config in written:
-            sizes[config] = written[config]
-        elif any((out / "data" / config).glob(f"{SPLIT}-*.parquet")):
-            info = previous.get(config)
-            split = info.splits.get(SPLIT) if info is not None and info.splits else None
-            sizes[config] = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
-    if not sizes:
-        sizes = dict.fromkeys(all_configs(name))
+    wanted = [] if card_only else select_configs(name, configs, data_dir)
+    described: dict = {}  # each file hashed once, before any build
+    sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
-    (out / "README.md").write_text(render_card(name, sizes), encoding="utf-8")
+    staging = out / STAGING
+    with FileLock(out / LOCK):
+        shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed
+        try:
+            staging.mkdir()
+            written: dict[str, SplitSize] = {}
+            for config in wanted:
+                ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir)
+                metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
+                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata)
+                logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
+            kept = _kept_configs(name, out, wanted)
+            sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(name) if c in written or c in kept}
+            sources.update({c: kept[c][1] for c in kept})
+            if not sizes:
+                if any((out / "data").glob(f"*/{SPLIT}-*.parquet")):
+                    raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
+                sizes, sources = dict.fromkeys(all_configs(name)), None
+            (staging / "README.md").write_text(render_card(name, sizes, sources), encoding="utf-8")
+            _commit(out, staging, wanted)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return sizes
-
-
-def exported_configs(out_dir: str | Path) -> list[str]:
-    """The configs with Parquet files in an export folder, sorted."""
-    return sorted({p.parent.name for p in Path(out_dir).glob(f"data/*/{SPLIT}-*.parquet")})
 
 
 def push(
@@ -178,7 +240,8 @@ def push(
         The URL of the commit.
 
     Raises:
-        ConfigurationError: unknown dataset or config, or nothing to upload.
+        ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
+            export of ``name`` (see :func:`checked_export`; checked before any network call).
         UploadError: no token, offline (``HF_HUB_OFFLINE``), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
@@ -189,21 +252,19 @@ def push(
         validate_repo_id(repo_id)
     except HFValidationError as e:
         raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
+
     if constants.HF_HUB_OFFLINE:
         raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
     if get_token() is None:
         raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
+    if export_dir is not None:
+        selected = checked_export(name, export_dir, configs)  # a wrong folder fails before any network call
 
     with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
         if export_dir is None:
             export(name, tmp, configs, data_dir=data_dir, cache_dir=cache_dir)
-            folder = Path(tmp)
-        else:
-            folder = Path(export_dir)
-        present = exported_configs(folder)
-        selected = [c for c in _configs(name, configs) if c in present] if configs else present
-        if not selected or not (folder / "README.md").is_file():
-            raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
+            selected = checked_export(name, tmp, configs)
+        folder = Path(tmp if export_dir is None else export_dir)
         patterns = [data_files_pattern(c) for c in selected]
         api = HfApi()
         try:
