@@ -112,7 +112,7 @@ class LongmemevalConfig(datasets.BuilderConfig):
         """This config's source (downloaded with ``huggingface_hub``)."""
         url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
         return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size,
-                          licence=_LICENSE, evidence=_EVIDENCE)
+                          licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
 
 
 def _config(name: str, description: str, **fields) -> LongmemevalConfig:

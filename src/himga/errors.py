@@ -20,7 +20,6 @@ __all__ = [
     "HimgaError",
     "MissingDependencyError",
     "SourceFormatError",
-    "SourceWarning",
     "UploadError",
 ]
 
@@ -47,10 +46,6 @@ class SourceFormatError(HimgaError, ValueError):
 
     def __reduce__(self):  # keep the three fields across process boundaries (num_proc)
         return (type(self), (self.file, self.path, self.detail))
-
-
-class SourceWarning(UserWarning):
-    """A source file that loads but is not what its name says (e.g. a modified copy of a pinned file)."""
 
 
 class ChecksumError(HimgaError):

@@ -19,14 +19,14 @@ process (:func:`file_sha256`; a build that already read the file records it with
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ChecksumError, ConfigurationError, DownloadError, SourceWarning
+from .errors import ChecksumError, ConfigurationError, DownloadError
 
 __all__ = [
     "DATASETS",
@@ -42,6 +42,8 @@ __all__ = [
     "sha256_of",
     "warn_if_modified",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: The datasets :func:`get_dataset` knows.
 DATASETS = ("locomo", "longmemeval")
@@ -175,8 +177,9 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
 
 
 def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile]) -> None:
-    """Warn once (a :class:`~himga.errors.SourceWarning`) when a file under ``$HIMGA_DATASETS_ROOT`` has a
-    pinned name but another checksum. Called by the builders with the sha256 computed while parsing."""
+    """Log one warning (logger ``himga.sources``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
+    name but another checksum. Called by the builders, once per file and build, with the sha256 computed
+    while parsing (which it also records for :func:`file_sha256`)."""
     record_sha256(path, sha256)
     root = datasets_root()
     path = Path(path)
@@ -185,11 +188,9 @@ def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile]) 
     named = [pin for pin in pins if pin.accepts_name(path.name) and pin.sha256 is not None]
     if named and all(pin.sha256 != sha256 for pin in named):
         pin = named[0]
-        warnings.warn(
-            f"{path}: differs from the pinned {pin.filename} ({pin.origin}): a modified copy or another release "
-            f"(sha256 {sha256}, pinned {pin.sha256}); the official file is {pin.url}",
-            SourceWarning,
-            stacklevel=2,
+        logger.warning(
+            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
+            "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
         )
 
 
