@@ -47,3 +47,16 @@ def test_the_real_locomo_file_is_the_pinned_one(shared_data):
     from himga.sources import sha256_of
 
     assert sha256_of(path) == pin.sha256
+
+
+def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
+    import himga.sources
+    import himga.utils
+
+    for name in ("DATASETS", "RemoteFile", "cache_root", "datasets_root", "sha256_of"):
+        assert getattr(himga.utils, name) is getattr(himga.sources, name)
+    assert himga.utils.default_sources("locomo") == [pinned_files("locomo")["default"]]
+    assert himga.utils.default_sources("longmemeval") == [pinned_files("longmemeval")["s"]]
+    (tmp_path / "locomo").mkdir()
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert himga.utils.get_dataset("locomo") == tmp_path / "locomo"

@@ -19,6 +19,7 @@ from typing import Any
 import datasets
 
 from himga.errors import ConfigurationError, HimgaError
+from himga.version import __version__
 from himga.sources import RemoteFile, get_dataset
 
 __all__ = [
@@ -78,8 +79,6 @@ def code_hash(name: str) -> str:
     Covers the builder's package (every ``.py`` file beside the builder module) and the shared schema
     modules.
     """
-    from himga import __version__
-
     digest = hashlib.sha256(__version__.encode())
     package_dir = Path(importlib.import_module(BUILDER_MODULES[name]).__file__).parent
     for path in sorted(package_dir.glob("*.py")):
