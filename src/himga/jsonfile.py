@@ -72,14 +72,16 @@ def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
             name, "$", f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
             f"clone it comes from, or {fix}")
     lowered = text[:512].lower()
-    if lowered.startswith((b"<!doctype html", b"<html", b"<head", b"<?xml")) or (lowered.startswith(b"<") and b"<html" in lowered):
-        return SourceFormatError(name, "$", f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}")
+    if lowered.startswith(b"<") and (b"<html" in lowered or b"<!doctype html" in lowered):
+        detail = f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}"
+        return SourceFormatError(name, "$", detail)
     if size <= 1024 and text[:1] not in (b"[", b"{", b'"') and _WORDS.search(text):
         try:
             json.loads(text)
         except ValueError:
             body = text.decode("utf-8", "replace").strip()
-            return SourceFormatError(name, "$", f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}")
+            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
+            return SourceFormatError(name, "$", detail)
     return None
 
 

@@ -147,6 +147,9 @@ def file_sha256(path: str | Path) -> str:
 def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | None = None) -> str:
     """One line saying whether a local source file is byte-identical to a pinned official file.
 
+    The file is hashed only when needed: not when this process's build already did (:func:`record_sha256`),
+    nor when its size matches no pin (it cannot be byte-identical to one).
+
     Args:
         path: The local file.
         pins: Every pinned file of the dataset (:func:`himga.data.builders.pinned_files`).
@@ -154,20 +157,28 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
 
     Returns:
         ``"locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"``; or ``"locomo10.json: differs from
-        the pinned locomo10.json: a modified copy or another release"``; or, for a pin without a known
-        sha256, ``"... sha256 <hex> (the pin has no sha256 to compare with)"``; or, for any other name,
+        the pinned locomo10.json: a modified copy or another release (sha256 <hex>)"`` (``(<n> bytes,
+        pinned <m>)`` when the size already differs); for a pin without a known sha256,
+        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for any other name,
         ``"mine.json: not a pinned file (sha256 <hex>)"``.
 
     Raises:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    digest = sha256 or file_sha256(path)
     pins = list(pins)
+    named = [pin for pin in pins if pin.accepts_name(path.name)]
+    size = path.stat().st_size
+    digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
+    if digest is None and all(pin.size is not None and pin.size != size for pin in pins):
+        if named:
+            return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
+                    f"({size:,} bytes, pinned {named[0].size:,})")
+        return f"{path.name}: not a pinned file ({size:,} bytes; no pin has that size)"
+    digest = digest or file_sha256(path)
     for pin in pins:
         if pin.sha256 == digest:
             return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
-    named = [pin for pin in pins if pin.accepts_name(path.name)]
     if any(pin.sha256 is None for pin in named):
         origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
         return f"{path.name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
@@ -266,7 +277,9 @@ def dataset_folder(name: str) -> Path | None:
     folder = root / name
     if folder.is_dir():
         return folder
-    message = f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; expected a folder holding one subfolder per dataset ({', '.join(f'{d}/' for d in DATASETS)})"
+    subfolders = ", ".join(f"{d}/" for d in DATASETS)
+    message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
+               f"expected a folder holding one subfolder per dataset ({subfolders})")
     if not root.is_dir():
         message += f", and {str(root)!r} does not exist"
     elif root.name == name or any(p.suffix == ".json" for p in root.iterdir()):

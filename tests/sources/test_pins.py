@@ -60,3 +60,25 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
     (tmp_path / "locomo").mkdir()
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     assert himga.utils.get_dataset("locomo") == tmp_path / "locomo"
+
+
+def test_stats_locomo_downloads_the_pinned_file(shared_data, tmp_path, monkeypatch, capsys):
+    """`himga stats locomo` with no local copy fetches data/locomo10.json at 3eb6f2c and verifies it."""
+    import huggingface_hub.file_download
+
+    from himga.cli import main
+
+    calls = []
+
+    def http_get(url, temp_file, **kwargs):
+        calls.append(url)
+        temp_file.write((shared_data / "locomo" / "locomo10.json").read_bytes())
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path / "himga"))
+    monkeypatch.setattr(huggingface_hub.file_download, "http_get", http_get)
+    assert main(["stats", "locomo", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert calls == [pinned_files("locomo")["default"].url]
+    out = capsys.readouterr().out.splitlines()
+    assert "  QA pairs                    1,986" in out
+    assert out[-1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"

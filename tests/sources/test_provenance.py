@@ -162,3 +162,19 @@ def test_the_digest_of_the_streaming_read_is_the_file_sha256(tmp_path):
     digest = hashlib.sha256()
     assert len(list(iter_array_items(path, digest=digest))) == 3
     assert digest.hexdigest() == sha256_of(path)
+
+
+def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
+    import himga.sources
+
+    def no_hash(path, chunk_size=0):
+        raise AssertionError("hashed although no pin has its size")
+
+    monkeypatch.setattr(himga.sources, "sha256_of", no_hash)
+    path = tmp_path / "locomo10.json"
+    path.write_text(json.dumps(ONE))
+    pins = pinned_files("locomo").values()
+    size = path.stat().st_size
+    assert provenance(path, pins) == (
+        f"locomo10.json: differs from the pinned locomo10.json: a modified copy or another release ({size} bytes, pinned 2,805,274)")
+    assert provenance(path.rename(tmp_path / "mine.json"), pins) == f"mine.json: not a pinned file ({size} bytes; no pin has that size)"

@@ -19,8 +19,8 @@ from typing import Any
 import datasets
 
 from himga.errors import ConfigurationError, HimgaError
-from himga.version import __version__
 from himga.sources import RemoteFile, get_dataset
+from himga.version import __version__
 
 __all__ = [
     "BUILDER_MODULES",
