@@ -138,3 +138,14 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
     assert out.count("\n\n") == 6  # seven blocks
+
+
+def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):
+    (tmp_path / "locomo").mkdir()
+    copy = tmp_path / "locomo" / "locomo10.json"
+    copy.write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes()[:-1])
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert main(["sources", "locomo"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"  local     {copy}: differs from the pinned locomo10.json: a modified copy or another release "
+        "(2,805,273 bytes, pinned 2,805,274)")
