@@ -16,7 +16,8 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
-from himga.sources import RemoteFile, get_dataset, warn_if_modified
+from himga.provenance import warn_if_modified
+from himga.sources import RemoteFile, get_dataset
 from himga_locomo.records import CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\

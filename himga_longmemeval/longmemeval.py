@@ -24,7 +24,8 @@ import pyarrow as pa
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
-from himga.sources import RemoteFile, get_dataset, warn_if_modified
+from himga.provenance import warn_if_modified
+from himga.sources import RemoteFile, get_dataset
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\

@@ -80,11 +80,16 @@ def test_the_graph_sees_imports_inside_functions():
     assert "himga.pins" in graph["himga.validate"]  # imported inside validate()
 
 
-def test_sources_import_no_builder():
-    graph = import_graph()
-    reachable, todo = set(), ["himga.sources"]
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    reachable, todo = set(), [start]
     while todo:
         for nxt in graph[todo.pop()] - reachable:
             reachable.add(nxt)
             todo.append(nxt)
-    assert reachable == {"himga.errors"}
+    return reachable
+
+
+def test_sources_and_provenance_import_no_builder():
+    graph = import_graph()
+    assert _reachable(graph, "himga.sources") == {"himga.errors"}
+    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.errors"}

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from himga.data.builders import BUILDER_MODULES, pinned_files
-from himga.sources import RemoteFile, cache_root, datasets_root, provenance
+from himga.provenance import provenance
+from himga.sources import RemoteFile, cache_root, datasets_root
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
 
@@ -147,7 +148,7 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
 
 
 def provenance_lines(name: str, files: list[str | Path]) -> list[str]:
-    """One :func:`~himga.sources.provenance` line per local source file of dataset ``name``."""
+    """One :func:`~himga.provenance.provenance` line per local source file of dataset ``name``."""
     pins = list(pinned_files(name).values())
     return [provenance(f, pins) for f in files]
 

@@ -11,18 +11,14 @@ Resolution order of :func:`get_dataset` (as in the HiMGA seed):
    pinned source file. A download goes to a temporary name in that folder and is moved into place only
    after its sha256 matches, so an interrupted or corrupted download is never used.
 
-Provenance: :func:`provenance` says whether a local file is byte-identical to a pinned official file
-(``locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok``). A file's sha256 is computed once per
-process (:func:`file_sha256`; a build that already read the file records it with :func:`record_sha256`).
+Whether a local file is byte-identical to a pinned one is :mod:`himga.provenance`'s job.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import tempfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,15 +31,9 @@ __all__ = [
     "dataset_folder",
     "datasets_root",
     "download",
-    "file_sha256",
     "get_dataset",
-    "provenance",
-    "record_sha256",
     "sha256_of",
-    "warn_if_modified",
 ]
-
-logger = logging.getLogger(__name__)
 
 #: The datasets :func:`get_dataset` knows.
 DATASETS = ("locomo", "longmemeval")
@@ -116,93 +106,6 @@ def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
         while chunk := f.read(chunk_size):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-#: (resolved path, size, mtime_ns) → sha256, for this process: a file is hashed once per build.
-_SHA256_SEEN: dict[tuple[str, int, int], str] = {}
-
-
-def _stat_key(path: Path) -> tuple[str, int, int]:
-    stat = path.stat()
-    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-def record_sha256(path: str | Path, sha256: str) -> None:
-    """Remember the sha256 of ``path`` as computed by a reader that read every byte (the build's parse)."""
-    _SHA256_SEEN[_stat_key(Path(path))] = sha256
-
-
-def file_sha256(path: str | Path) -> str:
-    """The sha256 of ``path``: remembered from this process's build when the file is unchanged, else read.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    key = _stat_key(Path(path))
-    if key not in _SHA256_SEEN:
-        _SHA256_SEEN[key] = sha256_of(path)
-    return _SHA256_SEEN[key]
-
-
-def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | None = None) -> str:
-    """One line saying whether a local source file is byte-identical to a pinned official file.
-
-    The file is hashed only when needed: not when this process's build already did (:func:`record_sha256`),
-    nor when its size matches no pin (it cannot be byte-identical to one).
-
-    Args:
-        path: The local file.
-        pins: Every pinned file of the dataset (:func:`himga.data.builders.pinned_files`).
-        sha256: The file's sha256 if already known; default :func:`file_sha256`.
-
-    Returns:
-        ``"locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"``; or ``"locomo10.json: differs from
-        the pinned locomo10.json: a modified copy or another release (sha256 <hex>)"`` (``(<n> bytes,
-        pinned <m>)`` when the size already differs); for a pin without a known sha256,
-        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for any other name,
-        ``"mine.json: not a pinned file (sha256 <hex>)"``.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    path = Path(path)
-    pins = list(pins)
-    named = [pin for pin in pins if pin.accepts_name(path.name)]
-    size = path.stat().st_size
-    digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
-    if digest is None and all(pin.size is not None and pin.size != size for pin in pins):
-        if named:
-            return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
-                    f"({size:,} bytes, pinned {named[0].size:,})")
-        return f"{path.name}: not a pinned file ({size:,} bytes; no pin has that size)"
-    digest = digest or file_sha256(path)
-    for pin in pins:
-        if pin.sha256 == digest:
-            return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
-    if any(pin.sha256 is None for pin in named):
-        origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
-        return f"{path.name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
-    if named:
-        return f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release (sha256 {digest})"
-    return f"{path.name}: not a pinned file (sha256 {digest})"
-
-
-def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile]) -> None:
-    """Log one warning (logger ``himga.sources``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
-    name but another checksum. Called by the builders, once per file and build, with the sha256 computed
-    while parsing (which it also records for :func:`file_sha256`)."""
-    record_sha256(path, sha256)
-    root = datasets_root()
-    path = Path(path)
-    if root is None or not path.resolve().is_relative_to(root.resolve()):
-        return
-    named = [pin for pin in pins if pin.accepts_name(path.name) and pin.sha256 is not None]
-    if named and all(pin.sha256 != sha256 for pin in named):
-        pin = named[0]
-        logger.warning(
-            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
-            "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
-        )
 
 
 def _offline() -> bool:

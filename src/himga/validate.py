@@ -72,7 +72,7 @@ class Report:
         kinds: Every kind checked (kind → title), in display order.
         findings: All findings, in source order within each kind.
         provenance: One line per source file: byte-identical to a pinned file or not
-            (:func:`himga.sources.provenance`).
+            (:func:`himga.provenance.provenance`).
     """
 
     dataset: str

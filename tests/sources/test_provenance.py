@@ -16,7 +16,8 @@ from himga.data.builders import pinned_files
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items, load_json
 from himga.pins import provenance_lines
-from himga.sources import get_dataset, provenance, sha256_of
+from himga.provenance import provenance
+from himga.sources import get_dataset, sha256_of
 
 LOCOMO_SHA = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 ONE = [{"sample_id": "conv-x", "conversation": {"speaker_a": "A", "speaker_b": "B",
@@ -76,7 +77,7 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
 def test_one_warning_at_build_time_for_a_modified_pinned_file_under_datasets_root(shared_data, tmp_path, monkeypatch, caplog):
     copy = _modified_copy(shared_data, tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
-    with caplog.at_level(logging.WARNING, logger="himga.sources"):
+    with caplog.at_level(logging.WARNING, logger="himga.provenance"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10  # served from the cache: no new warning
     assert [r.getMessage() for r in caplog.records] == [
@@ -90,7 +91,7 @@ def test_no_warning_for_the_official_file_or_outside_datasets_root(shared_data, 
     shutil.copytree(shared_data / "locomo", tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
     copy = _modified_copy(shared_data, tmp_path / "elsewhere")
-    with caplog.at_level(logging.WARNING, logger="himga.sources"):
+    with caplog.at_level(logging.WARNING, logger="himga.provenance"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_locomo(copy, cache_dir=tmp_path / "c")) == 10
     assert caplog.records == []
