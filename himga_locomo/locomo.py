@@ -7,6 +7,7 @@ A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the feature
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
+from himga.provenance import warn_if_modified
+from himga.sources import RemoteFile, get_dataset
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\
@@ -38,11 +41,19 @@ _HOMEPAGE = "https://snap-research.github.io/locomo/"
 _LICENSE = "cc-by-nc-4.0"
 
 #: snap-research/LoCoMo, pinned to a commit; the file's sha256 is checked on download.
+# Confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo (its main branch is this commit,
+# "Updated Readme", 2024-08-12): `git cat-file -s 3eb6f2c:data/locomo10.json` = 2805274 and the blob's
+# sha256 = 79fa87e9...ff4; data/locomo10.json was added in cbfbc1d (2024-08-09) and is byte-identical up to
+# 3eb6f2c. The previous pin, 9228632 ("Code commit", 2024-08-07, branch `code`), has data/locomo10.zip only.
+# Licence: LICENSE.txt at 3eb6f2c is CC BY-NC 4.0.
 _REPO = "snap-research/locomo"
-_REVISION = "92286325a40764bee61f77824ddb95233b11c4d6"
-_URL = f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/data/locomo10.json"
+_REVISION = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
+_PATH = "data/locomo10.json"
+_URL = f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{_PATH}"
 _FILENAME = "locomo10.json"
+_SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+_EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
@@ -89,11 +100,10 @@ class LocomoConfig(datasets.BuilderConfig):
         if self.category3_answer not in CATEGORY3_ANSWERS:
             raise ConfigurationError(f"category3_answer: expected 'scorer' or 'full', got {self.category3_answer!r}")
 
-    def remote_file(self):
-        """The pinned source, ``locomo10.json`` at :data:`_REVISION`, as a :class:`himga.utils.RemoteFile`."""
-        from himga.utils import RemoteFile
-
-        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION)
+    def remote_file(self) -> RemoteFile:
+        """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
+        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO,
+                          licence=_LICENSE, evidence=_EVIDENCE)
 
     @property
     def options(self) -> dict[str, str]:
@@ -127,9 +137,7 @@ class Locomo(datasets.GeneratorBasedBuilder):
             path = Path(self.config.data_dir)
             files = [path] if path.is_file() else json_files(path)
         else:
-            from himga.utils import get_dataset
-
-            files = json_files(get_dataset("locomo"))
+            files = json_files(get_dataset("locomo", files=[self.config.remote_file()]))
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
@@ -138,7 +146,9 @@ class Locomo(datasets.GeneratorBasedBuilder):
         index = 0
         for file in files:
             name = Path(file).name
-            data = load_json(file)
+            digest = hashlib.sha256()
+            data = load_json(file, digest=digest)
+            warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
             if isinstance(data, dict):
                 records = [("$", data)]
             elif isinstance(data, list):

@@ -14,6 +14,7 @@ not grow with the file: the ~2.5 GB M file builds in well under 1 GB.
 from __future__ import annotations
 
 import gc
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,8 @@ import pyarrow as pa
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
+from himga.provenance import warn_if_modified
+from himga.sources import RemoteFile, get_dataset
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -47,19 +50,22 @@ _HOMEPAGE = "https://xiaowu0162.github.io/long-mem-eval/"
 _LICENSE = "mit"
 
 # --- pinned sources ------------------------------------------------------------------------------------
-# The Hub cannot be reached from the machines this was written on. Revisions and checksums below are the
-# ones published by independent users of these files (found in public code that pins them); a checksum
-# we could not learn is None (the file is then downloaded at the pinned revision without verification).
-#   cleaned S sha256 + cleaned revision: several independent pins (file size 277,383,467 bytes);
-#   original S sha256: two independent pins (278,025,796 bytes); original revision: one pin;
-#   oracle sha256: one pin, which states that the cleaned repo's oracle file is byte-identical to the
-#   original one (the 2025-09 cleaning changed only the S/M haystacks);
-#   M files (cleaned and original): sha256 unknown.
+# The Hub cannot be reached from the machines this was written on, so none of these was confirmed against
+# the Hub itself. Each value below is one that independent users of these files publish in their own code
+# (found 2026-12-01 with a search of public GitHub code for the revision and for each sha256); how many
+# independent pins agree is stated per value. A value nobody publishes is None (the file is then downloaded
+# at the pinned revision without a sha256 check; `himga sources --check` shows the remote's sha256).
+# Cleaned repo revision 98d7416c: 5+ independent pins (resolve/98d7416c.../<file> URLs).
 _CLEANED_REPO = "xiaowu0162/longmemeval-cleaned"
 _CLEANED_REVISION = "98d7416c24c778c2fee6e6f3006e7a073259d48f"
+# Original repo revision 2ec2a557: 5+ independent pins; one cites the Hub API `sha` (lastModified 2025-09-19).
 _ORIGINAL_REPO = "xiaowu0162/longmemeval"
 _ORIGINAL_REVISION = "2ec2a557f339b6c0369619b1ed5793734cc87533"
+# Oracle: 15,388,478 bytes, sha256 821a2034...; 5+ independent pins at the cleaned revision; one pin states
+# the original repo's `longmemeval_oracle` is the same file (the 2025-09 cleaning changed only S/M haystacks).
 _ORACLE_SHA256 = "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c"
+_ORACLE_SIZE = 15_388_478
+_EVIDENCE = "unconfirmed against the Hub (unreachable here): as pinned by independent public code, searched 2026-12-01"
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: sessions in file order, has_answer in Message.raw, QAPair.raw without
@@ -77,6 +83,7 @@ class LongmemevalConfig(datasets.BuilderConfig):
         filename: The file's name in the repository (and the name looked for in ``data_dir``, with or
             without ``.json``).
         sha256: The file's expected sha256, verified after download; ``None`` where none is pinned.
+        size: The file's size in bytes; ``None`` where unknown.
         writer_batch_size: Questions per Arrow record batch. A batch's questions are held as Python
             objects until it is written, so this bounds peak memory; smaller batches also reuse freed
             memory sooner, which is faster here. Measured on S-scale files: 10 → ~230 MB peak RSS
@@ -88,6 +95,7 @@ class LongmemevalConfig(datasets.BuilderConfig):
     revision: str = _CLEANED_REVISION
     filename: str = "longmemeval_s_cleaned.json"
     sha256: str | None = None
+    size: int | None = None
     writer_batch_size: int = 10
 
     def __post_init__(self):
@@ -101,12 +109,11 @@ class LongmemevalConfig(datasets.BuilderConfig):
         stem = self.filename.removesuffix(".json")
         return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
 
-    def remote_file(self):
-        """This config's source as a :class:`himga.utils.RemoteFile` (downloaded with ``huggingface_hub``)."""
-        from himga.utils import RemoteFile
-
+    def remote_file(self) -> RemoteFile:
+        """This config's source (downloaded with ``huggingface_hub``)."""
         url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
-        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision)
+        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size,
+                          licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
 
 
 def _config(name: str, description: str, **fields) -> LongmemevalConfig:
@@ -114,22 +121,29 @@ def _config(name: str, description: str, **fields) -> LongmemevalConfig:
 
 
 _CONFIGS = [
+    # S cleaned: 277,383,467 bytes, sha256 d6f21ea9...; 5+ independent pins (one takes it from the Hub's LFS pointer).
     _config("s", "LongMemEval-S, cleaned release (2025-09): 500 questions, ~50 haystack sessions each (~277 MB).",
             filename="longmemeval_s_cleaned.json", sha256="d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442",
-            writer_batch_size=10),
-    _config("m", "LongMemEval-M, cleaned release (2025-09): 500 questions, ~500 haystack sessions each (~2.5 GB).",
-            filename="longmemeval_m_cleaned.json", sha256=None, writer_batch_size=2),
+            size=277_383_467, writer_batch_size=10),
+    # M cleaned: 2,737,100,077 bytes, sha256 9d79e552...; 5+ independent pins (one from the Hub's LFS metadata,
+    # one after a verified download).
+    _config("m", "LongMemEval-M, cleaned release (2025-09): 500 questions, ~500 haystack sessions each (~2.7 GB).",
+            filename="longmemeval_m_cleaned.json", sha256="9d79e5524794a2e6900a3aa9cb7d9152c5a3e8319c9a87c25494ba1eacee495f",
+            size=2_737_100_077, writer_batch_size=2),
     _config("oracle", "LongMemEval oracle: 500 questions with only their evidence sessions (~15 MB).",
-            filename="longmemeval_oracle.json", sha256=_ORACLE_SHA256, writer_batch_size=100),
+            filename="longmemeval_oracle.json", sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),
+    # S original: 278,025,796 bytes, sha256 08d8dad4...; 5+ independent pins.
     _config("s_original", "LongMemEval-S, first release (file longmemeval_s).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_s",
-            sha256="08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", writer_batch_size=10),
+            sha256="08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", size=278_025_796,
+            writer_batch_size=10),
+    # M original: size and sha256 unknown (no public pin found).
     _config("m_original", "LongMemEval-M, first release (file longmemeval_m).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_m", sha256=None,
             writer_batch_size=2),
     _config("oracle_original", "LongMemEval oracle, first release (file longmemeval_oracle).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_oracle",
-            sha256=_ORACLE_SHA256, writer_batch_size=100),
+            sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),
 ]
 
 
@@ -204,8 +218,6 @@ class Longmemeval(datasets.GeneratorBasedBuilder):
             path = Path(self.config.data_dir)
             files = [path if path.is_file() else find_source(self.config, path)]
         else:
-            from himga.utils import get_dataset
-
             files = [find_source(self.config, get_dataset("longmemeval", files=[self.config.remote_file()]))]
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
 
@@ -213,10 +225,12 @@ class Longmemeval(datasets.GeneratorBasedBuilder):
         count = 0
         for file in files:
             name = Path(file).name
-            for index, question in iter_array_items(file, id_key="question_id", id_label="question"):
+            digest = hashlib.sha256()  # shares the parse's read: one pass over the file
+            for index, question in iter_array_items(file, id_key="question_id", id_label="question", digest=digest):
                 row = question_to_row(question, file=name, path=f"$[{index}]")
                 yield f"{name}:{index}", row
                 count += 1
+            warn_if_modified(file, digest.hexdigest(), [c.remote_file() for c in _CONFIGS])
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one question, found none")
 

@@ -126,7 +126,7 @@ def test_card_body_sections_and_field_reference():
     card = render_card("locomo", {"default": None})
     for heading in ("## Source", "## Fields", "## Data notes", "## Loading", "## Citation"):
         assert heading in card
-    assert "92286325a40764bee61f77824ddb95233b11c4d6" in card
+    assert "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376" in card
     assert "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4" in card
     for note in ("**Category mapping.**", "**Category-5 gold.**", "**Evidence.**", "**Abstention.**", "**Session order.**"):
         assert note in card

@@ -1,10 +1,10 @@
 """himga: LoCoMo and LongMemEval, normalized, for evaluating long-term memory systems of LLM agents.
 
-Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.utils` (source files),
+Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.sources` (source files; :mod:`himga.utils` keeps the seed's names),
 :mod:`himga.errors` (exceptions), :mod:`himga.cli` (the ``himga`` command).
 """
 
-__version__ = "0.1.0"
+from himga.version import __version__  # noqa: E402,F401
 
 # Registers "himga_locomo" and "himga_longmemeval" with datasets.load_dataset (see himga.registry).
 from himga import registry as _registry  # noqa: E402,F401

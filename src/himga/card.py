@@ -4,7 +4,7 @@ Everything on the card is derived, never written twice: the front matter's ``con
 ``dataset_info`` come from ``datasets``' own helpers (``MetadataConfigs``, ``DatasetInfosDict``, the same
 ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.data.features.SAMPLE_FEATURES` and the split
 sizes of the export; the source table from the files the export was built from (name, size, sha256,
-compared with the builder's pins by :mod:`himga.provenance`), or, on a card of no export, from the
+compared with the builder's pins by :mod:`himga.export_sources`), or, on a card of no export, from the
 pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
 :mod:`himga.data.schema`; description, license and citation from the builder module. Only the data
 notes below are prose of this module. The card holds no paths and no timestamps, so the same export
@@ -29,7 +29,7 @@ from huggingface_hub import DatasetCardData
 from himga.data.builders import BUILDER_MODULES, builder_class
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import QuestionType, Sample
-from himga.provenance import SourceFile, matching_pins, pinned_file
+from himga.export_sources import SourceFile, matching_pins, pinned_file
 
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 

@@ -66,6 +66,11 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
+        from himga.pins import provenance_lines
+        from himga.validate import source_files
+
+        for line in provenance_lines(args.dataset, source_files(args.dataset, args.config, data_dir=args.data_dir)):
+            print(f"source: {line}")
     if args.plot:
         from himga.plot import plot_stats
 
@@ -134,6 +139,18 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_sources(args: argparse.Namespace) -> int:
+    from himga.pins import check_pins, describe_pins
+
+    names = [args.dataset] if args.dataset else None
+    if not args.check:
+        print(describe_pins(names))
+        return 0
+    lines, ok = check_pins(names)
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
@@ -175,6 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
     p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
     p.set_defaults(func=_cmd_validate)
+
+    p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
+    p.add_argument("dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: both)")
+    p.add_argument("--check", action="store_true",
+                   help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
+    p.set_defaults(func=_cmd_sources)
     return parser
 
 

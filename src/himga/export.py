@@ -10,7 +10,7 @@ Layout of an export folder::
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
 for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
 a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
-``himga``, its dataset, config and source files (:class:`~himga.provenance.SourceFile`), from which the
+``himga``, its dataset, config and source files (:class:`~himga.export_sources.SourceFile`), from which the
 card's source table is written and which :func:`~himga.exported.checked_export` checks before a push.
 
 An export is never seen half-written. Every config's shards are written and closed inside a hidden
@@ -46,7 +46,7 @@ from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
 from himga.exported import METADATA_KEY, checked_export, exported_configs, shard_metadata
-from himga.provenance import SourceFile, checked_sources, select_configs
+from himga.export_sources import SourceFile, checked_sources, select_configs
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
@@ -160,7 +160,7 @@ def export(
             (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
             ``oracle_original``; a file whose name says no config needs ``configs``); without, all of the
             builder's (LoCoMo: ``default``; LongMemEval: ``s``, ``m``, ``oracle``, ``s_original``,
-            ``m_original``, ``oracle_original``). See :func:`himga.provenance.select_configs`.
+            ``m_original``, ``oracle_original``). See :func:`himga.export_sources.select_configs`.
         data_dir: A folder of source files (or one file), as for the builder; default: the pinned
             sources, found or downloaded by :func:`himga.utils.get_dataset`.
         cache_dir: The ``datasets`` cache folder.

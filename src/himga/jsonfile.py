@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import SourceFormatError
 
-__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant"]
+__all__ = ["iter_array_items", "json_files", "load_json", "not_json", "raw_text", "reject_constant"]
 
 
 def raw_text(value: dict | None) -> str | None:
@@ -45,11 +45,52 @@ def reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON literal {name}")
 
 
-def load_json(path: str | Path) -> Any:
+_WORDS = re.compile(rb"[A-Za-z]{2,} [A-Za-z]{2,}")  # "Entry not found", "404: Not Found"
+
+
+def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
+    """The error for a file that is something else in place of JSON, judged from its first bytes.
+
+    Recognizes a Git LFS pointer (``version https://git-lfs.github.com/spec/v1``: a clone without
+    Git LFS), an HTML page (a web page saved instead of the raw file) and, for files under 1 KiB, a short
+    text body that is not JSON (``Entry not found``, ``404: Not Found``: an error saved by a download).
+
+    Args:
+        name: The file's name, for the message.
+        head: The file's first bytes (at least the first 1 KiB when the file is that long).
+        size: The file's size in bytes.
+
+    Returns:
+        A :class:`SourceFormatError` saying what the file is and how to get the real one, or ``None``.
+    """
+    text = head.removeprefix(_BOM).lstrip()
+    fix = "download the real file (`himga sources` lists the pinned URLs) or pass the right path"
+    if text.startswith(b"version https://git-lfs.github.com/spec/v1"):
+        fields = dict(line.split(" ", 1) for line in text.decode("utf-8", "replace").splitlines() if " " in line)
+        detail = ", ".join(f"{k} {fields[k]}" for k in ("oid", "size") if k in fields)
+        return SourceFormatError(
+            name, "$", f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
+            f"clone it comes from, or {fix}")
+    lowered = text[:512].lower()
+    if lowered.startswith(b"<") and (b"<html" in lowered or b"<!doctype html" in lowered):
+        detail = f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}"
+        return SourceFormatError(name, "$", detail)
+    if size <= 1024 and text[:1] not in (b"[", b"{", b'"') and _WORDS.search(text):
+        try:
+            json.loads(text)
+        except ValueError:
+            body = text.decode("utf-8", "replace").strip()
+            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
+            return SourceFormatError(name, "$", detail)
+    return None
+
+
+def load_json(path: str | Path, *, digest: Any = None) -> Any:
     """Parse a whole JSON file.
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark.
+        digest: A ``hashlib`` object updated with the file's bytes (the one read shared with the parse).
 
     Returns:
         The JSON value (dicts, lists, str, int, float, bool, None).
@@ -58,10 +99,15 @@ def load_json(path: str | Path) -> Any:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
             nested too deeply for the parser, or holds a lone surrogate escape (``"\\ud800"``, which
             Arrow cannot store); the message names the file and the line and column (or the JSON path).
+            A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
         OSError: the file cannot be read.
     """
     path = Path(path)
     data = path.read_bytes()
+    if digest is not None:
+        digest.update(data)
+    if (error := not_json(path.name, data[:1024], len(data))) is not None:
+        raise error
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -158,7 +204,39 @@ def _top_level_id(f, id_key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: str | None = None) -> Iterator[tuple[int, Any]]:
+class _HashingReader:
+    """A binary file whose bytes are fed to ``digest`` once each, in order, however often it is rewound."""
+
+    def __init__(self, f, digest) -> None:
+        self._f = f
+        self._digest = digest
+        self._hashed = 0  # bytes [0, _hashed) are in the digest
+
+    def read(self, n: int = -1) -> bytes:
+        start = self._f.tell()
+        data = self._f.read(n)
+        end = start + len(data)
+        if end > self._hashed:  # never a gap: the reader only rewinds
+            self._digest.update(memoryview(data)[self._hashed - start:])
+            self._hashed = end
+        return data
+
+    def seek(self, *args) -> int:
+        return self._f.seek(*args)
+
+    def tell(self) -> int:
+        return self._f.tell()
+
+    def finish(self) -> None:
+        """Hash whatever the parser did not read (trailing whitespace)."""
+        self._f.seek(self._hashed)
+        while self.read(1 << 20):
+            pass
+
+
+def iter_array_items(
+    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
+) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
     Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
@@ -169,6 +247,8 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
         id_key: A key of the items (e.g. ``"question_id"``); when an item is malformed, its value is
             read again (best effort) to name the item in the error.
         id_label: The word naming the item in errors (default ``id_key``): ``(question 7161e7e2)``.
+        digest: A ``hashlib`` object updated with every byte of the file as the parse reads it (one pass);
+            complete once the iteration has ended.
 
     Yields:
         ``(index, item)`` pairs, index from 0, in file order.
@@ -178,6 +258,7 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage); the message names the file,
             the item (``$[212]``) and, with ``id_key``, its id, e.g.
             ``s.json: $[499]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)``.
+            A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
         OSError: the file cannot be read.
     """
     import ijson
@@ -185,7 +266,11 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
     path = Path(path)
     backend = _ijson_backend()
     index = 0
-    with open(path, "rb") as f:
+    with open(path, "rb") as raw:
+        f = _HashingReader(raw, digest) if digest is not None else raw
+        if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
+            raise error
+        f.seek(0)
         first = _first_byte(f)
         if not first:
             raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
@@ -199,6 +284,8 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             for item in backend.items(f, "item", use_float=True):
                 yield index, item
                 index += 1
+            if digest is not None:
+                f.finish()
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
             raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
         except ijson.JSONError as e:

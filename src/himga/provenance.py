@@ -1,187 +1,108 @@
-"""Which source files a config is built from, and whether they are the pinned files.
+"""Provenance of local source files: is this file byte-identical to a pinned official file?
 
-Used by :mod:`himga.export` and :mod:`himga.card` so that an export is never labelled with a config or a
-pin it did not come from:
-
-- :func:`configs_named`: the configs a file name belongs to (LongMemEval: ``longmemeval_s_cleaned.json``
-  → ``s``; ``longmemeval_oracle.json`` → ``oracle`` and ``oracle_original``, whose files share that name);
-- :func:`source_paths`: the files the builder reads for a config and a ``data_dir`` (the builders' own
-  rule: a file is itself; in a folder, LongMemEval takes the config's file name, LoCoMo every ``.json``);
-- :func:`describe`: a file's name, size and sha256 (:class:`SourceFile`);
-- :func:`matching_pins`: the configs whose pinned file has a given sha256 (the one comparison with pins);
-- :func:`select_configs` and :func:`checked_sources`: the configs an export of a local source is
-  labelled with, and its files, refusing a file named or pinned for another config.
+:func:`provenance` gives the line ``himga validate`` and ``himga stats`` print per source file
+(``locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok``); :func:`warn_if_modified` is the one
+warning a build gives for a modified pinned file under ``$HIMGA_DATASETS_ROOT``. A file's sha256 is
+computed once per process: the builders hash a file in the same read as the parse and record it
+(:func:`record_sha256`), and :func:`file_sha256` reuses it while the file is unchanged.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import logging
+from collections.abc import Iterable
 from pathlib import Path
 
-from himga.data.builders import builder_class
-from himga.errors import ConfigurationError
-from himga.jsonfile import json_files
-from himga.utils import RemoteFile, get_dataset, sha256_of
+from himga import sources
+from himga.sources import RemoteFile
 
-__all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
+__all__ = ["file_sha256", "provenance", "record_sha256", "warn_if_modified"]
+
+logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class SourceFile:
-    """One source file an exported config was built from (no path: the card holds none).
+#: (resolved path, size, mtime_ns) → sha256, for this process: a file is hashed once per build.
+_SHA256_SEEN: dict[tuple[str, int, int], str] = {}
 
-    Attributes:
-        filename: The file's base name, e.g. ``"longmemeval_oracle.json"``.
-        num_bytes: Its size in bytes.
-        sha256: Its sha256, 64 hex digits.
+
+def _stat_key(path: Path) -> tuple[str, int, int]:
+    stat = path.stat()
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+def record_sha256(path: str | Path, sha256: str) -> None:
+    """Remember the sha256 of ``path`` as computed by a reader that read every byte (the build's parse)."""
+    _SHA256_SEEN[_stat_key(Path(path))] = sha256
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of ``path``: remembered from this process's build when the file is unchanged, else read.
+
+    Raises:
+        OSError: the file cannot be read.
     """
-
-    filename: str
-    num_bytes: int
-    sha256: str
-
-    def to_dict(self) -> dict[str, str | int]:
-        """As a JSON object (stored in the Parquet metadata of the export's shards)."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> SourceFile:
-        """Inverse of :meth:`to_dict`."""
-        return cls(str(data["filename"]), int(data["num_bytes"]), str(data["sha256"]))
+    key = _stat_key(Path(path))
+    if key not in _SHA256_SEEN:
+        _SHA256_SEEN[key] = sources.sha256_of(path)
+    return _SHA256_SEEN[key]
 
 
-def describe(path: str | Path) -> SourceFile:
-    """Name, size and sha256 of the file at ``path`` (one full read).
+def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | None = None) -> str:
+    """One line saying whether a local source file is byte-identical to a pinned official file.
+
+    The file is hashed only when needed: not when this process's build already did (:func:`record_sha256`),
+    nor when its size matches no pin (it cannot be byte-identical to one).
+
+    Args:
+        path: The local file.
+        pins: Every pinned file of the dataset (:func:`himga.data.builders.pinned_files`).
+        sha256: The file's sha256 if already known; default :func:`file_sha256`.
+
+    Returns:
+        ``"locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"``; or ``"locomo10.json: differs from
+        the pinned locomo10.json: a modified copy or another release (sha256 <hex>)"`` (``(<n> bytes,
+        pinned <m>)`` when the size already differs); for a pin without a known sha256,
+        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for any other name,
+        ``"mine.json: not a pinned file (sha256 <hex>)"``.
 
     Raises:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    return SourceFile(path.name, path.stat().st_size, sha256_of(path))
+    pins = list(pins)
+    named = [pin for pin in pins if pin.accepts_name(path.name)]
+    size = path.stat().st_size
+    digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
+    if digest is None and all(pin.size is not None and pin.size != size for pin in pins):
+        if named:
+            return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
+                    f"({size:,} bytes, pinned {named[0].size:,})")
+        return f"{path.name}: not a pinned file ({size:,} bytes; no pin has that size)"
+    digest = digest or file_sha256(path)
+    for pin in pins:
+        if pin.sha256 == digest:
+            return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
+    if any(pin.sha256 is None for pin in named):
+        origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
+        return f"{path.name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
+    if named:
+        return f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release (sha256 {digest})"
+    return f"{path.name}: not a pinned file (sha256 {digest})"
 
 
-def pinned_file(name: str, config: str) -> RemoteFile:
-    """The pinned source file of ``config`` (its builder config's ``remote_file()``)."""
-    return builder_class(name).builder_configs[config].remote_file()
-
-
-def matching_pins(name: str, sha256: str) -> list[str]:
-    """The configs of dataset ``name`` whose pinned file has this sha256 (pins without one never match).
-
-    LongMemEval's ``oracle`` and ``oracle_original`` pin the same bytes, so a real oracle file matches both.
-    """
-    return [c.name for c in builder_class(name).BUILDER_CONFIGS if c.remote_file().sha256 == sha256]
-
-
-def _file_names(config) -> list[str]:
-    """The source file names a config accepts in a folder (LoCoMo's one config: its pinned file name)."""
-    return list(getattr(config, "candidate_names", None) or [config.remote_file().filename])
-
-
-def configs_named(name: str, filename: str) -> list[str]:
-    """The configs of dataset ``name`` whose source file is called ``filename``, in builder order."""
-    return [c.name for c in builder_class(name).BUILDER_CONFIGS if filename in _file_names(c)]
-
-
-def source_paths(name: str, config: str, data_dir: str | Path | None) -> list[Path]:
-    """The source files the builder of ``name``/``config`` reads from ``data_dir``.
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        config: A config of the builder.
-        data_dir: A file (read as it is), a folder (LongMemEval: the config's file name in it;
-            LoCoMo: every ``.json`` file in it, sorted), or ``None`` for the pinned source's folder
-            (:func:`himga.utils.get_dataset`, which downloads the config's file if needed).
-
-    Returns:
-        The files, in the order the builder reads them; ``[]`` for a folder without them.
-
-    Raises:
-        ConfigurationError: ``data_dir`` does not exist.
-        DownloadError, ChecksumError: the pinned source could not be fetched or verified.
-    """
-    cfg = builder_class(name).builder_configs[config]
-    if data_dir is None:
-        folder = get_dataset(name, files=[cfg.remote_file()])
-    else:
-        folder = Path(data_dir).expanduser()
-        if folder.is_file():
-            return [folder]
-        if not folder.is_dir():
-            raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    if hasattr(cfg, "candidate_names"):  # LongMemEval: one file per config, found by name
-        return [folder / n for n in cfg.candidate_names if (folder / n).is_file()][:1]
-    return json_files(folder)  # LoCoMo: every .json file
-
-
-def _names_of_configs(name: str) -> str:
-    return "; ".join(f"{c.name}: {' or '.join(_file_names(c))}" for c in builder_class(name).BUILDER_CONFIGS)
-
-
-def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_dir: str | Path | None) -> list[str]:
-    """The configs an export of ``data_dir`` is labelled with: only configs whose file is given.
-
-    A dataset with one config (LoCoMo) always gets it. For LongMemEval with a local source:
-
-    - no ``configs``: a file gets the configs its name belongs to (:func:`configs_named`), a folder the
-      configs whose file it holds; a name that says no config is an error (pass the config);
-    - ``configs`` given: a file whose name belongs to other configs, or a folder without a requested
-      config's file, is an error; a file whose name says nothing is taken as labelled by the caller.
-
-    With ``data_dir=None`` (the pinned sources) the requested configs, default all of the builder's.
-
-    Returns:
-        Config names, in builder order.
-
-    Raises:
-        ConfigurationError: an unknown config, a missing ``data_dir``, or one of the cases above.
-    """
-    known = [c.name for c in builder_class(name).BUILDER_CONFIGS]
-    if unknown := [c for c in configs or () if c not in known]:
-        raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")
-    wanted = [c for c in known if c in configs] if configs else None
-    if data_dir is None or len(known) == 1:
-        return wanted or known
-    path = Path(data_dir).expanduser()
-    if path.is_file():
-        named = configs_named(name, path.name)
-        if wanted is None and not named:
-            raise ConfigurationError(
-                f"{name}: cannot tell the config of {path.name} from its file name; pass the config (--config / configs=). "
-                f"File names of the configs: {_names_of_configs(name)}"
-            )
-        if wanted is not None and named and (other := [c for c in wanted if c not in named]):
-            raise ConfigurationError(f"{name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}")
-        return wanted or named
-    if not path.is_dir():
-        raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    given = [c for c in known if source_paths(name, c, path)]
-    if wanted is None and not given:
-        raise ConfigurationError(f"{name}: no source file of any config in {path}; expected {_names_of_configs(name)} (or pass one file and its config)")
-    if wanted is not None and (missing := [c for c in wanted if c not in given]):
-        raise ConfigurationError(f"{name}: no source file of config {', '.join(missing)} in {path}; expected {_names_of_configs(name)}")
-    return wanted or given
-
-
-def checked_sources(
-    name: str, config: str, data_dir: str | Path | None, *, described: dict[Path, SourceFile] | None = None
-) -> list[SourceFile]:
-    """:func:`describe` each of :func:`source_paths`, refusing a file that is another config's pinned file.
-
-    ``described`` (path → :class:`SourceFile`) is filled and reused, so that configs sharing a file
-    (``oracle``, ``oracle_original``) read it once per export: hashing costs ~1 s per S-scale file.
-
-    Raises:
-        ConfigurationError: no source file, or a file whose sha256 is the pin of other configs only
-            (e.g. the pinned oracle file exported as ``s``).
-        OSError, DownloadError, ChecksumError: as for reading or fetching the files.
-    """
-    paths = source_paths(name, config, data_dir)
-    if not paths:
-        raise ConfigurationError(f"{name}: no source file of config {config!r} in {data_dir}; expected {_names_of_configs(name)}")
-    described = {} if described is None else described
-    files = [described[p] if p in described else described.setdefault(p, describe(p)) for p in paths]
-    for f in files:
-        if (pinned := matching_pins(name, f.sha256)) and config not in pinned:
-            raise ConfigurationError(f"{name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
-    return files
+def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile]) -> None:
+    """Log one warning (logger ``himga.provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
+    name but another checksum. Called by the builders, once per file and build, with the sha256 computed
+    while parsing (which it also records for :func:`file_sha256`)."""
+    record_sha256(path, sha256)
+    root = sources.datasets_root()
+    path = Path(path)
+    if root is None or not path.resolve().is_relative_to(root.resolve()):
+        return
+    named = [pin for pin in pins if pin.accepts_name(path.name) and pin.sha256 is not None]
+    if named and all(pin.sha256 != sha256 for pin in named):
+        pin = named[0]
+        logger.warning(
+            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
+            "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
+        )

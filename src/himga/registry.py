@@ -92,7 +92,7 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
         builder_kwargs["data_dir"] = str(path)
     source_dir = builder_kwargs.get("data_dir")
     if not builder_kwargs:  # the default source: a $HIMGA_DATASETS_ROOT folder is user-editable, so key its files
-        from himga.utils import datasets_root
+        from himga.sources import datasets_root
 
         root = datasets_root()
         if root is not None and (root / name).is_dir():

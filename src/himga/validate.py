@@ -29,7 +29,7 @@ from himga.data.convert import row_to_sample
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import Sample
 
-__all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "validate"]
+__all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "source_files", "validate"]
 
 #: Dataset name → the module with its ``KINDS`` (kind → title, display order) and ``findings(sample)``.
 RULE_MODULES = {"locomo": "himga_locomo.validate_rules", "longmemeval": "himga_longmemeval.validate_rules"}
@@ -71,6 +71,8 @@ class Report:
         samples: How many samples were checked.
         kinds: Every kind checked (kind → title), in display order.
         findings: All findings, in source order within each kind.
+        provenance: One line per source file: byte-identical to a pinned file or not
+            (:func:`himga.provenance.provenance`).
     """
 
     dataset: str
@@ -79,6 +81,7 @@ class Report:
     samples: int
     kinds: dict[str, str]
     findings: list[Finding] = field(default_factory=list)
+    provenance: list[str] = field(default_factory=list)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -92,6 +95,7 @@ class Report:
             "dataset": self.dataset,
             "config": self.config,
             "files": self.files,
+            "provenance": self.provenance,
             "samples": self.samples,
             "counts": self.counts,
             "kinds": self.kinds,
@@ -99,23 +103,8 @@ class Report:
         }
 
 
-def iter_source_samples(
-    name: str, config: str | None = None, *, data_dir: str | Path | None = None
-) -> tuple[list[str], Iterator[Sample]]:
-    """Parse a source with the builder's own code, without writing a cache.
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        config: The builder config.
-        data_dir: A folder or one file; default: the pinned source (see :func:`himga.utils.get_dataset`).
-
-    Returns:
-        ``(file names, samples)``; the samples are produced lazily, one at a time, in source order.
-
-    Raises:
-        SourceFormatError: malformed input (the same errors as a build).
-        ConfigurationError, DownloadError, ChecksumError: as for a build.
-    """
+def _source_split(name: str, config: str | None, data_dir: str | Path | None):
+    """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
     from himga.data.builders import make_builder
 
     path = Path(data_dir).expanduser() if data_dir is not None else None
@@ -128,13 +117,42 @@ def iter_source_samples(
             cache_dir=scratch,
         )
     (split,) = builder._split_generators(None)  # the builders find files themselves (no dl_manager)
-    files = list(split.gen_kwargs["files"])
+    return builder, split
+
+
+def source_files(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> list[Path]:
+    """The source files a build of ``name``/``config`` reads (found as the builder finds them; nothing is read).
+
+    Raises:
+        ConfigurationError, DownloadError, ChecksumError, SourceFormatError: as for a build.
+    """
+    return [Path(f) for f in _source_split(name, config, data_dir)[1].gen_kwargs["files"]]
+
+
+def iter_source_samples(
+    name: str, config: str | None = None, *, data_dir: str | Path | None = None
+) -> tuple[list[Path], Iterator[Sample]]:
+    """Parse a source with the builder's own code, without writing a cache.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config.
+        data_dir: A folder or one file; default: the pinned source (see :func:`himga.sources.get_dataset`).
+
+    Returns:
+        ``(files, samples)``; the samples are produced lazily, one at a time, in source order.
+
+    Raises:
+        SourceFormatError: malformed input (the same errors as a build).
+        ConfigurationError, DownloadError, ChecksumError: as for a build.
+    """
+    builder, split = _source_split(name, config, data_dir)
 
     def samples() -> Iterator[Sample]:
         for _key, row in builder._generate_examples(**split.gen_kwargs):
             yield row_to_sample(SAMPLE_FEATURES.decode_example(SAMPLE_FEATURES.encode_example(row)))
 
-    return [Path(f).name for f in files], samples()
+    return [Path(f) for f in split.gen_kwargs["files"]], samples()
 
 
 def generic_findings(sample: Sample) -> Iterator[Finding]:
@@ -197,7 +215,10 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     found += [Finding("duplicate_sample_id", sid, "", f"{n} samples") for sid, n in seen.items() if n > 1]
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
-    return Report(name, config, files, count, kinds, found)
+    from himga.pins import provenance_lines
+
+    lines = provenance_lines(name, files)  # the parse above recorded each file's sha256: no second read
+    return Report(name, config, [f.name for f in files], count, kinds, found, lines)
 
 
 def format_report(report: Report, *, limit: int = 20) -> str:
@@ -211,7 +232,8 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         The text, lines joined by ``\\n``.
     """
     title = f"{report.dataset}{f' ({report.config})' if report.config else ''}"
-    lines = [f"himga validate {title}: {', '.join(report.files)} ({report.samples:,} samples)", ""]
+    lines = [f"himga validate {title}: {', '.join(report.files)} ({report.samples:,} samples)"]
+    lines += [f"  source: {line}" for line in report.provenance] + [""]
     width = max(len(t) for t in report.kinds.values())
     lines.append(f"  {'finding':<{width}}  {'count':>6}")
     counts = report.counts

@@ -191,7 +191,7 @@ def test_hub_corrupted_file_is_never_visible_under_its_final_name(monkeypatch):
         return "0" * 64
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", _fake_hub_download(CONTENT))
-    monkeypatch.setattr("himga.utils.sha256_of", check_then_fail)
+    monkeypatch.setattr("himga.sources.sha256_of", check_then_fail)
     with pytest.raises(ChecksumError):
         get_dataset("longmemeval", files=[LME])
     assert seen == [False]

@@ -19,8 +19,20 @@ from typing import Any
 import datasets
 
 from himga.errors import ConfigurationError, HimgaError
+from himga.sources import RemoteFile, get_dataset
+from himga.version import __version__
 
-__all__ = ["BUILDER_MODULES", "absolute_paths", "builder_class", "cache_key", "code_hash", "make_builder", "prepare"]
+__all__ = [
+    "BUILDER_MODULES",
+    "absolute_paths",
+    "builder_class",
+    "cache_key",
+    "code_hash",
+    "default_sources",
+    "make_builder",
+    "pinned_files",
+    "prepare",
+]
 
 #: Dataset name → the module holding its builder.
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
@@ -45,6 +57,21 @@ def builder_class(name: str) -> type[datasets.GeneratorBasedBuilder]:
     )
 
 
+def pinned_files(name: str) -> dict[str, RemoteFile]:
+    """Config name → the pinned source file of that config of dataset ``name`` (builder order).
+
+    Raises:
+        ValueError: unknown name (a :class:`~himga.errors.ConfigurationError`).
+    """
+    cls = builder_class(name)
+    return {config.name: config.remote_file() for config in cls.BUILDER_CONFIGS}
+
+
+def default_sources(name: str) -> list[RemoteFile]:
+    """The pinned file of dataset ``name``'s default builder config (LongMemEval: config ``s`` only)."""
+    return [pinned_files(name)[builder_class(name).DEFAULT_CONFIG_NAME]]
+
+
 @cache
 def code_hash(name: str) -> str:
     """A 16-hex-digit hash of the himga version and the source of the modules that shape ``name``'s rows.
@@ -52,8 +79,6 @@ def code_hash(name: str) -> str:
     Covers the builder's package (every ``.py`` file beside the builder module) and the shared schema
     modules.
     """
-    from himga import __version__
-
     digest = hashlib.sha256(__version__.encode())
     package_dir = Path(importlib.import_module(BUILDER_MODULES[name]).__file__).parent
     for path in sorted(package_dir.glob("*.py")):
@@ -77,7 +102,7 @@ def make_builder(
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
         config: The config name (default: the builder's default).
-        data_dir: A folder (or a single file) of source files; default: :func:`himga.utils.get_dataset`.
+        data_dir: A folder (or a single file) of source files; default: :func:`himga.sources.get_dataset`.
         data_files: Source files (a path, a list, or a ``{split: files}`` dict); overrides ``data_dir``.
         cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
         **options: Config options (e.g. ``category_order="seed"`` for LoCoMo).
@@ -119,10 +144,7 @@ def _default_source(name: str, cls: type, config: str | None) -> Path:
     Resolved before the build so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or
     replacing a cached file never serves rows built from another source.
     """
-    from himga.utils import get_dataset
-
-    remote_file = getattr(cls.builder_configs.get(config or cls.DEFAULT_CONFIG_NAME), "remote_file", None)
-    return get_dataset(name, files=[remote_file()] if callable(remote_file) else None)
+    return get_dataset(name, files=[cls.builder_configs[config or cls.DEFAULT_CONFIG_NAME].remote_file()])
 
 
 def cache_key(name: str, data_dir: str | None) -> str:

@@ -14,13 +14,13 @@ import datasets
 import pytest
 from huggingface_hub import DatasetCard
 
-import himga.provenance
+import himga.export_sources
 from himga.card import pin_note
 from himga.cli import main
 from himga.data.builders import builder_class
 from himga.errors import ConfigurationError
 from himga.export import export, shard_metadata
-from himga.provenance import SourceFile, configs_named, matching_pins, select_configs
+from himga.export_sources import SourceFile, configs_named, matching_pins, select_configs
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # as in conftest.py
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
@@ -92,7 +92,7 @@ def test_select_configs(shared_data, oracle_named, tmp_path):
 def test_one_oracle_file_exports_only_the_oracle_configs(oracle_named, tmp_path, monkeypatch):
     out = tmp_path / "out"
     hashed = []
-    monkeypatch.setattr(himga.provenance, "describe", lambda path, real=himga.provenance.describe: (hashed.append(path), real(path))[1])
+    monkeypatch.setattr(himga.export_sources, "describe", lambda path, real=himga.export_sources.describe: (hashed.append(path), real(path))[1])
     sizes = export("longmemeval", out, data_dir=oracle_named)
     assert hashed == [oracle_named]  # once for both configs
     assert {c: s.num_examples for c, s in sizes.items()} == {"oracle": 97, "oracle_original": 97}
@@ -131,11 +131,11 @@ def test_cli_export_of_one_file(oracle_named, tmp_path, capsys):
     assert not (tmp_path / "other").exists()  # refused before anything was written
     assert main(["export", "longmemeval", str(tmp_path / "other"), "--config", "s", "--data-dir", str(oracle_named)]) == 2
     assert capsys.readouterr().err == "himga: error: longmemeval: longmemeval_oracle.json is the file of config oracle, oracle_original, not of s\n"
-    assert main(["export", "longmemeval", str(tmp_path / "other"), "--config", "m", "--data-dir", str(SAMPLE)]) == 0
-    assert _source_rows(_card(tmp_path / "other")) == [
-        f"| m | `longmemeval_oracle_sample.json` | 3,079,019 | `{SAMPLE_SHA256}` | not checked: no sha256 is pinned for "
-        "[`longmemeval_m_cleaned.json`](https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/"
-        "98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_m_cleaned.json) |"
+    assert main(["export", "longmemeval", str(tmp_path / "other"), "--config", "m_original", "--data-dir", str(SAMPLE)]) == 0
+    assert _source_rows(_card(tmp_path / "other")) == [  # m_original is the one pin without a sha256
+        f"| m_original | `longmemeval_oracle_sample.json` | 3,079,019 | `{SAMPLE_SHA256}` | not checked: no sha256 is pinned for "
+        "[`longmemeval_m`](https://huggingface.co/datasets/xiaowu0162/longmemeval/resolve/"
+        "2ec2a557f339b6c0369619b1ed5793734cc87533/longmemeval_m) |"
     ]
 
 

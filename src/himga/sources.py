@@ -1,0 +1,218 @@
+"""Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
+
+This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
+``LongmemevalConfig.remote_file()``) and are collected by :func:`himga.data.builders.pinned_files`.
+
+Resolution order of :func:`get_dataset` (as in the HiMGA seed):
+
+1. ``$HIMGA_DATASETS_ROOT/<name>/`` when the variable is set (your own copies; nothing is downloaded;
+   a set variable without that folder is a :class:`~himga.errors.ConfigurationError`, never a download);
+2. ``$HIMGA_CACHE/<name>/`` (default ``~/.cache/himga/<name>/``), filled on first use by downloading the
+   pinned source file. A download goes to a temporary name in that folder and is moved into place only
+   after its sha256 matches, so an interrupted or corrupted download is never used.
+
+Whether a local file is byte-identical to a pinned one is :mod:`himga.provenance`'s job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ChecksumError, ConfigurationError, DownloadError
+
+__all__ = [
+    "DATASETS",
+    "RemoteFile",
+    "cache_root",
+    "dataset_folder",
+    "datasets_root",
+    "download",
+    "get_dataset",
+    "sha256_of",
+]
+
+#: The datasets :func:`get_dataset` knows.
+DATASETS = ("locomo", "longmemeval")
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One pinned source file.
+
+    Attributes:
+        filename: The local file name (for Hub files: the file's name in the repository).
+        url: Where to fetch it (a revision-pinned URL).
+        sha256: The expected checksum (hex), or ``None`` where none is pinned.
+        repo_id: A Hugging Face *dataset* repository: when set, the file is fetched with
+            ``huggingface_hub.hf_hub_download`` (its auth, offline mode and retries) instead of ``url``.
+        revision: The pinned revision (full commit SHA) of the source repository.
+        size: The file's size in bytes, or ``None`` where unknown.
+        path: The file's path inside the repository (default: ``filename``).
+        repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
+        licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
+        evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
+    """
+
+    filename: str
+    url: str
+    sha256: str | None
+    repo_id: str | None = None
+    revision: str | None = None
+    size: int | None = None
+    path: str | None = None
+    repo: str | None = None
+    licence: str | None = None
+    evidence: str | None = None
+
+    @property
+    def repo_path(self) -> str:
+        """The file's path inside its repository."""
+        return self.path or self.filename
+
+    @property
+    def origin(self) -> str:
+        """``owner/name@<7-digit revision>``, e.g. ``snap-research/locomo@3eb6f2c``."""
+        repo = self.repo or self.repo_id or self.url
+        return f"{repo}@{self.revision[:7]}" if self.revision else repo
+
+    def accepts_name(self, name: str) -> bool:
+        """Whether a local file called ``name`` carries this pin's name (with or without ``.json``)."""
+        return name in (self.filename, self.filename.removesuffix(".json"), f"{self.filename.removesuffix('.json')}.json")
+
+
+def datasets_root() -> Path | None:
+    """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset."""
+    root = os.environ.get("HIMGA_DATASETS_ROOT")
+    return Path(root).expanduser() if root else None
+
+
+def cache_root() -> Path:
+    """``$HIMGA_CACHE``, default ``~/.cache/himga``: downloaded sources live in ``<cache>/<name>/``."""
+    return Path(os.environ.get("HIMGA_CACHE", "~/.cache/himga")).expanduser()
+
+
+def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks (always reads the file; see :func:`file_sha256`).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(chunk_size):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on")
+
+
+def download(remote: RemoteFile, folder: Path) -> Path:
+    """Fetch one file into ``folder`` atomically, verifying its sha256.
+
+    Raises:
+        DownloadError: offline, not found, network failure (the message says where to put a copy).
+        ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
+    """
+    target = folder / remote.filename
+    hint = (
+        f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
+        f"(or pass --data-dir / data_dir= pointing at its folder)"
+    )
+    if _offline():
+        raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
+    if remote.repo_id is not None:
+        return _hub_download(remote, folder, hint)
+    from huggingface_hub.file_download import http_get
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            http_get(remote.url, f, displayed_filename=remote.filename)
+        if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
+            raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
+        os.replace(tmp, target)
+    except ChecksumError:
+        raise
+    except Exception as e:  # network failures of every kind
+        raise DownloadError(f"{remote.filename}: could not download {remote.url} ({type(e).__name__}: {e}); {hint}") from e
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
+    """Fetch one file of a Hub dataset repository into ``folder`` with ``hf_hub_download``, verifying its sha256."""
+    from huggingface_hub import hf_hub_download
+
+    # hf_hub_download writes into a staging folder (where it keeps partial downloads to resume them);
+    # the file gets its final name in ``folder`` only after its checksum matches.
+    staging = folder / ".download"
+    try:
+        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
+    except Exception as e:  # offline, not found, network failures of every kind
+        raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
+    if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
+        path.unlink(missing_ok=True)
+        raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
+    target = folder / remote.filename
+    os.replace(path, target)
+    return target
+
+
+def dataset_folder(name: str) -> Path | None:
+    """``$HIMGA_DATASETS_ROOT/<name>`` when the variable is set, else ``None``.
+
+    Raises:
+        ConfigurationError: the variable is set but ``<name>/`` is not a folder in it; the message says
+            what it is set to and what was expected (and spots a root pointing at the folder itself).
+    """
+    root = datasets_root()
+    if root is None:
+        return None
+    folder = root / name
+    if folder.is_dir():
+        return folder
+    subfolders = ", ".join(f"{d}/" for d in DATASETS)
+    message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
+               f"expected a folder holding one subfolder per dataset ({subfolders})")
+    if not root.is_dir():
+        message += f", and {str(root)!r} does not exist"
+    elif root.name == name or any(p.suffix == ".json" for p in root.iterdir()):
+        message += f"; it looks like the {name} folder itself: set HIMGA_DATASETS_ROOT={root.parent}"
+    raise ConfigurationError(message + " (unset it to download the pinned files)")
+
+
+def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
+    """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`).
+        files: The pinned files to make sure of (a builder config's :meth:`remote_file`);
+            :func:`himga.utils.get_dataset` fills in the default config's.
+
+    Returns:
+        ``$HIMGA_DATASETS_ROOT/<name>`` if the variable is set, else ``<cache_root()>/<name>`` holding the files.
+
+    Raises:
+        ConfigurationError: unknown ``name``, or ``$HIMGA_DATASETS_ROOT`` set without a ``<name>/`` folder.
+        DownloadError: a file is missing and cannot be downloaded (offline, network failure); the
+            message says which file to fetch and where to put it.
+        ChecksumError: a downloaded file does not have its pinned sha256.
+    """
+    if name not in DATASETS:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS)}")
+    if (folder := dataset_folder(name)) is not None:
+        return folder
+    folder = cache_root() / name
+    for remote in files:
+        if not (folder / remote.filename).is_file():
+            download(remote, folder)
+    return folder

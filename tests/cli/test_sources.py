@@ -1,0 +1,151 @@
+"""``himga sources`` and ``himga sources --check`` against a fake remote on 127.0.0.1 (issue 10 §2).
+
+The fake server answers ``HEAD`` like the two real remotes: GitHub raw (status and Content-Length) and
+the Hub's resolve endpoint (``X-Repo-Commit``, ``X-Linked-Etag`` = the LFS sha256, ``X-Linked-Size``),
+so the real ``huggingface_hub.get_hf_file_metadata`` and ``urllib`` code run; ``HF_ENDPOINT`` points
+the Hub client at it.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+import huggingface_hub.constants
+import pytest
+
+import himga_locomo.locomo
+from himga.cli import main
+from himga.data.builders import pinned_files
+
+M_ORIGINAL_SHA = "ab" * 32
+
+
+class _Remote(BaseHTTPRequestHandler):
+    answers: dict[str, tuple[int, dict[str, str]]] = {}
+
+    def do_HEAD(self):  # noqa: N802 - the http.server API
+        status, headers = self.answers.get(self.path, (404, {"Content-Length": "15"}))
+        self.send_response(status)
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def _hub_answer(revision: str, sha256: str, size: int) -> tuple[int, dict[str, str]]:
+    return 200, {"X-Repo-Commit": revision, "X-Linked-Etag": f'"{sha256}"', "X-Linked-Size": str(size),
+                 "ETag": '"deadbeef"', "Content-Length": "1"}
+
+
+@pytest.fixture
+def remote(monkeypatch):
+    """A fake GitHub-raw + Hub server serving every pin as pinned; returns its answers dict to edit."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Remote)
+    base = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_ENDPOINT", base)
+    locomo_url = himga_locomo.locomo._URL
+    monkeypatch.setattr(himga_locomo.locomo, "_URL", base + urlsplit(locomo_url).path)
+    answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"})}
+    for config, pin in pinned_files("longmemeval").items():
+        path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
+        answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
+    monkeypatch.setattr(_Remote, "answers", answers)
+    yield answers
+    server.shutdown()
+    server.server_close()
+
+
+def _lines(capsys) -> dict[str, str]:
+    return {line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines()}
+
+
+def test_check_reports_every_pin_ok(remote, capsys):
+    assert main(["sources", "--check"]) == 0
+    assert _lines(capsys) == {
+        "locomo/default locomo10.json": "ok: 2,805,274 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
+        "longmemeval/s longmemeval_s_cleaned.json": "ok: 277,383,467 bytes, sha256 matches",
+        "longmemeval/m longmemeval_m_cleaned.json": "ok: 2,737,100,077 bytes, sha256 matches",
+        "longmemeval/oracle longmemeval_oracle.json": "ok: 15,388,478 bytes, sha256 matches",
+        "longmemeval/s_original longmemeval_s": "ok: 278,025,796 bytes, sha256 matches",
+        "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
+        "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
+    }
+
+
+def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
+    locomo_path = next(p for p in remote if p.endswith("/data/locomo10.json"))
+    del remote[locomo_path]
+    s = pinned_files("longmemeval")["s"]
+    remote[f"/datasets/{s.repo_id}/resolve/{s.revision}/{s.filename}"] = _hub_answer(s.revision, "cd" * 32, s.size)
+    oracle = pinned_files("longmemeval")["oracle"]
+    remote[f"/datasets/{oracle.repo_id}/resolve/{oracle.revision}/{oracle.filename}"] = _hub_answer(oracle.revision, oracle.sha256, 99)
+    m = pinned_files("longmemeval")["m"]
+    del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
+    assert main(["sources", "--check"]) == 1
+    lines = _lines(capsys)
+    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo._URL}"
+    assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
+    assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
+    assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")
+    assert lines["longmemeval/s_original longmemeval_s"] == "ok: 278,025,796 bytes, sha256 matches"
+
+
+def test_check_one_dataset(remote, capsys):
+    assert main(["sources", "locomo", "--check"]) == 0
+    assert list(_lines(capsys)) == ["locomo/default locomo10.json"]
+
+
+def test_check_offline_is_one_line(monkeypatch, capsys):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert main(["sources", "--check"]) == 1
+    assert capsys.readouterr().out == "offline: HF_HUB_OFFLINE is set; no pin was checked (unset it to check)\n"
+
+
+def test_check_with_no_remote_answering_is_one_line(monkeypatch, capsys):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
+    monkeypatch.setattr(himga_locomo.locomo, "_URL", "http://127.0.0.1:9/x/data/locomo10.json")
+    assert main(["sources", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("offline: no remote answered (") and out.endswith("); no pin was checked\n")
+    assert out.count("\n") == 1
+
+
+def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monkeypatch, capsys):
+    assert main(["sources", "locomo"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "locomo/default: locomo10.json",
+        "  url       https://raw.githubusercontent.com/snap-research/locomo/3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/data/locomo10.json",
+        "  revision  3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376",
+        "  size      2,805,274 bytes",
+        "  sha256    79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4",
+        "  licence   cc-by-nc-4.0",
+        "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo",
+        "  local     none (downloaded into $HIMGA_CACHE on first use)",
+    ]
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
+    assert main(["sources"]) == 0
+    out = capsys.readouterr().out
+    assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
+    assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
+    assert out.count("\n\n") == 6  # seven blocks
+
+
+def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):
+    (tmp_path / "locomo").mkdir()
+    copy = tmp_path / "locomo" / "locomo10.json"
+    copy.write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes()[:-1])
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert main(["sources", "locomo"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"  local     {copy}: differs from the pinned locomo10.json: a modified copy or another release "
+        "(2,805,273 bytes, pinned 2,805,274)")

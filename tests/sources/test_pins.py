@@ -1,0 +1,84 @@
+"""Every pinned source file carries its evidence; the LoCoMo pin is the commit that has data/locomo10.json."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from himga.data.builders import BUILDER_MODULES, pinned_files
+
+PINS = [(name, config, pin) for name in BUILDER_MODULES for config, pin in pinned_files(name).items()]
+#: Configs whose size and sha256 nobody publishes (checked with `himga sources --check`).
+UNKNOWN = {("longmemeval", "m_original")}
+
+
+@pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}" for n, c, _ in PINS])
+def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, config, pin):
+    assert re.fullmatch(r"[0-9a-f]{40}", pin.revision)
+    assert f"/{pin.revision}/" in pin.url
+    assert pin.url.endswith(f"/{pin.repo_path}")
+    assert pin.licence in ("cc-by-nc-4.0", "mit")
+    assert pin.evidence
+    if (name, config) in UNKNOWN:
+        assert (pin.size, pin.sha256) == (None, None)
+        assert "unknown" in pin.evidence
+    else:
+        assert isinstance(pin.size, int) and pin.size > 0
+        assert re.fullmatch(r"[0-9a-f]{64}", pin.sha256)
+    if pin.repo_id is not None:  # Hub files: the standard resolve URL of the pinned revision
+        assert pin.url == f"https://huggingface.co/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
+
+
+def test_locomo_pin_is_the_commit_with_data_locomo10_json():
+    pin = pinned_files("locomo")["default"]
+    assert pin.url == (
+        "https://raw.githubusercontent.com/snap-research/locomo/3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/data/locomo10.json"
+    )
+    assert pin.sha256 == "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+    assert pin.size == 2_805_274
+    assert pin.origin == "snap-research/locomo@3eb6f2c"
+
+
+def test_the_real_locomo_file_is_the_pinned_one(shared_data):
+    pin = pinned_files("locomo")["default"]
+    path = shared_data / "locomo" / "locomo10.json"
+    assert path.stat().st_size == pin.size
+    from himga.sources import sha256_of
+
+    assert sha256_of(path) == pin.sha256
+
+
+def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
+    import himga.sources
+    import himga.utils
+
+    for name in ("DATASETS", "RemoteFile", "cache_root", "datasets_root", "sha256_of"):
+        assert getattr(himga.utils, name) is getattr(himga.sources, name)
+    assert himga.utils.default_sources("locomo") == [pinned_files("locomo")["default"]]
+    assert himga.utils.default_sources("longmemeval") == [pinned_files("longmemeval")["s"]]
+    (tmp_path / "locomo").mkdir()
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert himga.utils.get_dataset("locomo") == tmp_path / "locomo"
+
+
+def test_stats_locomo_downloads_the_pinned_file(shared_data, tmp_path, monkeypatch, capsys):
+    """`himga stats locomo` with no local copy fetches data/locomo10.json at 3eb6f2c and verifies it."""
+    import huggingface_hub.file_download
+
+    from himga.cli import main
+
+    calls = []
+
+    def http_get(url, temp_file, **kwargs):
+        calls.append(url)
+        temp_file.write((shared_data / "locomo" / "locomo10.json").read_bytes())
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path / "himga"))
+    monkeypatch.setattr(huggingface_hub.file_download, "http_get", http_get)
+    assert main(["stats", "locomo", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert calls == [pinned_files("locomo")["default"].url]
+    out = capsys.readouterr().out.splitlines()
+    assert "  QA pairs                    1,986" in out
+    assert out[-1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"

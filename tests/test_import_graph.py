@@ -1,0 +1,95 @@
+"""The import graph of himga's modules is a DAG (issue 12 §5): no cycle of any length, counting imports
+made inside functions too (a deferred import hides a cycle, it does not remove it)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _modules() -> dict[str, Path]:
+    """Module name → file, for ``src/himga/**.py`` and ``himga_*/*.py``."""
+    files = list((ROOT / "src").glob("himga/**/*.py")) + list(ROOT.glob("himga_*/*.py"))
+    modules = {}
+    for path in files:
+        rel = path.relative_to(ROOT / "src") if path.is_relative_to(ROOT / "src") else path.relative_to(ROOT)
+        modules[".".join(rel.with_suffix("").parts).removesuffix(".__init__")] = path
+    return modules
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the project modules it imports anywhere in its source (top level or inside functions).
+
+    ``from pkg import name`` counts as importing ``pkg.name`` when that is a module, else ``pkg``.
+    """
+    modules = _modules()
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            graph[module] |= {t for t in targets if t in modules and t != module}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle (``[a, b, ..., a]``) of ``graph``, or ``None`` when it is a DAG."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)) is not None:
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)) is not None:
+            return cycle
+    return None
+
+
+def test_the_import_graph_has_no_cycle():
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_checker_finds_cycles_of_any_length():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+def test_the_graph_sees_imports_inside_functions():
+    graph = import_graph()
+    assert "himga.pins" in graph["himga.validate"]  # imported inside validate()
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    reachable, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()] - reachable:
+            reachable.add(nxt)
+            todo.append(nxt)
+    return reachable
+
+
+def test_sources_and_provenance_import_no_builder():
+    graph = import_graph()
+    assert _reachable(graph, "himga.sources") == {"himga.errors"}
+    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.errors"}
