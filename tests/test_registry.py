@@ -26,6 +26,7 @@ from himga import registry
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, SourceFormatError
+from himga.testing import write_longmemeval_like
 from himga_locomo.locomo import Locomo
 from himga_longmemeval.longmemeval import Longmemeval
 
@@ -235,14 +236,9 @@ def lme_first_id() -> str:
     return json.loads(ORACLE_SAMPLE.read_text())[0]["question_id"]
 
 
-def test_memory_mapped_open_adds_little_rss(shared_data, tmp_path):
+def test_memory_mapped_open_adds_little_rss(tmp_path):
     """Opening a built LongMemEval-like dataset (100 questions, ~51 MB of Arrow) maps its file: RSS grows < 50 MB."""
-    source = tmp_path / "lme_like.json"
-    subprocess.run(
-        [sys.executable, str(SHARED_DATA.parent / "tools" / "make_longmemeval_like.py"), str(source), "--questions", "100", "--sessions", "48"],
-        check=True,
-        capture_output=True,
-    )
+    source = write_longmemeval_like(tmp_path / "lme_like.json", 100, 48).path
     build = f'import himga, datasets; datasets.load_dataset("himga_longmemeval", "s", data_files={str(source)!r}, split="test")'
     _run(build, tmp_path)
     out = _run(
@@ -264,11 +260,9 @@ def test_memory_mapped_open_adds_little_rss(shared_data, tmp_path):
     assert int(delta) < 50 * 2**20
 
 
-def test_longmemeval_streaming_with_has_answer_on_some_turns_only(shared_data, tmp_path):
+def test_longmemeval_streaming_with_has_answer_on_some_turns_only(tmp_path):
     """S-like haystacks: ``has_answer`` only on answer-session turns, the case datasets' nested encoder misses."""
-    source = tmp_path / "lme_small.json"
-    tool = SHARED_DATA.parent / "tools" / "make_longmemeval_like.py"
-    subprocess.run([sys.executable, str(tool), str(source), "--questions", "20", "--sessions", "10"], check=True, capture_output=True)
+    source = write_longmemeval_like(tmp_path / "lme_small.json", 20, 10).path
     ds = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test")
     it = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test", streaming=True)
     assert ds.num_rows == 20
