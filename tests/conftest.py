@@ -1,4 +1,4 @@
-"""Shared fixtures: an isolated datasets cache, no progress bars, and the real data in ../shared/data.
+"""Shared fixtures: an environment of its own (caches, Hub settings), no progress bars, the real data.
 
 Real-data tests take the ``shared_data`` fixture. Without ``../shared/data`` they skip with the
 reason; under CI (``CI`` set) a missing folder is a failure, never a skip.
@@ -7,6 +7,7 @@ reason; under CI (``CI`` set) a missing folder is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,16 +17,51 @@ LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
 LME_DIR = SHARED_DATA / "longmemeval"
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory, monkeypatch):
-    cache = tmp_path_factory.getbasetemp() / "hf_datasets_cache"
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
-    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path_factory.getbasetemp() / "himga_cache"))
-    monkeypatch.setenv("HF_UPDATE_DOWNLOAD_COUNTS", "0")
-    monkeypatch.delenv("HIMGA_DATASETS_ROOT", raising=False)
-    import datasets
+# Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
+_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_")
+_ENV_NAMES = ("HUGGING_FACE_HUB_TOKEN", "TRANSFORMERS_OFFLINE", "XDG_CACHE_HOME", "DO_NOT_TRACK", "DISABLE_TELEMETRY")
 
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache)
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path_factory, monkeypatch):
+    """The suite ignores the caller's environment (``HF_HUB_OFFLINE``, ``HF_TOKEN``, ``HF_ENDPOINT``, ``HIMGA_*``, ...).
+
+    Every such variable is cleared, then the caches point into pytest's temp folder and the Hub-related
+    values are the libraries' defaults. ``datasets.config`` and ``huggingface_hub.constants`` read the
+    variables once, at import, so their copies are patched too. Tests that need a variable set it themselves.
+    """
+    base = tmp_path_factory.getbasetemp()
+    for name in list(os.environ):
+        if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:
+            monkeypatch.delenv(name)
+    hf_home, cache = base / "hf_home", base / "hf_datasets_cache"
+    monkeypatch.setenv("HF_HOME", str(hf_home))  # no stored login token
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
+    monkeypatch.setenv("HIMGA_CACHE", str(base / "himga_cache"))
+    monkeypatch.setenv("HF_UPDATE_DOWNLOAD_COUNTS", "0")
+    import datasets
+    import huggingface_hub.constants as hub
+
+    endpoint = "https://huggingface.co"
+    for name, value in {
+        "HF_HUB_OFFLINE": False, "ENDPOINT": endpoint, "HUGGINGFACE_CO_URL_TEMPLATE": endpoint + "/{repo_id}/resolve/{revision}/{filename}",
+        "HF_HOME": str(hf_home), "HF_TOKEN_PATH": str(hf_home / "token"), "HF_STORED_TOKENS_PATH": str(hf_home / "stored_tokens"),
+        "HF_HUB_CACHE": str(hf_home / "hub"), "HUGGINGFACE_HUB_CACHE": str(hf_home / "hub"), "HF_ASSETS_CACHE": str(hf_home / "assets"),
+        "HF_XET_CACHE": str(hf_home / "xet"), "HF_HUB_DISABLE_IMPLICIT_TOKEN": False, "HF_HUB_DISABLE_PROGRESS_BARS": None,
+    }.items():  # fmt: skip
+        if hasattr(hub, name):
+            monkeypatch.setattr(hub, name, value)
+    for name, value in {
+        "HF_HUB_OFFLINE": False, "HF_DATASETS_OFFLINE": False, "HF_ENDPOINT": endpoint, "HF_CACHE_HOME": str(hf_home),
+        "HF_DATASETS_CACHE": cache, "HF_MODULES_CACHE": hf_home / "modules", "DOWNLOADED_DATASETS_PATH": cache / "downloads",
+        "EXTRACTED_DATASETS_PATH": cache / "downloads" / "extracted", "HF_UPDATE_DOWNLOAD_COUNTS": False,
+        "HF_DATASETS_DISABLE_PROGRESS_BARS": None, "IN_MEMORY_MAX_SIZE": 0,
+    }.items():  # fmt: skip
+        if hasattr(datasets.config, name):
+            monkeypatch.setattr(datasets.config, name, value)
+    # their tqdm modules copy the progress-bar variables at import (``utils.tqdm`` names the class, hence sys.modules)
+    monkeypatch.setattr(sys.modules["datasets.utils.tqdm"], "HF_DATASETS_DISABLE_PROGRESS_BARS", None)
+    monkeypatch.setattr(sys.modules["huggingface_hub.utils.tqdm"], "HF_HUB_DISABLE_PROGRESS_BARS", None)
     datasets.disable_progress_bars()
     yield
 

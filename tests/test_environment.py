@@ -1,0 +1,45 @@
+"""The suite ignores the caller's environment (tests/conftest.py ``_isolated_environment``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import datasets
+import huggingface_hub
+import huggingface_hub.constants
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = {
+    "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_TOKEN": "hf_bogus",
+    "HUGGING_FACE_HUB_TOKEN": "hf_bogus", "HF_ENDPOINT": "http://127.0.0.1:9", "HF_HOME": "/nonexistent/hf_home",
+    "HF_DATASETS_CACHE": "/nonexistent/hf", "HF_DATASETS_DISABLE_PROGRESS_BARS": "0",
+    "HIMGA_DATASETS_ROOT": "/nonexistent", "HIMGA_CACHE": "/nonexistent/himga",
+}  # fmt: skip
+
+
+def test_what_a_test_sees():
+    """Inside any test: no Hub variable of the caller, defaults in the libraries' import-time copies."""
+    assert not {k for k in os.environ if k.startswith(("HIMGA_DATASETS", "HF_TOKEN", "HF_HUB_OFFLINE", "HF_ENDPOINT"))}
+    assert "TRANSFORMERS_OFFLINE" not in os.environ and "HUGGING_FACE_HUB_TOKEN" not in os.environ
+    assert not huggingface_hub.constants.HF_HUB_OFFLINE and not huggingface_hub.is_offline_mode()
+    assert huggingface_hub.constants.ENDPOINT == "https://huggingface.co"
+    assert huggingface_hub.get_token() is None
+    assert not datasets.config.HF_HUB_OFFLINE and not datasets.config.HF_DATASETS_OFFLINE
+    assert datasets.config.HF_ENDPOINT == "https://huggingface.co"
+    assert str(datasets.config.HF_DATASETS_CACHE) == os.environ["HF_DATASETS_CACHE"] != "/nonexistent/hf"
+    assert not os.environ["HIMGA_CACHE"].startswith("/nonexistent")
+
+
+def test_what_a_test_sees_under_a_hostile_environment(tmp_path):
+    """The test above, in a pytest whose caller exported offline mode, a bad token, endpoint and folders."""
+    env = dict(os.environ, **HOSTILE)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"),
+         f"{Path(__file__).relative_to(ROOT)}::test_what_a_test_sees"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1 passed" in done.stdout
