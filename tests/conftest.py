@@ -1,7 +1,9 @@
 """Shared fixtures: an environment of its own (caches, Hub settings), no progress bars, the real data.
 
-Real-data tests take the ``shared_data`` fixture. Without ``../shared/data`` they skip with the
-reason; under CI (``CI`` set) a missing folder is a failure, never a skip.
+Real-data tests take the ``shared_data`` fixture: ``../shared/data`` beside the project, or the folder
+named by ``HIMGA_TEST_DATA`` (holding ``locomo/locomo10.json`` and ``longmemeval/``). Without it they
+skip with the reason, and the run ends with one line saying how many skipped and how to run them;
+under CI (``CI`` set) a missing folder is a failure, never a skip.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
+DEFAULT_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
+# Read once, at import: the autouse fixture below clears every HIMGA_* variable inside tests.
+SHARED_DATA = Path(os.environ["HIMGA_TEST_DATA"]).expanduser().resolve() if os.environ.get("HIMGA_TEST_DATA") else DEFAULT_DATA
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
 LME_DIR = SHARED_DATA / "longmemeval"
+_NO_DATA = f"real data not found at {SHARED_DATA}"
 
 
 # Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
@@ -68,13 +73,27 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data`` (the real LoCoMo and LongMemEval files)."""
+    """The real LoCoMo and LongMemEval files: ``../shared/data``, or ``$HIMGA_TEST_DATA`` when set."""
     if not LOCOMO_FILE.is_file():
-        reason = f"real data not found at {SHARED_DATA} (tests read it from ../shared/data beside the project)"
+        reason = f"{_NO_DATA} (../shared/data beside the project, or set HIMGA_TEST_DATA)"
         if os.environ.get("CI"):
             pytest.fail(reason + "; under CI the real-data tests must run")
         pytest.skip(reason)
     return SHARED_DATA
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line at the end of the run (after the short summary) when real-data tests skipped for want of the data."""
+    yield
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _NO_DATA in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
+            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/ and longmemeval/) to run them",
+            yellow=True,
+            bold=True,
+        )
 
 
 @pytest.fixture(scope="session")

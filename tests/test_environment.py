@@ -43,3 +43,22 @@ def test_what_a_test_sees_under_a_hostile_environment(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]
     assert "1 passed" in done.stdout
+
+
+def _pytest(tmp_path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k != "CI"}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"), *args]
+    return subprocess.run(cmd, cwd=ROOT, env=clean | env, capture_output=True, text=True)
+
+
+def test_missing_data_ends_the_run_with_one_line_and_fails_under_ci(tmp_path):
+    empty = tmp_path / "no_data"
+    empty.mkdir()
+    tests = ["tests/data/test_dates.py::test_every_locomo_date_parses", "tests/data/test_dates.py::test_every_longmemeval_date_parses"]
+    done = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty)}, *tests)
+    assert done.returncode == 0, done.stdout[-3000:]
+    last = done.stdout.strip().splitlines()[-2:]
+    assert last[0] == f"2 real-data tests skipped: no data at {empty}; set HIMGA_TEST_DATA=/path/to/data (holding locomo/ and longmemeval/) to run them"
+    assert "2 skipped" in last[1]
+    under_ci = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty), "CI": "true"}, *tests)
+    assert under_ci.returncode == 1 and "2 errors" in under_ci.stdout and "real-data tests skipped" not in under_ci.stdout

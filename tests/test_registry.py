@@ -32,8 +32,7 @@ from himga_longmemeval.longmemeval import Longmemeval
 
 IDS = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"]
 LME_CONFIGS = ["s", "m", "oracle", "s_original", "m_original", "oracle_original"]
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # as in conftest.py
-ORACLE_SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
+ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
 
 
 def _locomo(shared_data, **kwargs):
@@ -200,10 +199,10 @@ def test_builder_errors_reach_the_user_as_himga_errors(shared_data, tmp_path):
 
 
 def test_longmemeval_oracle_sample(shared_data):
-    ds = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(ORACLE_SAMPLE), split="test")
+    ds = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test")
     assert ds.num_rows == 97
     assert ds.features == SAMPLE_FEATURES
-    it = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(ORACLE_SAMPLE), split="test", streaming=True)
+    it = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test", streaming=True)
     assert list(it) == list(ds)
 
 
@@ -222,18 +221,18 @@ def test_fresh_interpreter_acceptance(shared_data, tmp_path):
     out = _run(
         f"""
         import himga, datasets
-        ds = datasets.load_dataset("himga_locomo", data_dir={str(SHARED_DATA / "locomo")!r}, split="test")
-        it = datasets.load_dataset("himga_locomo", data_dir={str(SHARED_DATA / "locomo")!r}, split="test", streaming=True)
-        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(ORACLE_SAMPLE)!r}, split="test")
+        ds = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test")
+        it = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test", streaming=True)
+        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(shared_data / ORACLE_SAMPLE)!r}, split="test")
         print(ds.num_rows, list(it) == list(ds), ds["sample_id"][0], lme.num_rows, lme[0]["sample_id"])
         """,
         tmp_path,
     )
-    assert out.split() == ["10", "True", "conv-26", "97", lme_first_id()]
+    assert out.split() == ["10", "True", "conv-26", "97", lme_first_id(shared_data)]
 
 
-def lme_first_id() -> str:
-    return json.loads(ORACLE_SAMPLE.read_text())[0]["question_id"]
+def lme_first_id(shared_data: Path) -> str:
+    return json.loads((shared_data / ORACLE_SAMPLE).read_text())[0]["question_id"]
 
 
 def test_memory_mapped_open_adds_little_rss(tmp_path):
