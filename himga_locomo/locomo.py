@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import datasets
 
@@ -61,6 +62,8 @@ class LocomoConfig(datasets.BuilderConfig):
             ``"Not mentioned in the conversation"``; ``"seed"``: ``adversarial_answer``, else
             ``answer``, else ``""`` (the seed's rule; ``adversarial_answer`` is the trap answer).
     """
+
+    USER_OPTIONS: ClassVar[tuple[str, ...]] = ("category_order", "adversarial_answer")  # listed in errors
 
     category_order: str = "authors"
     adversarial_answer: str = "abstain"

@@ -14,13 +14,16 @@ import importlib
 import inspect
 from functools import cache
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import datasets
 
 from himga.errors import ConfigurationError, HimgaError
 
-__all__ = ["BUILDER_MODULES", "absolute_paths", "builder_class", "cache_key", "code_hash", "make_builder", "prepare"]
+__all__ = [
+    "BUILDER_MODULES", "absolute_paths", "builder_class", "cache_key", "check_options", "code_hash", "make_builder", "prepare",
+]  # fmt: skip
 
 #: Dataset name → the module holding its builder.
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
@@ -88,9 +91,7 @@ def make_builder(
     cls = builder_class(name)
     if config is not None and config not in cls.builder_configs:
         raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
-    allowed = {f.name for f in dataclasses.fields(cls.BUILDER_CONFIG_CLASS)} - set(inspect.signature(make_builder).parameters)
-    if unknown := sorted(set(options) - allowed):
-        raise ConfigurationError(f"{name}: unknown option {', '.join(map(repr, unknown))}; expected one of {sorted(allowed)}")
+    check_options(name, options, make_builder)
     if data_dir is None and data_files is None:
         data_dir = _default_source(name, cls, config)
     if data_dir is not None and data_files is None:
@@ -111,6 +112,28 @@ def make_builder(
         )
     except TypeError as e:  # an option the config does not have
         raise ConfigurationError(f"{name}: {e}") from None
+
+
+def check_options(name: str, options: Mapping[str, Any], caller: Callable[..., Any]) -> None:
+    """Refuse a keyword that neither ``caller`` nor the config of ``name`` takes (a misspelling, usually).
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        options: The extra keywords ``caller`` received (its ``**options``).
+        caller: The public function the user called; its keywords with defaults are listed as choices.
+
+    Raises:
+        ConfigurationError: ``locomo: unknown keyword 'confg'; expected one of config, data_dir,
+            cache_dir, lazy, category_order, adversarial_answer`` — what a user may pass: the caller's
+            keywords and the config's documented ``USER_OPTIONS``, never its internal fields.
+    """
+    config_class = builder_class(name).BUILDER_CONFIG_CLASS
+    accepted = {f.name for f in dataclasses.fields(config_class)} - set(inspect.signature(make_builder).parameters)
+    if unknown := sorted(set(options) - accepted):
+        keywords = [p.name for p in inspect.signature(caller).parameters.values()
+                    if p.default is not p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # fmt: skip
+        choices = ", ".join([*keywords, *getattr(config_class, "USER_OPTIONS", ())])
+        raise ConfigurationError(f"{name}: unknown keyword {', '.join(map(repr, unknown))}; expected one of {choices}")
 
 
 def _default_source(name: str, cls: type, config: str | None) -> Path:
