@@ -174,7 +174,7 @@ def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
     raise ConfigurationError(
         f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
         + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself, or data_files=, to use another name)"
+        + " (pass the file itself instead of its folder to use another name)"
     )
 
 

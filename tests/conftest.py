@@ -71,6 +71,21 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
     yield
 
 
+@pytest.fixture
+def progress_bars_on():
+    """``datasets``' progress bars enabled for one test (the autouse fixture disables them for the next)."""
+    import datasets
+
+    datasets.enable_progress_bars()
+    yield _terminal_view
+    datasets.disable_progress_bars()
+
+
+def _terminal_view(text: str) -> list[str]:
+    """What a terminal shows of ``text``: per line, the part after the last carriage return; blank lines dropped."""
+    return [shown for line in text.split("\n") if (shown := line.split("\r")[-1].strip())]
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The real LoCoMo and LongMemEval files: ``../shared/data``, or ``$HIMGA_TEST_DATA`` when set."""

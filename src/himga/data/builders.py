@@ -19,6 +19,7 @@ from typing import Any
 
 import datasets
 
+from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError, HimgaError
 
 __all__ = [
@@ -199,7 +200,8 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
             ``datasets`` writes to a temporary folder and renames it on success).
     """
     try:
-        builder.download_and_prepare(**kwargs)
+        with rows_progress():  # no "Generating test split: 0 examples" above an error
+            builder.download_and_prepare(**kwargs)
     except Exception as e:
         cause = unwrap(e)
         if cause is e:
