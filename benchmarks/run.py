@@ -6,8 +6,8 @@ Usage (from the project root)::
     python benchmarks/run.py --m-scale       # also M-scale (--sessions 480, ~2.6 GB input), much longer
     python benchmarks/run.py --input FILE    # an existing S-scale file instead of generating one
 
-Inputs come from ``../shared/tools/make_longmemeval_like.py`` (S-scale: default arguments; M-scale:
-``--sessions 480``), written to the work folder (``--out``, default ``benchmarks/out/``) and reused when
+Inputs come from ``himga.testing.write_longmemeval_like`` (S-scale: default arguments, 259,675,208 bytes;
+M-scale: ``sessions=480``), written to the work folder (``--out``, default ``benchmarks/out/``) and reused when
 present. Every measurement runs in a fresh Python process (``benchmarks/measure.py``); its peak RSS is
 the ``ru_maxrss`` the OS reports for that process (``os.wait4``, i.e. ``getrusage`` of the child).
 Timings exclude interpreter start-up and imports. The machine may be shared, so every S-scale
@@ -27,7 +27,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DEFAULT_TOOL = ROOT.parent / "shared" / "tools" / "make_longmemeval_like.py"
 
 # name, label, ratio base ("parse" | "seed" | None), target (kind, limit) or None
 ROWS_S = [
@@ -50,16 +49,14 @@ ROWS_M = [
 RSS_TARGETS = {("s", "build"): 400, ("m", "build"): 1000}
 
 
-def ensure_input(path: Path, tool: Path, extra: list[str]) -> Path:
-    """Generate ``path`` with the shared tool unless it already exists."""
+def ensure_input(path: Path, sessions: int) -> Path:
+    """Write the LongMemEval-shaped input ``path`` (500 questions, ``sessions`` per question) unless it exists."""
+    from himga.testing import write_longmemeval_like
+
     if path.is_file() and path.stat().st_size > 0:
         return path
-    if not tool.is_file():
-        raise SystemExit(f"input generator not found: {tool} (pass --tool or --input)")
-    tmp = path.with_suffix(".tmp")
-    print(f"generating {path} ({' '.join(extra) or 'default arguments'}) ...", file=sys.stderr, flush=True)
-    subprocess.run([sys.executable, str(tool), str(tmp), *extra], check=True)
-    tmp.rename(path)
+    print(f"generating {path} (500 questions, {sessions} sessions each) ...", file=sys.stderr, flush=True)
+    write_longmemeval_like(path, 500, sessions)  # written to path.part, renamed when complete
     return path
 
 
@@ -162,23 +159,22 @@ def main() -> None:
     ap.add_argument("--input", type=Path, help="an existing S-scale input file (default: generate OUT/s.json)")
     ap.add_argument("--m-scale", action="store_true", help="also measure an M-scale file (--sessions 480; slow)")
     ap.add_argument("--m-input", type=Path, help="an existing M-scale input file (default: generate OUT/m.json)")
-    ap.add_argument("--tool", type=Path, default=DEFAULT_TOOL, help="make_longmemeval_like.py")
     ap.add_argument("--repeat", type=int, default=3, help="runs per S-scale measurement; the fastest is kept (M: 1)")
     ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling); prints no verdicts")
     args = ap.parse_args()
 
     work = args.out.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    scales = [("s", args.input or work / "s.json", [], ROWS_S)]
+    scales = [("s", args.input or work / "s.json", 48, ROWS_S)]
     if args.m_scale:
-        scales.append(("m", args.m_input or work / "m.json", ["--sessions", "480"], ROWS_M))
+        scales.append(("m", args.m_input or work / "m.json", 480, ROWS_M))
 
     lines = [
         "| measurement | time | peak RSS MB | ratio | target | met |",
         "|---|---|---|---|---|---|",
     ]
-    for config, path, extra, rows in scales:
-        path = ensure_input(Path(path).resolve(), args.tool.resolve(), extra)
+    for config, path, sessions, rows in scales:
+        path = ensure_input(Path(path).resolve(), sessions)
         cache = work / f"cache-{config}"
         results = {}
         for name, *_ in rows:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import datasets
 
@@ -78,6 +79,8 @@ class LocomoConfig(datasets.BuilderConfig):
             (``"Yes; it's classical music"`` → ``"Yes"``); ``"full"``: the whole source string, rationale
             included. Either way ``raw["answer"]`` keeps the source value.
     """
+
+    USER_OPTIONS: ClassVar[tuple[str, ...]] = ("category_order", "adversarial_answer", "category3_answer")  # listed in errors
 
     category_order: str = "authors"
     adversarial_answer: str = "abstain"

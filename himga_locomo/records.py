@@ -232,6 +232,8 @@ def record_to_row(
         conv_path = path
         aux_path = dict.fromkeys(aux, path)
         raw["layout"] = "flat"
+    elif "question_id" in record and "haystack_sessions" in record:
+        raise _fail(file, path, "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')")
     else:
         raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
     summary_extra = {}

@@ -17,6 +17,7 @@ import gc
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import datasets
 import pyarrow as pa
@@ -90,6 +91,8 @@ class LongmemevalConfig(datasets.BuilderConfig):
             (~145 MB of it is importing datasets/pyarrow), 50 → ~410 MB. S rows are ~0.5 MB of JSON,
             M rows ~5 MB (so 2), oracle rows ~30 KB (so 100).
     """
+
+    USER_OPTIONS: ClassVar[tuple[str, ...]] = ()  # the fields below pick and tune a config: not listed in errors
 
     repo_id: str = _CLEANED_REPO
     revision: str = _CLEANED_REVISION
@@ -185,7 +188,7 @@ def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
     raise ConfigurationError(
         f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
         + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself, or data_files=, to use another name)"
+        + " (pass the file itself instead of its folder to use another name)"
     )
 
 

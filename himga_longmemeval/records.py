@@ -127,6 +127,8 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
     """
     if type(q) is not dict:
         raise _fail(file, path, f"expected a question object, got {type_name(q)}", None)
+    if "question_id" not in q and ("conversation" in q or "qa" in q):
+        raise _fail(file, path, "missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')", None)
     qid = _field(q, "question_id", str, file, path, None)
     question = _field(q, "question", str, file, path, qid)
     answer = _field(q, "answer", (str, int, float), file, path, qid)

@@ -1,44 +1,114 @@
-"""Shared fixtures: an isolated datasets cache, no progress bars, and the real data in ../shared/data.
+"""Shared fixtures: an environment of its own (caches, Hub settings), no progress bars, the real data.
 
-Real-data tests take the ``shared_data`` fixture. Without ``../shared/data`` they skip with the
-reason; under CI (``CI`` set) a missing folder is a failure, never a skip.
+Real-data tests take the ``shared_data`` fixture: ``../shared/data`` beside the project, or the folder
+named by ``HIMGA_TEST_DATA`` (holding ``locomo/locomo10.json`` and ``longmemeval/``). Without it they
+skip with the reason, and the run ends with one line saying how many skipped and how to run them;
+under CI (``CI`` set) a missing folder is a failure, never a skip.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-SHARED_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
+DEFAULT_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
+# Read once, at import: the autouse fixture below clears every HIMGA_* variable inside tests.
+SHARED_DATA = Path(os.environ["HIMGA_TEST_DATA"]).expanduser().resolve() if os.environ.get("HIMGA_TEST_DATA") else DEFAULT_DATA
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
 LME_DIR = SHARED_DATA / "longmemeval"
+_NO_DATA = f"real data not found at {SHARED_DATA}"
+
+
+# Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
+_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_")
+_ENV_NAMES = ("HUGGING_FACE_HUB_TOKEN", "TRANSFORMERS_OFFLINE", "XDG_CACHE_HOME", "DO_NOT_TRACK", "DISABLE_TELEMETRY")
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory, monkeypatch):
-    cache = tmp_path_factory.getbasetemp() / "hf_datasets_cache"
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
-    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path_factory.getbasetemp() / "himga_cache"))
-    monkeypatch.setenv("HF_UPDATE_DOWNLOAD_COUNTS", "0")
-    monkeypatch.delenv("HIMGA_DATASETS_ROOT", raising=False)
-    import datasets
+def _isolated_environment(tmp_path_factory, monkeypatch):
+    """The suite ignores the caller's environment (``HF_HUB_OFFLINE``, ``HF_TOKEN``, ``HF_ENDPOINT``, ``HIMGA_*``, ...).
 
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache)
+    Every such variable is cleared, then the caches point into pytest's temp folder and the Hub-related
+    values are the libraries' defaults. ``datasets.config`` and ``huggingface_hub.constants`` read the
+    variables once, at import, so their copies are patched too. Tests that need a variable set it themselves.
+    """
+    base = tmp_path_factory.getbasetemp()
+    for name in list(os.environ):
+        if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:
+            monkeypatch.delenv(name)
+    hf_home, cache = base / "hf_home", base / "hf_datasets_cache"
+    monkeypatch.setenv("HF_HOME", str(hf_home))  # no stored login token
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
+    monkeypatch.setenv("HIMGA_CACHE", str(base / "himga_cache"))
+    monkeypatch.setenv("HF_UPDATE_DOWNLOAD_COUNTS", "0")
+    import datasets
+    import huggingface_hub.constants as hub
+
+    endpoint = "https://huggingface.co"
+    for name, value in {
+        "HF_HUB_OFFLINE": False, "ENDPOINT": endpoint, "HUGGINGFACE_CO_URL_TEMPLATE": endpoint + "/{repo_id}/resolve/{revision}/{filename}",
+        "HF_HOME": str(hf_home), "HF_TOKEN_PATH": str(hf_home / "token"), "HF_STORED_TOKENS_PATH": str(hf_home / "stored_tokens"),
+        "HF_HUB_CACHE": str(hf_home / "hub"), "HUGGINGFACE_HUB_CACHE": str(hf_home / "hub"), "HF_ASSETS_CACHE": str(hf_home / "assets"),
+        "HF_XET_CACHE": str(hf_home / "xet"), "HF_HUB_DISABLE_IMPLICIT_TOKEN": False, "HF_HUB_DISABLE_PROGRESS_BARS": None,
+    }.items():  # fmt: skip
+        if hasattr(hub, name):
+            monkeypatch.setattr(hub, name, value)
+    for name, value in {
+        "HF_HUB_OFFLINE": False, "HF_DATASETS_OFFLINE": False, "HF_ENDPOINT": endpoint, "HF_CACHE_HOME": str(hf_home),
+        "HF_DATASETS_CACHE": cache, "HF_MODULES_CACHE": hf_home / "modules", "DOWNLOADED_DATASETS_PATH": cache / "downloads",
+        "EXTRACTED_DATASETS_PATH": cache / "downloads" / "extracted", "HF_UPDATE_DOWNLOAD_COUNTS": False,
+        "HF_DATASETS_DISABLE_PROGRESS_BARS": None, "IN_MEMORY_MAX_SIZE": 0,
+    }.items():  # fmt: skip
+        if hasattr(datasets.config, name):
+            monkeypatch.setattr(datasets.config, name, value)
+    # their tqdm modules copy the progress-bar variables at import (``utils.tqdm`` names the class, hence sys.modules)
+    monkeypatch.setattr(sys.modules["datasets.utils.tqdm"], "HF_DATASETS_DISABLE_PROGRESS_BARS", None)
+    monkeypatch.setattr(sys.modules["huggingface_hub.utils.tqdm"], "HF_HUB_DISABLE_PROGRESS_BARS", None)
     datasets.disable_progress_bars()
     yield
 
 
+@pytest.fixture
+def progress_bars_on():
+    """``datasets``' progress bars enabled for one test (the autouse fixture disables them for the next)."""
+    import datasets
+
+    datasets.enable_progress_bars()
+    yield _terminal_view
+    datasets.disable_progress_bars()
+
+
+def _terminal_view(text: str) -> list[str]:
+    """What a terminal shows of ``text``: per line, the part after the last carriage return; blank lines dropped."""
+    return [shown for line in text.split("\n") if (shown := line.split("\r")[-1].strip())]
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data`` (the real LoCoMo and LongMemEval files)."""
+    """The real LoCoMo and LongMemEval files: ``../shared/data``, or ``$HIMGA_TEST_DATA`` when set."""
     if not LOCOMO_FILE.is_file():
-        reason = f"real data not found at {SHARED_DATA} (tests read it from ../shared/data beside the project)"
+        reason = f"{_NO_DATA} (../shared/data beside the project, or set HIMGA_TEST_DATA)"
         if os.environ.get("CI"):
             pytest.fail(reason + "; under CI the real-data tests must run")
         pytest.skip(reason)
     return SHARED_DATA
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line at the end of the run (after the short summary) when real-data tests skipped for want of the data."""
+    yield
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _NO_DATA in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
+            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/ and longmemeval/) to run them",
+            yellow=True,
+            bold=True,
+        )
 
 
 @pytest.fixture(scope="session")

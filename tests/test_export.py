@@ -24,8 +24,7 @@ from himga.data.loaders import build_dataset
 from himga.export import all_configs, export
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"  # as in conftest.py
-ORACLE_SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
+ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
 
 
 def _load_without_himga(tmp_path: Path, path: str, *args: str, cwd: Path | None = None) -> dict:
@@ -72,31 +71,31 @@ def test_locomo_export_loads_without_himga(shared_data, tmp_path):
 
 def test_longmemeval_oracle_export_loads_without_himga(shared_data, tmp_path):
     out = tmp_path / "lme_export"
-    sizes = export("longmemeval", out, ["oracle"], data_dir=ORACLE_SAMPLE)
+    sizes = export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
     assert list(sizes) == ["oracle"] and sizes["oracle"].num_examples == 97
-    ds = build_dataset("longmemeval", "oracle", path=ORACLE_SAMPLE)
+    ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
     _assert_same_as_builder(_load_without_himga(tmp_path, str(out), "oracle"), ds)
 
 
 def test_small_row_groups_shards_and_stale_shards_replaced(shared_data, tmp_path):
     out = tmp_path / "lme_export"
-    export("longmemeval", out, ["oracle"], data_dir=ORACLE_SAMPLE, row_group_bytes=100_000, shard_bytes=1_000_000)
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, row_group_bytes=100_000, shard_bytes=1_000_000)
     files = sorted((out / "data" / "oracle").iterdir())
     assert [f.name for f in files] == [f"test-0000{i}-of-00003.parquet" for i in range(3)]
     meta = [pq.ParquetFile(f).metadata for f in files]
     assert [m.num_rows for m in meta] == [33, 32, 32]
     assert {m.row_group(i).num_rows for m in meta for i in range(m.num_row_groups)} <= {1, 2, 3}
-    ds = build_dataset("longmemeval", "oracle", path=ORACLE_SAMPLE)
+    ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
     ids = [r for f in files for r in pq.read_table(f, columns=["sample_id"])["sample_id"].to_pylist()]
     assert ids == ds["sample_id"]
-    export("longmemeval", out, ["oracle"], data_dir=ORACLE_SAMPLE)  # re-export: one shard, the 3 old ones gone
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)  # re-export: one shard, the 3 old ones gone
     assert [f.name for f in (out / "data" / "oracle").iterdir()] == ["test-00000-of-00001.parquet"]
 
 
 def test_configs_exported_one_at_a_time_stay_on_the_card(shared_data, tmp_path):
     out = tmp_path / "lme_export"
-    export("longmemeval", out, ["oracle"], data_dir=ORACLE_SAMPLE)
-    sizes = export("longmemeval", out, ["oracle_original"], data_dir=ORACLE_SAMPLE)
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
+    sizes = export("longmemeval", out, ["oracle_original"], data_dir=shared_data / ORACLE_SAMPLE)
     assert {c: s.num_examples for c, s in sizes.items()} == {"oracle": 97, "oracle_original": 97}
     card = DatasetCard.load(out / "README.md")
     assert [c["config_name"] for c in card.data.configs] == ["oracle", "oracle_original"]
@@ -158,3 +157,11 @@ def test_project_folder_loads_by_name_without_himga(shared_data, tmp_path):
     assert (project / "himga_locomo" / "README.md").read_text() == (ROOT / "himga_locomo" / "README.md").read_text()
     ds = build_dataset("locomo", path=shared_data / "locomo")
     _assert_same_as_builder(_load_without_himga(tmp_path, "himga_locomo", cwd=project), ds)
+
+
+def test_readme_says_the_load_by_name_line_needs_the_export_first():
+    """Issue 12: the README's plain ``load_dataset("himga_locomo")`` line reads the export, so it says to make it."""
+    lines = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+             if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
+    assert len(lines) == 1
+    assert "only after `himga export locomo himga_locomo`" in lines[0]

@@ -26,7 +26,7 @@ from himga.errors import ConfigurationError
 from himga.export import export, push
 
 FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
-ORACLE_SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "longmemeval" / "longmemeval_oracle_sample.json"
+ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
 
 
 class FakeHub:
@@ -113,24 +113,24 @@ def test_push_locomo_via_cli(shared_data, hub, capsys, caplog):
 
 def test_repush_replaces_stale_shards_of_the_pushed_config_only(shared_data, hub, tmp_path):
     export_dir = tmp_path / "export"
-    export("longmemeval", export_dir, ["oracle", "oracle_original"], data_dir=ORACLE_SAMPLE, shard_bytes=1_000_000)
+    export("longmemeval", export_dir, ["oracle", "oracle_original"], data_dir=shared_data / ORACLE_SAMPLE, shard_bytes=1_000_000)
     push("longmemeval", "org/lme", export_dir=export_dir)
     assert hub.files("org/lme") == ["README.md"] + [
         f"data/{c}/test-0000{i}-of-00003.parquet" for c in ("oracle", "oracle_original") for i in range(3)
     ]
-    export("longmemeval", export_dir, ["oracle"], data_dir=ORACLE_SAMPLE)  # now one shard
+    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)  # now one shard
     push("longmemeval", "org/lme", export_dir=export_dir, configs=["oracle"])
     assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"] + [
         f"data/oracle_original/test-0000{i}-of-00003.parquet" for i in range(3)
     ]
     for config in ("oracle", "oracle_original"):
         pushed = datasets.load_dataset(str(hub.root / "org/lme/main"), config, split="test")
-        assert pushed["sample_id"] == build_dataset("longmemeval", config, path=ORACLE_SAMPLE)["sample_id"]
+        assert pushed["sample_id"] == build_dataset("longmemeval", config, path=shared_data / ORACLE_SAMPLE)["sample_id"]
 
 
 def test_push_to_a_branch_never_uploads_python(shared_data, hub, tmp_path):
     export_dir = tmp_path / "export"
-    export("longmemeval", export_dir, ["oracle"], data_dir=ORACLE_SAMPLE)
+    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
     (export_dir / "builder.py").write_text("print('never uploaded')\n")
     (export_dir / "data" / "oracle" / "extra.py").write_text("")
     push("longmemeval", "org/lme", export_dir=export_dir, revision="v1")
@@ -146,7 +146,7 @@ def test_push_of_an_empty_folder_is_a_clear_error(hub, tmp_path):
 
 
 def test_export_cli(shared_data, tmp_path, capsys):
-    assert main(["export", "longmemeval", str(tmp_path), "--config", "oracle", "--data-dir", str(ORACLE_SAMPLE)]) == 0
+    assert main(["export", "longmemeval", str(tmp_path), "--config", "oracle", "--data-dir", str(shared_data / ORACLE_SAMPLE)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [f"longmemeval/oracle: 97 rows in {tmp_path}/data/oracle/", f"card: {tmp_path}/README.md"]
     assert main(["export", "longmemeval", str(tmp_path), "--config", "x"]) == 2

@@ -26,13 +26,13 @@ from himga import registry
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, SourceFormatError
+from himga.testing import write_longmemeval_like
 from himga_locomo.locomo import Locomo
 from himga_longmemeval.longmemeval import Longmemeval
 
 IDS = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"]
 LME_CONFIGS = ["s", "m", "oracle", "s_original", "m_original", "oracle_original"]
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # as in conftest.py
-ORACLE_SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
+ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
 
 
 def _locomo(shared_data, **kwargs):
@@ -199,10 +199,10 @@ def test_builder_errors_reach_the_user_as_himga_errors(shared_data, tmp_path):
 
 
 def test_longmemeval_oracle_sample(shared_data):
-    ds = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(ORACLE_SAMPLE), split="test")
+    ds = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test")
     assert ds.num_rows == 97
     assert ds.features == SAMPLE_FEATURES
-    it = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(ORACLE_SAMPLE), split="test", streaming=True)
+    it = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test", streaming=True)
     assert list(it) == list(ds)
 
 
@@ -221,28 +221,23 @@ def test_fresh_interpreter_acceptance(shared_data, tmp_path):
     out = _run(
         f"""
         import himga, datasets
-        ds = datasets.load_dataset("himga_locomo", data_dir={str(SHARED_DATA / "locomo")!r}, split="test")
-        it = datasets.load_dataset("himga_locomo", data_dir={str(SHARED_DATA / "locomo")!r}, split="test", streaming=True)
-        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(ORACLE_SAMPLE)!r}, split="test")
+        ds = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test")
+        it = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test", streaming=True)
+        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(shared_data / ORACLE_SAMPLE)!r}, split="test")
         print(ds.num_rows, list(it) == list(ds), ds["sample_id"][0], lme.num_rows, lme[0]["sample_id"])
         """,
         tmp_path,
     )
-    assert out.split() == ["10", "True", "conv-26", "97", lme_first_id()]
+    assert out.split() == ["10", "True", "conv-26", "97", lme_first_id(shared_data)]
 
 
-def lme_first_id() -> str:
-    return json.loads(ORACLE_SAMPLE.read_text())[0]["question_id"]
+def lme_first_id(shared_data: Path) -> str:
+    return json.loads((shared_data / ORACLE_SAMPLE).read_text())[0]["question_id"]
 
 
-def test_memory_mapped_open_adds_little_rss(shared_data, tmp_path):
+def test_memory_mapped_open_adds_little_rss(tmp_path):
     """Opening a built LongMemEval-like dataset (100 questions, ~51 MB of Arrow) maps its file: RSS grows < 50 MB."""
-    source = tmp_path / "lme_like.json"
-    subprocess.run(
-        [sys.executable, str(SHARED_DATA.parent / "tools" / "make_longmemeval_like.py"), str(source), "--questions", "100", "--sessions", "48"],
-        check=True,
-        capture_output=True,
-    )
+    source = write_longmemeval_like(tmp_path / "lme_like.json", 100, 48).path
     build = f'import himga, datasets; datasets.load_dataset("himga_longmemeval", "s", data_files={str(source)!r}, split="test")'
     _run(build, tmp_path)
     out = _run(
@@ -264,11 +259,9 @@ def test_memory_mapped_open_adds_little_rss(shared_data, tmp_path):
     assert int(delta) < 50 * 2**20
 
 
-def test_longmemeval_streaming_with_has_answer_on_some_turns_only(shared_data, tmp_path):
+def test_longmemeval_streaming_with_has_answer_on_some_turns_only(tmp_path):
     """S-like haystacks: ``has_answer`` only on answer-session turns, the case datasets' nested encoder misses."""
-    source = tmp_path / "lme_small.json"
-    tool = SHARED_DATA.parent / "tools" / "make_longmemeval_like.py"
-    subprocess.run([sys.executable, str(tool), str(source), "--questions", "20", "--sessions", "10"], check=True, capture_output=True)
+    source = write_longmemeval_like(tmp_path / "lme_small.json", 20, 10).path
     ds = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test")
     it = datasets.load_dataset("himga_longmemeval", "s", data_files=str(source), split="test", streaming=True)
     assert ds.num_rows == 20

@@ -1,7 +1,8 @@
 """The himga command line: build, inspect, validate and publish the normalized benchmarks.
 
 Each command is one function ``_cmd_<name>(args) -> int``, registered in :func:`build_parser`.
-Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2.
+Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2; Ctrl-C
+prints one line and exits with 130.
 """
 
 from __future__ import annotations
@@ -151,9 +152,19 @@ def _cmd_sources(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _version() -> str:
+    """``himga 0.1.0 (datasets 5.2.0)``: the versions a bug report needs."""
+    from importlib.metadata import version
+
+    from himga import __version__
+
+    return f"himga {__version__} (datasets {version('datasets')})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("build", help="parse the source files into the Arrow cache")
@@ -212,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print(f"himga: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
+        print("himga: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

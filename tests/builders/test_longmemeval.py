@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,12 +12,12 @@ import pytest
 from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset, load_longmemeval
 from himga.data.builders import make_builder, prepare
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
+from himga.testing import write_longmemeval_like
 from himga.utils import get_dataset
 from himga_longmemeval.longmemeval import Longmemeval
 from himga_longmemeval.records import QUESTION_TYPES, chronological, sample_to_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-TOOL = Path(__file__).resolve().parents[2] / ".." / "shared" / "tools" / "make_longmemeval_like.py"
 ORACLE_TYPES = {
     "temporal_reasoning": 27,
     "knowledge_update": 21,
@@ -174,32 +171,22 @@ def test_arrow_batch_path_equals_the_datasets_row_path(shared_data, tmp_path, mo
 # --- generated files --------------------------------------------------------------------------------
 
 
-def _generate(path: Path, *args: str) -> Path:
-    if not TOOL.is_file():
-        reason = f"generator not found at {TOOL} (../shared/tools beside the project)"
-        if os.environ.get("CI"):
-            pytest.fail(reason + "; under CI it must run")
-        pytest.skip(reason)
-    subprocess.run([sys.executable, str(TOOL), str(path), *args], check=True, capture_output=True)
-    return path
-
-
 def test_small_generated_file_roundtrip(tmp_path):
-    path = _generate(tmp_path / "small.json", "--questions", "20", "--sessions", "10")
+    path = write_longmemeval_like(tmp_path / "small.json", 20, 10).path
     samples = load_longmemeval(path, cache_dir=tmp_path / "cache")
     assert len(samples) == 20
     assert [sample_to_record(s) for s in samples] == json.loads(path.read_text())
 
 
 def test_s_scale_generated_file(tmp_path):
-    """The shared tool's default S-scale file (seed 0, ~260 MB): about 15 s to generate and build."""
-    path = _generate(tmp_path / "s.json")
+    """The generator's default S-scale file (seed 0, ~260 MB): about 30 s to generate and build."""
+    path = write_longmemeval_like(tmp_path / "s.json").path
     ds = prepare(make_builder("longmemeval", "s", data_files=[str(path)], cache_dir=tmp_path / "cache"))
     table = ds.data.table
     assert ds.num_rows == 500
     sessions = pc.list_flatten(table["sessions"])
-    assert len(sessions) == 23922
-    assert len(pc.list_flatten(pc.struct_field(sessions, "messages"))) == 246950
+    assert len(sessions) == 24075
+    assert len(pc.list_flatten(pc.struct_field(sessions, "messages"))) == 247143
     qa = pc.list_flatten(table["qa_pairs"])
     types = Counter(pc.struct_field(qa, "question_type").to_pylist())
     assert sorted(types.values(), reverse=True) == [133, 133, 78, 70, 56, 30]
@@ -209,7 +196,7 @@ def test_s_scale_generated_file(tmp_path):
     }  # fmt: skip
     answers = pc.struct_field(qa, "answer")
     assert str(answers.type) == "string" and answers.null_count == 0
-    assert sum(i.endswith("_abs") for i in table["sample_id"].to_pylist()) == 19
+    assert sum(i.endswith("_abs") for i in table["sample_id"].to_pylist()) == 30
 
 
 # --- errors -------------------------------------------------------------------------------------------

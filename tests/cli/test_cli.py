@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
+import datasets
+import pytest
+
+import himga
 from himga.cli import main
 
 
@@ -87,3 +96,75 @@ def test_stats_with_the_seed_options(shared_data, capsys, tmp_path):
         "open_domain": 841, "adversarial": 446, "temporal": 321, "single_hop": 282, "multi_hop": 96}
     assert main(["stats", "longmemeval", "--category-order", "seed"]) == 2
     assert capsys.readouterr().err == "himga: error: longmemeval: --category-order/--adversarial-answer/--category3-answer apply to locomo only\n"
+
+
+# --- paper cuts of issue 12 --------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+LOCOMO_LIKE = [{"sample_id": "conv-1", "conversation": {"speaker_a": "A", "speaker_b": "B"}, "qa": []}]
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"himga {himga.__version__} (datasets {datasets.__version__})\n"
+
+
+def test_no_source_file_hint_names_only_what_the_cli_takes(tmp_path, capsys):
+    (tmp_path / "other.json").write_text("[]")
+    assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(tmp_path), "--cache-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"himga: error: longmemeval (config 'oracle'): no source file in {tmp_path}; looked for longmemeval_oracle.json, "
+        "longmemeval_oracle; found other.json (pass the file itself instead of its folder to use another name)\n"
+    )
+    assert "data_files" not in err
+
+
+def test_a_failed_build_prints_the_error_and_no_progress_bar(tmp_path, capfd, progress_bars_on):
+    visible = progress_bars_on
+    source = tmp_path / "locomo_like.json"
+    source.write_text(json.dumps(LOCOMO_LIKE))
+    assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c")]) == 2
+    out, err = capfd.readouterr()
+    assert (out, visible(err)) == ("", [
+        "himga: error: locomo_like.json: $[0]: missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')"
+    ])  # fmt: skip
+    assert "0 examples" not in err
+    assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(FIXTURES / "longmemeval_mini.json"),
+                 "--cache-dir", str(tmp_path / "c")]) == 0  # fmt: skip
+    shown = visible(capfd.readouterr().err)
+    assert len(shown) == 1 and shown[0].startswith("Generating test split: 2 examples")  # a build that writes rows shows them
+
+
+_SLOW_BUILD = """
+import sys, time
+from himga_longmemeval.longmemeval import Longmemeval
+real = Longmemeval._generate_examples
+def slow(self, files):
+    for item in real(self, files):
+        yield item
+        print("generating", flush=True)
+        time.sleep(120)
+Longmemeval._generate_examples = slow
+from himga.cli import main
+sys.exit(main(["build", "longmemeval", "--config", "oracle", "--data-dir", sys.argv[1], "--cache-dir", sys.argv[2]]))
+"""
+
+
+def test_ctrl_c_during_build_is_one_line_and_exit_130(tmp_path, progress_bars_on):
+    visible = progress_bars_on  # only its terminal view: the bars of interest are the child's
+    cache = tmp_path / "cache"
+    env = dict(os.environ, HF_DATASETS_DISABLE_PROGRESS_BARS="0")  # the bar is on, as for a user
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_BUILD, str(FIXTURES / "longmemeval_mini.json"), str(cache)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    try:
+        assert proc.stdout.readline() == "generating\n"  # the builder is generating rows
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert (out, visible(err)) == ("", ["himga: interrupted"])
+    assert not list(cache.rglob("dataset_info.json")) and not list(cache.rglob("*.arrow"))  # nothing cached

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from himga.data import load_dataset
+from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval
+from himga.data.builders import make_builder
 from himga.errors import ConfigurationError
 
 
@@ -28,5 +29,29 @@ def test_unknown_option_is_a_configuration_error(shared_data, tmp_path):
 
 
 def test_misspelled_option_is_a_configuration_error(shared_data, tmp_path):
-    with pytest.raises(ConfigurationError, match="locomo: unknown option 'categroy_order'; expected one of"):
+    with pytest.raises(ConfigurationError, match="locomo: unknown keyword 'categroy_order'; expected one of"):
         load_dataset("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, categroy_order="seed")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda p: load_dataset("locomo", data_dir=p, confg="x"),
+         "locomo: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, category_order, adversarial_answer, category3_answer"),
+        (lambda p: load_dataset("longmemeval", data_dir=p, confg="oracle"),
+         "longmemeval: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy"),
+        (lambda p: load_locomo(p, categroy_order="seed"),
+         "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, category_order, adversarial_answer, category3_answer"),
+        (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, cache_dir, lazy"),
+        (lambda p: build_dataset("longmemeval", data_dir=p), "longmemeval: unknown keyword 'data_dir'; expected one of config, path, cache_dir"),
+        (lambda p: make_builder("locomo", datadir=p),
+         "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, adversarial_answer, category3_answer"),
+    ],
+)  # fmt: skip
+def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
+    """Issue 12: the caller's keywords and the documented options, never internal config fields."""
+    with pytest.raises(ConfigurationError) as caught:
+        call(tmp_path)
+    assert str(caught.value) == message
+    for internal in ("filename", "repo_id", "revision", "sha256", "writer_batch_size", "description", "version"):
+        assert internal not in message

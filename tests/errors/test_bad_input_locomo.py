@@ -64,6 +64,8 @@ CASES = [
     # required keys missing at each level
     ("no conversation", _mutated(_del("conversation")), f"{FILE}: $[1]: missing required key 'conversation' (not a LoCoMo sample record)"),
     ("no qa", _mutated(_del("qa")), f"{FILE}: $[1]: missing required key 'qa'"),
+    ("a LongMemEval file", _dump([{"question_id": "q1", "question": "?", "answer": "a", "haystack_sessions": []}]),
+     f"{FILE}: $[0]: missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')"),
     ("no speaker_a", _mutated(_del("conversation", "speaker_a")), f"{FILE}: $[1].conversation: missing required key 'speaker_a'"),
     ("no speaker_b", _mutated(_del("conversation", "speaker_b")), f"{FILE}: $[1].conversation: missing required key 'speaker_b'"),
     ("turn without speaker", _mutated(_del("conversation", "session_2", 1, "speaker")), f"{FILE}: $[1].conversation.session_2[1]: missing required key 'speaker'"),

@@ -59,6 +59,8 @@ CASES = [
     ("question is null", _dump([None]), f"{FILE}: $[0]: expected a question object, got null"),
     # required keys missing at each level
     ("no question_id", _mutated(_del("question_id")), f"{FILE}: $[1]: missing required key 'question_id'"),
+    ("a LoCoMo file", _dump([{"sample_id": "conv-1", "conversation": {"speaker_a": "A", "speaker_b": "B"}, "qa": []}]),
+     f"{FILE}: $[0]: missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')"),
     ("no question", _mutated(_del("question")), f"{FILE}: $[1]: missing required key 'question' {Q2}"),
     ("no answer", _mutated(_del("answer")), f"{FILE}: $[1]: missing required key 'answer' {Q2}"),
     ("no question_type", _mutated(_del("question_type")), f"{FILE}: $[1]: missing required key 'question_type' {Q2}"),

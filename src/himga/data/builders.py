@@ -14,10 +14,12 @@ import importlib
 import inspect
 from functools import cache
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import datasets
 
+from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError, HimgaError
 from himga.sources import RemoteFile, get_dataset
 from himga.version import __version__
@@ -27,6 +29,7 @@ __all__ = [
     "absolute_paths",
     "builder_class",
     "cache_key",
+    "check_options",
     "code_hash",
     "default_sources",
     "make_builder",
@@ -113,9 +116,7 @@ def make_builder(
     cls = builder_class(name)
     if config is not None and config not in cls.builder_configs:
         raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
-    allowed = {f.name for f in dataclasses.fields(cls.BUILDER_CONFIG_CLASS)} - set(inspect.signature(make_builder).parameters)
-    if unknown := sorted(set(options) - allowed):
-        raise ConfigurationError(f"{name}: unknown option {', '.join(map(repr, unknown))}; expected one of {sorted(allowed)}")
+    check_options(name, options, make_builder)
     if data_dir is None and data_files is None:
         data_dir = _default_source(name, cls, config)
     if data_dir is not None and data_files is None:
@@ -136,6 +137,28 @@ def make_builder(
         )
     except TypeError as e:  # an option the config does not have
         raise ConfigurationError(f"{name}: {e}") from None
+
+
+def check_options(name: str, options: Mapping[str, Any], caller: Callable[..., Any]) -> None:
+    """Refuse a keyword that neither ``caller`` nor the config of ``name`` takes (a misspelling, usually).
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        options: The extra keywords ``caller`` received (its ``**options``).
+        caller: The public function the user called; its keywords with defaults are listed as choices.
+
+    Raises:
+        ConfigurationError: ``locomo: unknown keyword 'confg'; expected one of config, data_dir,
+            cache_dir, lazy, category_order, adversarial_answer, category3_answer`` — what a user may pass: the caller's
+            keywords and the config's documented ``USER_OPTIONS``, never its internal fields.
+    """
+    config_class = builder_class(name).BUILDER_CONFIG_CLASS
+    accepted = {f.name for f in dataclasses.fields(config_class)} - set(inspect.signature(make_builder).parameters)
+    if unknown := sorted(set(options) - accepted):
+        keywords = [p.name for p in inspect.signature(caller).parameters.values()
+                    if p.default is not p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # fmt: skip
+        choices = ", ".join([*keywords, *getattr(config_class, "USER_OPTIONS", ())])
+        raise ConfigurationError(f"{name}: unknown keyword {', '.join(map(repr, unknown))}; expected one of {choices}")
 
 
 def _default_source(name: str, cls: type, config: str | None) -> Path:
@@ -198,7 +221,8 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
             ``datasets`` writes to a temporary folder and renames it on success).
     """
     try:
-        builder.download_and_prepare(**kwargs)
+        with rows_progress():  # no "Generating test split: 0 examples" above an error
+            builder.download_and_prepare(**kwargs)
     except Exception as e:
         cause = unwrap(e)
         if cause is e:

@@ -14,7 +14,7 @@ import datasets
 
 from himga.jsonfile import json_files
 
-from .builders import make_builder, prepare
+from .builders import check_options, make_builder, prepare
 from .lazy import LazySamples
 from .schema import Sample
 
@@ -47,6 +47,7 @@ def build_dataset(
         SourceFormatError: a malformed source file (names the file and the record path).
         DownloadError, ChecksumError: the default source could not be fetched or verified.
     """
+    check_options(name, options, build_dataset)
     data_dir = data_files = None
     if path is not None:
         path = Path(path).expanduser()
@@ -92,6 +93,7 @@ def load_locomo(
         >>> samples[0].sessions[0].date_str  # doctest: +SKIP
         '1:56 pm on 8 May, 2023'
     """
+    check_options("locomo", options, load_locomo)
     return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy)
 
 
@@ -119,6 +121,7 @@ def load_longmemeval(
     Raises:
         SourceFormatError: malformed input, naming the file and the question.
     """
+    check_options("longmemeval", options, load_longmemeval)
     path = Path(path).expanduser()
     if not path.is_dir():
         return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
@@ -153,4 +156,5 @@ def load_dataset(
         ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
         DownloadError: offline with no local copy; the message says where to put the file.
     """
+    check_options(name, options, load_dataset)
     return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy)

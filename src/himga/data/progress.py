@@ -1,0 +1,54 @@
+"""The build's progress bar: ``datasets``' own, shown once rows are written and erased if the build fails.
+
+``datasets`` opens its "Generating test split" bar before the first row is generated, so a source file
+that fails at once still prints ``Generating test split: 0 examples`` above the error. Here the same bar
+(``datasets.utils.tqdm.tqdm``, so ``datasets.disable_progress_bars()`` and
+``HF_DATASETS_DISABLE_PROGRESS_BARS`` still rule) stays hidden until rows are written, and a build that
+fails after that leaves no bar behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import datasets.builder
+from datasets.utils.tqdm import tqdm as datasets_tqdm
+
+__all__ = ["RowsProgress", "rows_progress"]
+
+
+class RowsProgress(datasets_tqdm):
+    """``datasets``' progress bar, displayed from the first written row on and cleared on failure."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("delay", float("inf"))  # tqdm shows nothing until the delay has passed
+        super().__init__(*args, **kwargs)
+
+    def update(self, n: float | None = 1) -> bool | None:
+        if n and getattr(self, "delay", 0):  # rows are being written: display from now on (no delay: disabled)
+            self.delay = 0
+        return super().update(n)
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        if exc_type is not None:
+            self.leave = False  # a failed build: erase the bar (nothing is cached either)
+        return super().__exit__(exc_type, exc_value, traceback)
+
+
+@contextlib.contextmanager
+def rows_progress() -> Iterator[None]:
+    """Within the block, ``datasets``' builders show :class:`RowsProgress` as their split progress bar.
+
+    Replaces ``datasets.builder.hf_tqdm`` (the name ``datasets`` 5.x builders use for the bar) and
+    restores it on exit; where that name is missing, ``datasets``' own bar is left alone.
+    """
+    if not hasattr(datasets.builder, "hf_tqdm"):
+        yield
+        return
+    original = datasets.builder.hf_tqdm
+    datasets.builder.hf_tqdm = RowsProgress
+    try:
+        yield
+    finally:
+        datasets.builder.hf_tqdm = original
