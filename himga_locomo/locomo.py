@@ -13,6 +13,7 @@ from pathlib import Path
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
+from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
 from himga_locomo.records import CATEGORY_ORDERS, record_to_row
@@ -92,7 +93,7 @@ class LocomoConfig(datasets.BuilderConfig):
         return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer}
 
 
-class Locomo(datasets.GeneratorBasedBuilder):
+class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
     BUILDER_CONFIG_CLASS = LocomoConfig
