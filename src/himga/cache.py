@@ -90,7 +90,7 @@ def _read_manifest(folder: Path) -> dict[str, dict] | str:
         if manifest["hash"] != HASH or not all(isinstance(v["size"], int) and isinstance(v[HASH], str) for v in files.values()):
             raise ValueError(f"unknown hash {manifest['hash']!r}, or an entry without size and hash")
     except FileNotFoundError:
-        return f"{MANIFEST} is missing (every himga build writes one)"
+        return f"{MANIFEST} is missing (built by an older himga, or removed)"
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:  # unreadable, not JSON, wrong shape
         return f"{MANIFEST} is unreadable ({type(e).__name__}: {e})"
     return files
@@ -116,7 +116,8 @@ def check_sizes(folder: str | os.PathLike) -> None:
 
 
 def check_rows(folder: str | os.PathLike, split: str, rows: int, expected: int | None) -> None:
-    """Check that ``rows`` rows were read for ``split``, as ``dataset_info.json`` records (``expected``).
+    """Check that ``rows`` rows were read for ``split`` (a split or a slice such as ``test[:3]``), as
+    the split sizes recorded in ``dataset_info.json`` say (``expected``).
 
     Raises:
         CacheError: the counts differ.

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import datasets
 import datasets.builder
+from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga import cache
 from himga.errors import CacheError
@@ -192,8 +193,21 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             result = super().as_dataset(split, *args, **kwargs)
         except (pa.ArrowException, OSError) as e:  # ArrowInvalid: an emptied file; OSError: a message cut short
             raise cache.damaged(folder, f"its Arrow data is unreadable ({type(e).__name__}: {e})") from e
-        full_splits = result.items() if isinstance(result, datasets.DatasetDict) else [(str(split), result)]
-        for name, ds in full_splits:
-            if name in self.info.splits:  # a whole split, not a slice such as "test[:2]"
-                cache.check_rows(folder, name, ds.num_rows, self.info.splits[name].num_examples)
+        splits = list(self.info.splits.values())
+        for spec, ds in _splits_read(split, result):  # rows read vs the rows dataset_info.json says the split/slice has
+            if not isinstance(spec, ReadInstruction):
+                spec = "+".join(self.info.splits) if str(spec) == "all" else str(spec)
+            expected = make_file_instructions(self.dataset_name, splits, spec, "arrow", str(folder)).num_examples
+            cache.check_rows(folder, str(spec), ds.num_rows, expected)
         return result
+
+
+def _splits_read(split, result) -> list:
+    """``(split spec, Dataset)`` pairs of an ``as_dataset`` result (a Dataset, a DatasetDict, or a list of them)."""
+    if isinstance(result, datasets.DatasetDict):
+        return list(result.items())
+    if isinstance(result, datasets.Dataset):
+        return [(split, result)]
+    if isinstance(result, (list, tuple)) and isinstance(split, (list, tuple)):
+        return [pair for s, r in zip(split, result) for pair in _splits_read(s, r)]
+    return []
