@@ -31,6 +31,7 @@ import errno
 import os
 import shutil
 import threading
+import traceback
 from pathlib import Path
 
 import datasets
@@ -48,12 +49,14 @@ _FULL = {errno.ENOSPC, errno.EDQUOT}
 _FileLock = datasets.builder.FileLock  # datasets.utils._filelock.FileLock in datasets 5.2
 
 
+def _existing(folder: Path) -> Path:
+    """``folder`` or its nearest existing parent."""
+    return next(p for p in (folder, *folder.parents) if p.exists())
+
+
 def _writable(path: Path) -> bool:
     """Whether files can be created in ``path`` or, if it does not exist yet, in its nearest existing parent."""
-    for folder in (path, *path.parents):
-        if folder.exists():
-            return os.access(folder, os.W_OK)
-    return False
+    return os.access(_existing(path), os.W_OK)
 
 
 class ReadOnlyTolerantLock(_FileLock):
@@ -106,18 +109,34 @@ def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
     return None
 
 
-def _disk_full(folder: Path, error: OSError) -> CacheError:
-    existing = next(p for p in (folder, *folder.parents) if p.exists())
+def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
+    """A ``CacheError`` if ``error`` is a full disk: ``ENOSPC``/``EDQUOT`` anywhere in its chain, or ``datasets``'
+    own "Not enough disk space" check (an ``OSError`` without errno) with 0 bytes free; else ``None``.
+
+    Also clears the frames of ``error``'s chain: the failed Arrow writer (still open in them) then closes now,
+    so the space of its partial file, which ``datasets`` has already unlinked, is freed at once.
+    """
+    full = _os_error(error, _FULL)
+    existing = _existing(folder)
+    free = shutil.disk_usage(existing).free
+    if full is None and not (isinstance(error, OSError) and error.errno is None and free == 0):
+        return None
+    seen = error
+    while seen is not None:
+        traceback.clear_frames(seen.__traceback__)
+        seen = seen.__cause__ or seen.__context__
     free = shutil.disk_usage(existing).free
     return CacheError(
         folder,
         f"no space left on device while writing the cache {folder} ({free:,} bytes free on the file system of "
-        f"{existing}; {error.strerror or error}); nothing was cached: free space there, or point --cache-dir / "
-        f"HF_DATASETS_CACHE at another disk",
+        f"{existing}; {getattr(full or error, 'strerror', None) or error}); nothing was cached: free space there, "
+        f"or point --cache-dir / HF_DATASETS_CACHE at another disk",
     )
 
 
-def _read_only(folder: Path) -> CacheError:
+def _read_only(folder: Path, error: OSError | None = None) -> CacheError:
+    if (folder / cache.INFO_FILE).exists():  # only if datasets touched something this class does not cover
+        return CacheError(folder, f"the cache {folder} is built but could not be opened read-only ({error})")
     return CacheError(
         folder,
         f"the cache {folder} is not built and its file system or folder is read-only; build it once where the cache "
@@ -154,8 +173,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 folder = Path(folder) if folder else None
                 if (damage := _damage(folder, e)) is not None:
                     raise damage from e
-                if folder is not None and _os_error(e, _READ_ONLY) and not _writable(folder.parent):
-                    raise _read_only(folder) from e
+                if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
+                    raise _read_only(folder, denied) from e
                 raise
 
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
@@ -169,10 +188,10 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             except Exception as e:  # diagnosed below, else re-raised unchanged
                 if not local:
                     raise
-                if (full := _os_error(e, _FULL)) is not None:  # also inside datasets' DatasetGenerationError
-                    raise _disk_full(folder, full) from e
-                if _os_error(e, _READ_ONLY) and not _writable(folder.parent):
-                    raise _read_only(folder) from e
+                if (full := _disk_full(folder, e)) is not None:  # also inside datasets' DatasetGenerationError
+                    raise full from e
+                if (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
+                    raise _read_only(folder, denied) from e
                 if (damage := _damage(folder, e)) is not None:
                     raise damage from e
                 raise
