@@ -17,7 +17,7 @@ import pytest
 
 from himga.errors import CacheError
 
-_MESSAGE = r"^no space left on device while writing the cache {folder}/{name}/[^ ]+ \([\d,]+ bytes free on the file system of {folder}[^)]*\); nothing was cached: free space there"
+_MESSAGE = r"^no space left on device while writing the cache {folder}/{name}/[^ ]+ \(the file system mounted at {mount} is full; No space left on device\); nothing was cached: free space there"
 
 
 def _leftovers(cache_dir):
@@ -49,13 +49,22 @@ def tiny_disk(tmp_path):
 def test_real_full_disk(inp, reference, tiny_disk, routes):
     _, _, fresh = reference
     cache_dir = tiny_disk / "hf"
-    with pytest.raises(CacheError, match=_MESSAGE.format(folder=cache_dir, name=inp.name)) as info:
+    with pytest.raises(CacheError, match=_MESSAGE.format(folder=cache_dir, name=inp.name, mount=tiny_disk)) as info:
         routes["load"](inp, cache_dir)
     assert info.value.__cause__ is not None  # datasets' DatasetGenerationError, itself caused by the OSError
     assert _leftovers(tiny_disk) == []
     assert shutil.disk_usage(tiny_disk).free > 1_000_000  # the partial file's space is back while the error is alive
     _, code, err = routes["cli_stats"](inp, cache_dir)
     assert code == 2 and err.count("\n") == 1 and err.startswith(f"himga: error: no space left on device while writing the cache {cache_dir}/")
+    assert _leftovers(tiny_disk) == []
+    filler = tiny_disk / "filler"  # a disk already full: datasets' own pre-check fails (an OSError without errno)
+    with pytest.raises(OSError, match="No space left"), open(filler, "wb") as f:
+        while True:
+            f.write(b"x" * 65536)
+    assert shutil.disk_usage(tiny_disk).free == 0
+    with pytest.raises(CacheError, match=r"the file system mounted at .* is full; Not enough disk space\. Needed: "):
+        routes["load"](inp, cache_dir)
+    filler.unlink()
     assert _leftovers(tiny_disk) == []
     assert _mount("-o", "remount,size=64m", str(tiny_disk)).returncode == 0
     for name, route in routes.items():
@@ -71,7 +80,7 @@ def test_simulated_full_disk(inp, reference, tmp_path, routes, monkeypatch):
 
     with monkeypatch.context() as patch:
         patch.setattr(datasets.arrow_writer.ArrowWriter, "_build_writer", no_space)
-        with pytest.raises(CacheError, match=_MESSAGE.format(folder=cache_dir, name=inp.name)):
+        with pytest.raises(CacheError, match=_MESSAGE.format(folder=cache_dir, name=inp.name, mount="/[^ ]*")):
             routes["load"](inp, cache_dir)
         _, code, err = routes["cli_export"](inp, cache_dir)
         assert code == 2 and err.count("\n") == 1 and err.startswith("himga: error: no space left on device while writing the cache ")

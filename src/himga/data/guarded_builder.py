@@ -125,12 +125,14 @@ def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
     while seen is not None:
         traceback.clear_frames(seen.__traceback__)
         seen = seen.__cause__ or seen.__context__
-    free = shutil.disk_usage(existing).free
+    mount = existing
+    while not os.path.ismount(mount):
+        mount = mount.parent
     return CacheError(
         folder,
-        f"no space left on device while writing the cache {folder} ({free:,} bytes free on the file system of "
-        f"{existing}; {getattr(full or error, 'strerror', None) or error}); nothing was cached: free space there, "
-        f"or point --cache-dir / HF_DATASETS_CACHE at another disk",
+        f"no space left on device while writing the cache {folder} (the file system mounted at {mount} is full; "
+        f"{getattr(full or error, 'strerror', None) or error}); nothing was cached: free space there, or point "
+        f"--cache-dir / HF_DATASETS_CACHE at another disk",
     )
 
 
