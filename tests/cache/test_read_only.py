@@ -111,7 +111,8 @@ def as_nobody(tmp_path):
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv (util-linux) is not installed")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent", "HF_HOME": "/nonexistent/hf",
-           "HIMGA_CACHE": "/nonexistent/himga", "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8"}
+           "HIMGA_CACHE": "/nonexistent/himga", "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
+           "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"}
 
     def run(*command: str) -> subprocess.CompletedProcess:
         return subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
@@ -164,3 +165,23 @@ def test_another_user_gets_a_read_only_error_for_an_incomplete_cache(inp, as_nob
     assert done.stderr.startswith(f"himga: error: the cache {shared_cache}/longmemeval/oracle-") and done.stderr.count("\n") == 1
     assert "is not built and its file system or folder is read-only" in done.stderr
     assert _tree(shared_cache) == before
+
+
+def test_another_user_gets_one_line_for_an_unreadable_source(as_nobody, shared_data):
+    """Not a cache fault, but the same path: an OSError that datasets wraps while building is the CLI's one line."""
+    base = Path(tempfile.mkdtemp(prefix="himga-unreadable-"))
+    try:
+        base.chmod(0o755)
+        (base / "cache").mkdir(mode=0o777)
+        (base / "cache").chmod(0o777)
+        (base / "src").mkdir(mode=0o755)
+        source = base / "src" / "locomo10.json"
+        shutil.copyfile(shared_data / "locomo" / "locomo10.json", source)
+        source.chmod(0o600)  # root's only
+        himga = str(Path(sys.executable).with_name("himga"))
+        done = as_nobody(himga, "stats", "locomo", "--data-dir", str(base / "src"), "--cache-dir", str(base / "cache"))
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == f"himga: error: [Errno 13] Permission denied: '{source}'\n"
+        assert not list((base / "cache").rglob("dataset_info.json")) and not list((base / "cache").rglob("*.incomplete"))
+    finally:
+        shutil.rmtree(base)

@@ -101,8 +101,9 @@ def _read_only_tolerant_locks():
 
 def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
     """The first ``OSError`` with one of ``errnos`` in ``error``'s cause/context chain (``error`` included)."""
-    seen = error
-    while seen is not None:
+    seen, visited = error, set()
+    while seen is not None and id(seen) not in visited:
+        visited.add(id(seen))
         if isinstance(seen, OSError) and seen.errno in errnos:
             return seen
         seen = seen.__cause__ or seen.__context__
@@ -121,8 +122,9 @@ def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
     free = shutil.disk_usage(existing).free
     if full is None and not (isinstance(error, OSError) and error.errno is None and free == 0):
         return None
-    seen = error
-    while seen is not None:
+    seen, visited = error, set()
+    while seen is not None and id(seen) not in visited:
+        visited.add(id(seen))
         traceback.clear_frames(seen.__traceback__)
         seen = seen.__cause__ or seen.__context__
     mount = existing
@@ -180,8 +182,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 raise
 
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
-        folder = Path(output_dir or self.cache_dir)
-        local = "://" not in str(folder)
+        target = str(output_dir or self.cache_dir)
+        folder, local = Path(target), "://" not in target
         if local and not (folder / cache.INFO_FILE).exists() and not _writable(folder.parent):
             raise _read_only(folder)
         with _read_only_tolerant_locks():
