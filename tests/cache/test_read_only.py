@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from himga.cli import main
 from himga.errors import CacheError
 
 NOBODY = 65534
@@ -53,7 +54,7 @@ def read_only_mount(reference, tmp_path):
         _run(["umount", str(target)])
 
 
-def test_complete_cache_on_read_only_mount_serves_the_fresh_rows(inp, reference, read_only_mount, routes):
+def test_complete_cache_on_read_only_mount_serves_the_fresh_rows(inp, reference, read_only_mount, routes, capsys):
     _, folder, fresh = reference
     assert not os.access(read_only_mount, os.W_OK)  # EROFS, even for root
     before = _tree(read_only_mount)
@@ -61,6 +62,8 @@ def test_complete_cache_on_read_only_mount_serves_the_fresh_rows(inp, reference,
         assert route(inp, read_only_mount) == fresh[name], name
     first = next(iter(inp.hf(read_only_mount, split="test", streaming=True)))
     assert first["sample_id"] == fresh["load"][0].sample_id
+    assert main(["verify", "--cache-dir", str(read_only_mount)]) == 0
+    assert capsys.readouterr().out.startswith(f"ok       {read_only_mount / folder.relative_to(reference[0])} (")
     assert _tree(read_only_mount) == before
 
 

@@ -17,7 +17,8 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
 
 The one ``datasets`` internal used: ``datasets.builder.FileLock``. ``datasets`` takes a write lock in the
 cache folder before reading even a complete cache (``DatasetBuilder.__init__``: ``<root>/_tmp_…<hash>.lock``;
-``download_and_prepare``: ``<folder>_builder.lock``), and fails on a read-only folder. While this class's
+``download_and_prepare``: ``<folder>_builder.lock``; read in ``datasets/builder.py`` of datasets 5.2.0), and
+fails on a read-only folder. While this class's
 ``__init__`` and ``download_and_prepare`` run, that module global is :class:`ReadOnlyTolerantLock`: the
 same lock, except that a lock file which cannot be created because its folder is not writable is skipped.
 Skipping is safe there: a reader that can write nothing can corrupt nothing, and ``datasets`` publishes a
