@@ -136,6 +136,18 @@ def export(args) -> dict:
     return {"seconds": seconds, "parquet_mb": parquet_bytes / 1e6, "raw_mb": raw_bytes / 1e6, "bytes_ratio": parquet_bytes / raw_bytes, "how": how}
 
 
+def verify(args) -> dict:
+    """(9) ``himga verify`` of the warm cache: re-hash every file and count the rows (himga.cache.verify)."""
+    from himga.cache import verify as verify_cache
+    from himga.data import build_dataset
+
+    ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
+    folder = Path(ds.cache_files[0]["filename"]).parent
+    t0 = time.perf_counter()
+    problems = verify_cache(folder)
+    return {"seconds": time.perf_counter() - t0, "problems": problems}
+
+
 def _messages(samples) -> int:
     return sum(len(s.messages) for sample in samples for s in sample.sessions)
 
@@ -149,6 +161,7 @@ MEASUREMENTS = {
     "lazy": lazy,
     "stream": stream,
     "export": export,
+    "verify": verify,
 }
 
 

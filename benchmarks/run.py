@@ -38,6 +38,7 @@ ROWS_S = [
     ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),
     ("stream", "(7) streaming: first row, streaming=True", "parse", None),
     ("export", "(8) export: Parquet via himga.export (bytes vs raw JSON)", None, ("bytes<=", 0.3)),
+    ("verify", "(9) himga verify: re-hash the cache, count its rows", "parse", None),
 ]
 ROWS_M = [
     ("parse", "(1) parse limit (M)", None, None),

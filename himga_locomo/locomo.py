@@ -15,6 +15,7 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
+from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
 from himga.provenance import warn_if_modified
@@ -115,7 +116,7 @@ class LocomoConfig(datasets.BuilderConfig):
                 "category3_answer": self.category3_answer}
 
 
-class Locomo(datasets.GeneratorBasedBuilder):
+class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
     BUILDER_CONFIG_CLASS = LocomoConfig

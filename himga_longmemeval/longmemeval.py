@@ -23,6 +23,7 @@ import datasets
 import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
+from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
 from himga.provenance import warn_if_modified
@@ -192,7 +193,7 @@ def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
     )
 
 
-class Longmemeval(datasets.GeneratorBasedBuilder):
+class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
     BUILDER_CONFIG_CLASS = LongmemevalConfig

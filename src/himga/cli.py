@@ -161,6 +161,34 @@ def _version() -> str:
     return f"himga {__version__} (datasets {version('datasets')})"
 
 
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    import shlex
+
+    from datasets import config
+
+    from himga.cache import find_caches, verify
+    from himga.errors import CacheError
+
+    if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given
+        raise ConfigurationError(f"unknown dataset {', '.join(map(repr, unknown))}; expected one of {list(DATASETS)}")
+    root = args.cache_dir or config.HF_DATASETS_CACHE
+    folders = find_caches(root, args.dataset or DATASETS)
+    bad = []
+    for folder in folders:
+        problems = verify(folder)
+        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+        print(f"{'DAMAGED' if problems else 'ok':8} {folder} ({size / 1e6:,.1f} MB){': ' if problems else ''}{'; '.join(problems)}")
+        bad += [folder] if problems else []
+    if not folders:
+        print(f"no himga caches under {root}")
+    if bad:
+        remove = " ".join(shlex.quote(str(f)) for f in bad)
+        raise CacheError(root, f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: rm -rf {remove}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
@@ -209,6 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
     p.set_defaults(func=_cmd_sources)
+
+
+    p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
+    p.add_argument("dataset", nargs="*", metavar="{locomo,longmemeval}", help="which benchmarks' caches (default: both)")
+    p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    p.set_defaults(func=_cmd_verify)
     return parser
 
 

@@ -13,6 +13,7 @@ and the wrapper, when a user calls ``datasets`` directly, names ours as its ``__
 from __future__ import annotations
 
 __all__ = [
+    "CacheError",
     "ChecksumError",
     "ConfigurationError",
     "DateFormatError",
@@ -46,6 +47,24 @@ class SourceFormatError(HimgaError, ValueError):
 
     def __reduce__(self):  # keep the three fields across process boundaries (num_proc)
         return (type(self), (self.file, self.path, self.detail))
+
+
+class CacheError(HimgaError):
+    """A built Arrow cache cannot be used: damaged (cut short, emptied, altered), read-only while
+    incomplete, or its disk filled up while it was written. The message names the cache folder and
+    what to do (remove the folder to rebuild, build where it is writable, free space).
+
+    Attributes:
+        folder: The cache folder concerned (a ``str`` path).
+    """
+
+    def __init__(self, folder: object, detail: str) -> None:
+        self.folder = str(folder)
+        self.detail = detail
+        super().__init__(detail)
+
+    def __reduce__(self):
+        return (type(self), (self.folder, self.detail))
 
 
 class ChecksumError(HimgaError):

@@ -15,7 +15,8 @@ Internals used, checked when this module is imported (:func:`check_datasets`):
   ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
   against the current directory here.
 
-Nothing else is patched. Our path never calls ``datasets.load.increase_load_count`` (the download-count
+Nothing else is patched here (the builders' base class, :mod:`himga.data.guarded_builder`, swaps
+``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
 builder itself has to download its source. Imported by ``himga/__init__.py``, so any ``import himga...``
 registers the names; importing twice is harmless.

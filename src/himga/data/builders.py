@@ -197,12 +197,19 @@ def absolute_paths(data_files: Any) -> Any:
 
 
 def unwrap(error: BaseException) -> BaseException:
-    """The himga error behind a ``datasets`` wrapper (``DatasetGenerationError``), else ``error``."""
-    seen = error
-    while seen is not None:
+    """The error behind a ``datasets`` wrapper: the himga error in ``error``'s cause chain, else (behind a
+    ``DatasetGenerationError``) the ``OSError`` that stopped the build, e.g. an unreadable source file;
+    else ``error`` itself."""
+    seen, os_error, visited = error, None, set()
+    while seen is not None and id(seen) not in visited:  # prepare re-raises "cause from wrapper": a cycle
+        visited.add(id(seen))
         if isinstance(seen, HimgaError):
             return seen
+        if os_error is None and isinstance(seen, OSError):
+            os_error = seen
         seen = seen.__cause__ or seen.__context__
+    if os_error is not None and isinstance(error, datasets.exceptions.DatasetGenerationError):
+        return os_error
     return error
 
 
@@ -219,6 +226,9 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
     Raises:
         HimgaError: any himga error raised while generating rows (never a half-written cache:
             ``datasets`` writes to a temporary folder and renames it on success).
+        CacheError: a damaged cache, an incomplete read-only one, a full disk (see
+            :mod:`himga.data.guarded_builder`).
+        OSError: what stopped a build that ``datasets`` wrapped, e.g. an unreadable source file.
     """
     try:
         with rows_progress():  # no "Generating test split: 0 examples" above an error
