@@ -158,7 +158,7 @@ def test_export_cli(shared_data, tmp_path, capsys):
 def two_exports(shared_data, tmp_path):
     """A LoCoMo export and a LongMemEval (oracle) export."""
     export("locomo", tmp_path / "locomo", data_dir=shared_data / "locomo")
-    export("longmemeval", tmp_path / "lme", ["oracle"], data_dir=ORACLE_SAMPLE)
+    export("longmemeval", tmp_path / "lme", ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
     return tmp_path / "locomo", tmp_path / "lme"
 
 
@@ -206,9 +206,9 @@ def test_push_checks_every_shard_and_the_dataset_column(two_exports, hub, tmp_pa
 
 def test_push_of_one_unnamed_file_fails_before_any_network_call(shared_data, hub):
     with pytest.raises(ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json"):
-        push("longmemeval", "org/lme", data_dir=ORACLE_SAMPLE)
-    assert main(["push", "longmemeval", "--repo-id", "org/lme", "--data-dir", str(ORACLE_SAMPLE)]) == 2
+        push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE)
+    assert main(["push", "longmemeval", "--repo-id", "org/lme", "--data-dir", str(shared_data / ORACLE_SAMPLE)]) == 2
     assert hub.calls == []
-    push("longmemeval", "org/lme", data_dir=ORACLE_SAMPLE, configs=["oracle"])
+    push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE, configs=["oracle"])
     assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"]
     assert "`longmemeval_oracle_sample.json` | 3,079,019 |" in (hub.root / "org/lme/main/README.md").read_text()
