@@ -46,7 +46,9 @@ _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  raw columns are Value("string") holding JSON text instead of Json() (arrow.json), so every
+#          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
+_VERSION = datasets.Version("1.1.0")
 
 
 @dataclass

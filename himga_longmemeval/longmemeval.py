@@ -64,7 +64,9 @@ _ORACLE_SHA256 = "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d3862
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: sessions in file order, has_answer in Message.raw, QAPair.raw without
 #          haystack_sessions, answers as str.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  raw columns are Value("string") holding JSON text instead of Json() (arrow.json), so every
+#          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
+_VERSION = datasets.Version("1.1.0")
 
 
 @dataclass
@@ -133,28 +135,16 @@ _CONFIGS = [
 ]
 
 
-def _storage_type(t: pa.DataType) -> pa.DataType:
-    """The Arrow type with extension types (``Json`` → ``arrow.json``) replaced by their storage type."""
-    if hasattr(t, "storage_type"):
-        return t.storage_type
-    if pa.types.is_struct(t):
-        return pa.struct([pa.field(f.name, _storage_type(f.type)) for f in t])
-    if pa.types.is_list(t):
-        return pa.list_(_storage_type(t.value_type))
-    return t
-
-
 _SCHEMA = SAMPLE_FEATURES.arrow_schema
-_ROW_TYPE = _storage_type(pa.struct(list(_SCHEMA)))
+_ROW_TYPE = pa.struct(list(_SCHEMA))
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
     """Rows of :func:`~himga_longmemeval.records.question_to_row` → one Arrow table of ``SAMPLE_FEATURES``.
 
-    One ``pyarrow.array`` call against the declared types (``raw`` fields are already JSON text), then
-    a cast of the text columns to the ``Json`` extension type.
+    One ``pyarrow.array`` call against the declared types (``raw`` fields are already JSON text).
     """
-    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).cast(_SCHEMA)
+    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
 
 
 def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
