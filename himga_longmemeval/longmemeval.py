@@ -221,13 +221,15 @@ class Longmemeval(datasets.GeneratorBasedBuilder):
     #: Write Arrow batches (True) or let ``datasets`` write row by row (False; slower, same rows).
     ARROW_BATCHES = True
 
-    def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, split_info, job_id):
+    def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
+        # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
+        # writer takes them. ArrowBasedBuilder's signature is the same in datasets 4.0-5.2 (checked by
+        # himga.registry.check_datasets).
+        args = dict(gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id)
         if not self.ARROW_BATCHES:
-            yield from super()._prepare_split_single(gen_kwargs, fpath, file_format, max_shard_size, split_info, job_id)
+            yield from super()._prepare_split_single(**args, **row_writer_kwargs)
             return
-        yield from datasets.ArrowBasedBuilder._prepare_split_single(
-            self, gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id
-        )
+        yield from datasets.ArrowBasedBuilder._prepare_split_single(self, **args)
 
     def _generate_tables(self, files):
         # Parsed questions and rows are acyclic, so the cyclic GC only rescans the live batch (~25k
