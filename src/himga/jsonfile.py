@@ -32,6 +32,9 @@ def raw_dict(value: str | dict | None) -> dict:
 
     Also accepts a dict, as rows of ``datasets.Json()`` columns (the encoding of himga before 1.1.0 of
     the builders, and of older exports) arrive decoded.
+
+    Raises:
+        ValueError: the text is not JSON (``json.JSONDecodeError``): the cell was not written by himga.
     """
     if isinstance(value, str):
         return json.loads(value) or {}
