@@ -59,6 +59,8 @@ _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
+#   1.1.0  raw columns are Value("string") holding JSON text instead of Json() (arrow.json), so every
+#          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
 #   2.0.0  category-3 gold cut at its first ";" as LoCoMo's scorer does (option category3_answer);
 #          raw event_summary / observation / session_summary keyed by session id ("1", not "events_session_1").
 _VERSION = datasets.Version("2.0.0")

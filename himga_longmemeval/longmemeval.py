@@ -72,7 +72,9 @@ _EVIDENCE = "unconfirmed against the Hub (unreachable here): as pinned by indepe
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: sessions in file order, has_answer in Message.raw, QAPair.raw without
 #          haystack_sessions, answers as str.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  raw columns are Value("string") holding JSON text instead of Json() (arrow.json), so every
+#          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
+_VERSION = datasets.Version("1.1.0")
 
 
 @dataclass
@@ -151,28 +153,16 @@ _CONFIGS = [
 ]
 
 
-def _storage_type(t: pa.DataType) -> pa.DataType:
-    """The Arrow type with extension types (``Json`` → ``arrow.json``) replaced by their storage type."""
-    if hasattr(t, "storage_type"):
-        return t.storage_type
-    if pa.types.is_struct(t):
-        return pa.struct([pa.field(f.name, _storage_type(f.type)) for f in t])
-    if pa.types.is_list(t):
-        return pa.list_(_storage_type(t.value_type))
-    return t
-
-
 _SCHEMA = SAMPLE_FEATURES.arrow_schema
-_ROW_TYPE = _storage_type(pa.struct(list(_SCHEMA)))
+_ROW_TYPE = pa.struct(list(_SCHEMA))
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
     """Rows of :func:`~himga_longmemeval.records.question_to_row` → one Arrow table of ``SAMPLE_FEATURES``.
 
-    One ``pyarrow.array`` call against the declared types (``raw`` fields are already JSON text), then
-    a cast of the text columns to the ``Json`` extension type.
+    One ``pyarrow.array`` call against the declared types (``raw`` fields are already JSON text).
     """
-    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).cast(_SCHEMA)
+    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
 
 
 def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
@@ -249,13 +239,15 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
     #: Write Arrow batches (True) or let ``datasets`` write row by row (False; slower, same rows).
     ARROW_BATCHES = True
 
-    def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, split_info, job_id):
+    def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
+        # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
+        # writer takes them. ArrowBasedBuilder's signature is the same in datasets 4.0-5.2 (checked by
+        # himga.registry.check_datasets).
+        args = dict(gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id)
         if not self.ARROW_BATCHES:
-            yield from super()._prepare_split_single(gen_kwargs, fpath, file_format, max_shard_size, split_info, job_id)
+            yield from super()._prepare_split_single(**args, **row_writer_kwargs)
             return
-        yield from datasets.ArrowBasedBuilder._prepare_split_single(
-            self, gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id
-        )
+        yield from datasets.ArrowBasedBuilder._prepare_split_single(self, **args)
 
     def _generate_tables(self, files):
         # Parsed questions and rows are acyclic, so the cyclic GC only rescans the live batch (~25k

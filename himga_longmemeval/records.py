@@ -20,8 +20,8 @@ Row, field by field:
         ``haystack_sessions``;
     ``Sample.raw`` = ``{"question_date": ...}``.
 
-``raw`` values are emitted as JSON text (the ``Json()`` feature stores text): encoding them here
-once keeps the ``datasets`` encoder from walking every message.
+``raw`` values are emitted as JSON text (the ``raw`` columns are strings of JSON, see
+:mod:`himga.data.features`).
 """
 
 from __future__ import annotations

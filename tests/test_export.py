@@ -63,7 +63,7 @@ def test_locomo_export_loads_without_himga(shared_data, tmp_path):
         "README.md",
         "data/default/test-00000-of-00001.parquet",
     ]
-    assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2370742)
+    assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2366972)
     assert pq.ParquetFile(out / "data/default/test-00000-of-00001.parquet").metadata.num_rows == 10
     ds = build_dataset("locomo", path=shared_data / "locomo")
     _assert_same_as_builder(_load_without_himga(tmp_path, str(out)), ds)
@@ -111,10 +111,10 @@ def test_card_front_matter(shared_data, tmp_path):
         "cc-by-nc-4.0", ["en"], ["question-answering"], ["n<1K"]
     )
     assert data["configs"] == [{"config_name": "default", "data_files": [{"split": "test", "path": "data/default/test-*.parquet"}]}]
-    assert data["dataset_info"]["splits"] == [{"name": "test", "num_bytes": 2370742, "num_examples": 10}]
+    assert data["dataset_info"]["splits"] == [{"name": "test", "num_bytes": 2366972, "num_examples": 10}]
     from datasets.info import DatasetInfo
 
-    assert DatasetInfo._from_yaml_dict(data["dataset_info"]).features == SAMPLE_FEATURES  # Json columns included
+    assert DatasetInfo._from_yaml_dict(data["dataset_info"]).features == SAMPLE_FEATURES  # raw columns: dtype string
     lme = yaml.safe_load(render_card("longmemeval", dict.fromkeys(all_configs("longmemeval"))).split("---")[1])
     assert lme["license"] == "mit"
     assert [c["config_name"] for c in lme["configs"]] == sorted(all_configs("longmemeval"))

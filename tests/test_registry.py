@@ -1,6 +1,7 @@
 """``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.registry).
 
-Pins the behaviour on the installed ``datasets`` (5.2): every ``load_dataset`` argument the issue lists,
+Pins the behaviour on the installed ``datasets`` (any of the supported range; CI runs the newest and,
+for the tests in .ci/oldest-tests.txt, the oldest): every ``load_dataset`` argument the issue lists,
 cache reuse without network, cache invalidation by the code hash, himga errors as the cause of
 ``datasets``' wrapper, and the fresh-interpreter acceptance in subprocesses.
 """
@@ -69,15 +70,35 @@ def test_installed_datasets_is_supported_and_wrapped():
     assert not hasattr(wrapper.__wrapped__, "_himga")
 
 
-def test_unsupported_version_names_the_range(monkeypatch):
-    monkeypatch.setattr(datasets, "__version__", "6.0.0")
-    with pytest.raises(registry.UnsupportedDatasetsError, match=r"datasets 6\.0\.0 is installed; himga supports datasets>=5\.2,<6"):
+def test_supported_range_is_the_one_pyproject_and_ci_use():
+    """registry.SUPPORTED_DATASETS is pyproject's datasets range; .ci/oldest-constraints.txt pins the lower bounds."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    root = Path(__file__).resolve().parents[1]
+    requirements = [Requirement(d) for d in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]]
+    specs = {r.name.replace("_", "-"): r.specifier for r in requirements}
+    assert specs["datasets"] == SpecifierSet(registry.SUPPORTED_DATASETS)
+    lines = (root / ".ci" / "oldest-constraints.txt").read_text().splitlines()
+    pins = dict(line.replace("_", "-").split("==") for line in lines if line.strip() and not line.startswith("#"))
+    assert sorted(pins) == ["datasets", "huggingface-hub", "pyarrow"]
+    for name, pinned in pins.items():
+        assert [Version(s.version) for s in specs[name] if s.operator == ">="] == [Version(pinned)], name
+
+
+@pytest.mark.parametrize("version", ["6.0.0", "3.6.0"])
+def test_unsupported_version_names_the_range(monkeypatch, version):
+    monkeypatch.setattr(datasets, "__version__", version)
+    with pytest.raises(registry.UnsupportedDatasetsError, match=rf"datasets {version} is installed; himga supports datasets>=4\.0,<6"):
         registry.check_datasets()
 
 
 def test_missing_internal_names_the_range(monkeypatch):
     monkeypatch.delattr(datasets.load, "DatasetModule")
-    with pytest.raises(registry.UnsupportedDatasetsError, match=r"no datasets\.load\.dataset_module_factory/DatasetModule; himga supports datasets>=5\.2,<6"):
+    with pytest.raises(registry.UnsupportedDatasetsError, match=r"no datasets\.load\.dataset_module_factory/DatasetModule; himga supports datasets>=4\.0,<6"):
         registry.check_datasets()
 
 

@@ -167,8 +167,6 @@ def _type_name(feature: object) -> str:
         return f"list<{_type_name(feature.feature)}>"
     if isinstance(feature, dict):
         return "struct"
-    if isinstance(feature, datasets.Json):
-        return "json"
     return feature.dtype
 
 
@@ -195,7 +193,8 @@ def field_reference() -> list[tuple[str, str, str]]:
             meaning = docs.get(f.name, "")
             if hints[f.name] is QuestionType:
                 meaning += " One of " + ", ".join(f"`{t.value}`" for t in QuestionType) + "."
-            rows.append((prefix + f.name, _type_name(feature), meaning))
+            is_json = hints[f.name] is dict or typing.get_origin(hints[f.name]) is dict  # a raw column
+            rows.append((prefix + f.name, "string (JSON)" if is_json else _type_name(feature), meaning))
             if (sub := _dataclass_in(hints[f.name])) is not None:
                 is_list = isinstance(feature, datasets.List)
                 walk(sub, feature.feature if is_list else feature, prefix + f.name + ("[]." if is_list else "."))
@@ -311,7 +310,9 @@ def render_card(
         _source_section(name, configs, sources),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
-        + "\n\n`json` columns hold a JSON object, or `null` for an empty one.",
+        + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
+        "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
+        "`.str.json_path_match('$.category')`, Python `json.loads`).",
         "## Data notes\n\n" + _NOTES[name].strip(),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"

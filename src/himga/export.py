@@ -79,7 +79,7 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, meta
     row_bytes = num_bytes / rows if rows else 1
     rows_per_group = max(1, int(row_group_bytes // row_bytes))
     num_shards = max(1, min(rows, math.ceil(num_bytes / shard_bytes)))
-    schema = ds.features.arrow_schema  # carries the features (Json columns included) as metadata
+    schema = ds.features.arrow_schema  # carries the features as metadata; raw columns are plain JSON text
     schema = schema.with_metadata({**schema.metadata, METADATA_KEY: json.dumps(metadata).encode()})
     for index in range(num_shards):
         shard = ds.shard(num_shards, index, contiguous=True).with_format("arrow")

@@ -15,16 +15,30 @@ from typing import Any
 
 from .errors import SourceFormatError
 
-__all__ = ["iter_array_items", "json_files", "load_json", "not_json", "raw_text", "reject_constant"]
+__all__ = ["iter_array_items", "json_files", "load_json", "not_json", "raw_dict", "raw_text", "reject_constant"]
 
 
 def raw_text(value: dict | None) -> str | None:
-    """A ``raw`` dict as the JSON text a ``Json()`` column stores; ``None`` for an empty or missing dict.
+    """A ``raw`` dict as the JSON text a ``raw`` column stores; ``None`` for an empty or missing dict.
 
-    Builders emit ``raw`` values as text: ``datasets`` encodes nested Python values only when the first
-    item of a list needs it, so dicts in later list items would reach (streaming) decoders un-encoded.
+    ``raw`` columns are ``Value("string")`` holding JSON text (see :mod:`himga.data.features`), so every
+    Parquet reader can query them; :func:`raw_dict` is the inverse.
     """
     return json.dumps(value, ensure_ascii=False) if value else None
+
+
+def raw_dict(value: str | dict | None) -> dict:
+    """A ``raw`` cell as a dict: JSON text decoded, ``None`` → a new ``{}``.
+
+    Also accepts a dict, as rows of ``datasets.Json()`` columns (the encoding of himga before 1.1.0 of
+    the builders, and of older exports) arrive decoded.
+
+    Raises:
+        ValueError: the text is not JSON (``json.JSONDecodeError``): the cell was not written by himga.
+    """
+    if isinstance(value, str):
+        return json.loads(value) or {}
+    return value if value else {}
 
 
 def json_files(folder: str | Path) -> list[Path]:

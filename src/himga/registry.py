@@ -15,6 +15,10 @@ Internals used, checked when this module is imported (:func:`check_datasets`):
   ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
   against the current directory here.
 
+One more internal is used by the LongMemEval builder's batch writer and checked here too:
+``datasets.ArrowBasedBuilder._prepare_split_single`` (keyword parameters ``gen_kwargs``, ``fpath``,
+``file_format``, ``max_shard_size``, ``job_id``; the same in every supported version).
+
 Nothing else is patched here (the builders' base class, :mod:`himga.data.guarded_builder`, swaps
 ``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
@@ -31,21 +35,21 @@ from typing import Any
 
 import datasets
 import datasets.load
-from packaging.version import Version
+from packaging.specifiers import SpecifierSet
 
 from himga.errors import ConfigurationError, HimgaError
 
 __all__ = ["DATASET_NAMES", "SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
 
-#: The ``datasets`` versions this module was written and tested against.
-SUPPORTED_DATASETS = ">=5.2,<6"
-_MIN, _MAX = Version("5.2"), Version("6")
+#: The ``datasets`` versions this module was written and tested against (CI runs the oldest and the newest).
+SUPPORTED_DATASETS = ">=4.0,<6"
 
 #: ``datasets.load_dataset`` name → himga dataset name (a key of ``himga.data.builders.BUILDER_MODULES``).
 DATASET_NAMES = {"himga_locomo": "locomo", "himga_longmemeval": "longmemeval"}
 
 _MODULE_FIELDS = {"module_path", "hash", "builder_kwargs"}
 _FACTORY_PARAMS = {"path", "data_dir", "data_files"}
+_WRITER_PARAMS = {"gen_kwargs", "fpath", "file_format", "max_shard_size", "job_id"}
 
 
 class UnsupportedDatasetsError(HimgaError, ImportError):
@@ -57,12 +61,12 @@ def check_datasets() -> None:
 
     Raises:
         UnsupportedDatasetsError: the version is outside :data:`SUPPORTED_DATASETS`, or
-            ``datasets.load.dataset_module_factory`` / ``datasets.load.DatasetModule`` is missing or
-            has a different shape. The message names the supported range.
+            ``datasets.load.dataset_module_factory`` / ``datasets.load.DatasetModule`` /
+            ``datasets.ArrowBasedBuilder._prepare_split_single`` is missing or has a different shape.
+            The message names the supported range.
     """
     hint = f"himga supports datasets{SUPPORTED_DATASETS}; install a version in that range"
-    version = Version(datasets.__version__)
-    if not _MIN <= version < _MAX:
+    if not SpecifierSet(SUPPORTED_DATASETS).contains(datasets.__version__, prereleases=True):
         raise UnsupportedDatasetsError(f"datasets {datasets.__version__} is installed; {hint}")
     factory = getattr(datasets.load, "dataset_module_factory", None)
     module_cls = getattr(datasets.load, "DatasetModule", None)
@@ -77,6 +81,9 @@ def check_datasets() -> None:
         raise UnsupportedDatasetsError(
             f"datasets {datasets.__version__}: dataset_module_factory or DatasetModule changed shape; {hint}"
         )
+    writer = getattr(datasets.ArrowBasedBuilder, "_prepare_split_single", None)
+    if writer is None or not _WRITER_PARAMS <= set(inspect.signature(writer).parameters):
+        raise UnsupportedDatasetsError(f"datasets {datasets.__version__}: ArrowBasedBuilder._prepare_split_single changed shape; {hint}")
 
 
 def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:

@@ -13,14 +13,14 @@ ROW = {
         "session_id": "1",
         "messages": [
             {"role": "A", "content": "hi", "turn_id": "D1:1", "date_str": None, "raw": None},
-            {"role": "B", "content": "[Image: a dog] look", "turn_id": "D1:2", "date_str": None, "raw": {"blip_caption": "a dog"}},
+            {"role": "B", "content": "[Image: a dog] look", "turn_id": "D1:2", "date_str": None, "raw": '{"blip_caption": "a dog"}'},
         ],
         "date_str": "1:56 pm on 8 May, 2023",
         "title": None,
     }],
     "qa_pairs": [{
         "question_id": "0", "question": "Who?", "answer": "2022", "question_type": "temporal",
-        "evidence": {"turn_ids": ["D1:1"], "session_ids": []}, "raw": {"answer": 2022},
+        "evidence": {"turn_ids": ["D1:1"], "session_ids": []}, "raw": '{"answer": 2022}',
     }],
     "speaker_a": "A",
     "speaker_b": "B",
@@ -43,6 +43,14 @@ def test_row_to_sample():
     assert sample == SAMPLE
     assert sample.qa_pairs[0].question_type is QuestionType.TEMPORAL
     assert sample.sessions[0].messages[0].raw == {}
+
+
+def test_raw_cells_decoded_from_json_text_or_taken_as_dicts():
+    """raw columns are JSON text; dict cells (rows of a datasets.Json() column, builders < 1.1.0) also read."""
+    qa = ROW["qa_pairs"][0]
+    as_dicts = {**ROW, "qa_pairs": [{**qa, "raw": {"answer": 2022}}]}
+    assert row_to_sample(as_dicts) == SAMPLE
+    assert row_to_sample({**ROW, "qa_pairs": [{**qa, "raw": "{}"}]}).qa_pairs[0].raw == {}
 
 
 def test_sample_to_row():

@@ -14,13 +14,13 @@ S = datasets.Value("string")
 
 
 def test_sample_features_exact():
-    message = {"role": S, "content": S, "turn_id": S, "date_str": S, "raw": datasets.Json()}
+    message = {"role": S, "content": S, "turn_id": S, "date_str": S, "raw": S}
     session = {"session_id": S, "messages": datasets.List(message), "date_str": S, "title": S}
     qa = {"question_id": S, "question": S, "answer": S, "question_type": S,
-          "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)}, "raw": datasets.Json()}
+          "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)}, "raw": S}
     expected = datasets.Features({
         "sample_id": S, "dataset": S, "sessions": datasets.List(session), "qa_pairs": datasets.List(qa),
-        "speaker_a": S, "speaker_b": S, "raw": datasets.Json(),
+        "speaker_a": S, "speaker_b": S, "raw": S,
     })
     assert SAMPLE_FEATURES == expected
     assert list(SAMPLE_FEATURES) == [f.name for f in dataclasses.fields(Sample)]

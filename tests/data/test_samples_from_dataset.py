@@ -29,7 +29,7 @@ def test_iterable_dataset_gives_a_lazy_generator(shared_data, locomo_samples):
 
 
 def test_pulls_one_row_at_a_time(shared_data, locomo_samples):
-    table = build_dataset("locomo", path=shared_data / "locomo").data  # Arrow rows: Json cells as text
+    table = build_dataset("locomo", path=shared_data / "locomo").data  # Arrow rows: raw cells are JSON text
     pulled = []
 
     def rows():

@@ -1,32 +1,25 @@
 """The one converter between Arrow rows and :class:`~himga.data.schema.Sample` dataclasses.
 
 A *row* is the dict a ``datasets.Dataset`` returns for one example of :data:`~.features.SAMPLE_FEATURES`
-(``raw`` columns decoded from JSON). ``raw`` columns store ``null`` for an empty dict, and read
+(``raw`` columns hold JSON text). ``raw`` columns store ``null`` for an empty dict, and read
 ``null`` back as ``{}``; everything else maps field by field, in both directions:
-``row_to_sample(sample_to_row(s)) == s``.
+``row_to_sample(sample_to_row(s)) == s``. Reading also accepts ``raw`` cells that are already dicts
+(rows of a dataset built with the ``datasets.Json()`` feature of himga < builder version 1.1.0).
 """
 
 from __future__ import annotations
 
 import gc
-import json
 from collections.abc import Mapping
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from himga.jsonfile import raw_dict, raw_text
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 __all__ = ["row_to_sample", "sample_to_row", "table_to_samples"]
-
-
-def _raw_out(raw: dict) -> dict | None:
-    return raw or None
-
-
-def _raw_in(value: Any) -> dict:
-    return value if value else {}
 
 
 def sample_to_row(sample: Sample) -> dict[str, Any]:
@@ -36,8 +29,8 @@ def sample_to_row(sample: Sample) -> dict[str, Any]:
         sample: The Sample.
 
     Returns:
-        A dict with the feature names as keys; ``question_type`` as its string value; empty ``raw``
-        dicts as ``None``.
+        A dict with the feature names as keys; ``question_type`` as its string value; ``raw`` dicts
+        as JSON text, empty ones as ``None``.
     """
     return {
         "sample_id": sample.sample_id,
@@ -51,7 +44,7 @@ def sample_to_row(sample: Sample) -> dict[str, Any]:
                         "content": m.content,
                         "turn_id": m.turn_id,
                         "date_str": m.date_str,
-                        "raw": _raw_out(m.raw),
+                        "raw": raw_text(m.raw),
                     }
                     for m in s.messages
                 ],
@@ -70,13 +63,13 @@ def sample_to_row(sample: Sample) -> dict[str, Any]:
                     "turn_ids": list(qa.evidence.turn_ids),
                     "session_ids": list(qa.evidence.session_ids),
                 },
-                "raw": _raw_out(qa.raw),
+                "raw": raw_text(qa.raw),
             }
             for qa in sample.qa_pairs
         ],
         "speaker_a": sample.speaker_a,
         "speaker_b": sample.speaker_b,
-        "raw": _raw_out(sample.raw),
+        "raw": raw_text(sample.raw),
     }
 
 
@@ -105,7 +98,7 @@ def row_to_sample(row: Mapping[str, Any]) -> Sample:
                         content=m["content"],
                         turn_id=m["turn_id"],
                         date_str=m["date_str"],
-                        raw=_raw_in(m["raw"]),
+                        raw=raw_dict(m["raw"]),
                     )
                     for m in s["messages"]
                 ],
@@ -124,13 +117,13 @@ def row_to_sample(row: Mapping[str, Any]) -> Sample:
                     turn_ids=list(qa["evidence"]["turn_ids"]),
                     session_ids=list(qa["evidence"]["session_ids"]),
                 ),
-                raw=_raw_in(qa["raw"]),
+                raw=raw_dict(qa["raw"]),
             )
             for qa in row["qa_pairs"]
         ],
         speaker_a=row["speaker_a"],
         speaker_b=row["speaker_b"],
-        raw=_raw_in(row["raw"]),
+        raw=raw_dict(row["raw"]),
     )
 
 
@@ -142,13 +135,15 @@ def row_to_sample(row: Mapping[str, Any]) -> Sample:
 
 
 def _json_column(array: pa.Array) -> list:
-    """A ``Json()`` column → dicts (a new ``{}`` for each null; most ``raw`` values are null)."""
+    """A ``raw`` column (JSON text) → dicts (a new ``{}`` for each null; most ``raw`` values are null).
+
+    Also reads the ``arrow.json`` extension type of older himga datasets (``datasets.Json()``).
+    """
     out = [{} for _ in range(len(array))]
     if array.null_count < len(array):
-        loads = json.loads
         values = array.storage if isinstance(array, pa.ExtensionArray) else array
         for i in pc.indices_nonzero(values.is_valid()).to_pylist():
-            out[i] = loads(values[i].as_py()) or {}
+            out[i] = raw_dict(values[i].as_py())
     return out
 
 
@@ -179,8 +174,8 @@ def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
     """Decode every row of an Arrow table of :data:`~.features.SAMPLE_FEATURES` into Samples, column-wise.
 
     Gives the same Samples as ``[row_to_sample(r) for r in dataset]`` (``raw`` columns decoded with
-    :func:`json.loads`), several times faster on many rows: every leaf column becomes one Python list
-    and the nested lists are cut by their Arrow offsets, so no per-row dicts are built.
+    :func:`~himga.jsonfile.raw_dict`), several times faster on many rows: every leaf column becomes one
+    Python list and the nested lists are cut by their Arrow offsets, so no per-row dicts are built.
 
     Args:
         table: Rows with the Sample features, e.g. ``dataset.with_format("arrow")[i:j]`` or a batch of

@@ -7,7 +7,7 @@ dataclass field type        Arrow feature
 ==========================  ===============================================
 ``str`` / ``str | None``    ``Value("string")`` (nullable)
 ``QuestionType``            ``Value("string")`` — the member's value
-``dict``                    ``Json()`` (``raw`` columns; JSON text, ``null`` when empty)
+``dict``                    ``Value("string")`` (``raw`` columns): JSON object text, ``null`` when empty
 ``list[str]``               ``List(Value("string"))``
 ``list[<dataclass>]``       ``List({...})`` of structs, never ``Sequence({...})``
 ``<dataclass>``             a struct ``{...}``
@@ -15,6 +15,12 @@ dataclass field type        Arrow feature
 
 Both builders (``himga_locomo``, ``himga_longmemeval``) declare :data:`SAMPLE_FEATURES`, so the two
 datasets concatenate.
+
+``raw`` columns are plain strings holding JSON text, not ``datasets.Json()`` (an Arrow ``arrow.json``
+extension type, new in ``datasets`` 4.7): a string column is read as text by every Parquet reader and by
+every ``datasets`` version, and queried with the reader's own JSON functions (DuckDB ``json_extract``,
+polars ``.str.json_path_match``). The local cache and an export therefore share one schema; the
+converter (:mod:`.convert`) decodes the text to dicts.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ def _feature_for_type(tp: object) -> object:
     if tp is str or tp is QuestionType:
         return datasets.Value("string")
     if tp is dict or origin is dict:
-        return datasets.Json()
+        return datasets.Value("string")  # JSON text, see the module docstring
     if origin is list:
         (item,) = typing.get_args(tp)
         return datasets.List(_feature_for_type(item))
