@@ -2,20 +2,24 @@
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
 are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark and reject the non-standard ``NaN``/``Infinity`` literals.
+accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals and an object
+holding the same key twice (JSON parsers silently keep one of the values), and raise
+:class:`~himga.errors.SourceChangedError` if the file changed while it was read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .sourceid import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant"]
+__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant", "unique_key_dict"]
 
 
 def raw_text(value: dict | None) -> str | None:
@@ -56,12 +60,17 @@ def load_json(path: str | Path) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested too deeply for the parser, or holds a lone surrogate escape (``"\\ud800"``, which
-            Arrow cannot store); the message names the file and the line and column (or the JSON path).
+            nested too deeply for the parser, holds a lone surrogate escape (``"\\ud800"``, which
+            Arrow cannot store) or an object with a duplicate key; the message names the file and the
+            line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
+        SourceChangedError: the file changed while it was read.
         OSError: the file cannot be read.
     """
     path = Path(path)
-    data = path.read_bytes()
+    with open(path, "rb") as f:
+        before = file_identity(os.fstat(f.fileno()))
+        data = f.read()
+        check_unchanged(path, f, before)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -69,7 +78,10 @@ def load_json(path: str | Path) -> Any:
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
     try:
-        value = json.loads(text, parse_constant=reject_constant)
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=_unique_keys)
+    except _DuplicateKey:
+        where, key = _duplicate_key(json.loads(text, object_pairs_hook=_marking_hook)) or ("$", "?")
+        raise SourceFormatError(path.name, f"{where}.{key}", _duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
         raise SourceFormatError(
             path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
@@ -84,23 +96,100 @@ def load_json(path: str | Path) -> Any:
     return value
 
 
+# --- duplicate keys --------------------------------------------------------------------------------
+# The parsers build each object through a hook that notices a key it already holds: json's
+# object_pairs_hook (one call per object) and, for ijson, a dict subclass as ``map_type`` (one
+# __setitem__ call per key). Only when one is found is the document read again, marking the objects
+# with a duplicate, to name the key's JSON path.
+
+
+class _DuplicateKey(Exception):
+    """Raised by the json hook; turned into a SourceFormatError with the key's path."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook``: a dict of ``pairs``, or :class:`_DuplicateKey` if a key occurs twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _DuplicateKey
+    return obj
+
+
+def unique_key_dict() -> tuple[type[dict], list[str]]:
+    """A ``dict`` subclass for ``ijson``'s ``map_type``, and the list where it logs duplicate keys.
+
+    ``d[key] = value`` on a key ``d`` already holds appends ``key`` to the list (and stores the value).
+    It does not raise: ijson's C backend (3.6, and its main branch as of 2026-08) ignores an error raised
+    while it builds an item (``parse_basecoro_send_impl`` in ``src/ijson/backends/ext/_yajl2/
+    parse_basecoro.c`` drops the result of ``items_basecoro_send_impl``), which then surfaces later as
+    an unrelated ``SystemError``. The caller checks the list after each item.
+    """
+    found: list[str] = []
+
+    class UniqueKeyDict(dict):
+        __slots__ = ()
+
+        def __setitem__(self, key: str, value: Any, _set=dict.__setitem__, _log=found.append) -> None:
+            if key in self:
+                _log(key)
+            _set(self, key, value)
+
+    return UniqueKeyDict, found
+
+
+class _MarkedDict(dict):
+    """An object read again after a duplicate key: ``duplicate`` holds the first key it saw twice."""
+
+    __slots__ = ("duplicate",)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key in self and not hasattr(self, "duplicate"):
+            self.duplicate = key
+        dict.__setitem__(self, key, value)
+
+
+def _marking_hook(pairs: list[tuple[str, Any]]) -> dict:
+    obj = _MarkedDict()
+    for key, value in pairs:
+        obj[key] = value
+    return obj
+
+
+def _walk(value: Any, where: str = "$") -> Iterator[tuple[str, Any]]:
+    """Every value in ``value`` with its JSON path, in document order (depth first)."""
+    stack = [(where, value)]
+    while stack:
+        where, item = stack.pop()
+        yield where, item
+        if isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+        elif isinstance(item, dict):
+            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
+
+
+def _duplicate_key(value: Any, where: str = "$") -> tuple[str, str] | None:
+    """``(path of the object, key)`` of the first object marked by :class:`_MarkedDict`, else ``None``."""
+    for at, item in _walk(value, where):
+        if isinstance(item, _MarkedDict) and hasattr(item, "duplicate"):
+            return at, item.duplicate
+    return None
+
+
+def _duplicate_detail(key: str) -> str:
+    return f"duplicate key {key!r}: the object holds it more than once (which value is meant is ambiguous)"
+
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _lone_surrogate(value: Any) -> str | None:
     """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
-    stack = [("$", value)]
-    while stack:
-        where, item = stack.pop()
+    for where, item in _walk(value):
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return where
-        elif isinstance(item, list):
-            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
-        elif isinstance(item, dict):
-            if any(_SURROGATE.search(k) for k in item):
-                return where
-            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
+        elif isinstance(item, dict) and any(_SURROGATE.search(k) for k in item):
+            return where
     return None
 
 
@@ -162,7 +251,8 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
     Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
-    the item being yielded. Numbers: integers as ``int``, others as ``float``.
+    the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
+    subclass (see :func:`unique_key_dict`; test with ``isinstance(x, dict)``).
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
@@ -174,10 +264,12 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
         ``(index, item)`` pairs, index from 0, in file order.
 
     Raises:
-        SourceFormatError: the file is empty, its top level is not an array, or it is not valid JSON
-            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage); the message names the file,
-            the item (``$[212]``) and, with ``id_key``, its id, e.g.
+        SourceFormatError: the file is empty, its top level is not an array, it is not valid JSON
+            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage), or an object holds a key
+            twice; the message names the file, the item (``$[212]``, or the key's path such as
+            ``$[3].answer``) and, with ``id_key``, its id, e.g.
             ``s.json: $[499]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)``.
+        SourceChangedError: the file changed while it was read (raised after the last item).
         OSError: the file cannot be read.
     """
     import ijson
@@ -186,6 +278,7 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
     backend = _ijson_backend()
     index = 0
     with open(path, "rb") as f:
+        before = file_identity(os.fstat(f.fileno()))
         first = _first_byte(f)
         if not first:
             raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
@@ -195,8 +288,15 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
             raise SourceFormatError(path.name, "$", detail)
+        map_type, duplicates = unique_key_dict()
         try:
-            for item in backend.items(f, "item", use_float=True):
+            for item in backend.items(f, "item", use_float=True, map_type=map_type):
+                if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
+                    index, where, key = _first_duplicate(path, index)
+                    detail = _duplicate_detail(key)
+                    if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                        detail += f" ({id_label or id_key} {item_id})"
+                    raise SourceFormatError(path.name, f"{where}.{key}", detail)
                 yield index, item
                 index += 1
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
@@ -214,3 +314,17 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id})"
             raise SourceFormatError(path.name, f"$[{index}]", detail) from None
+        check_unchanged(path, f, before)
+
+
+def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
+    """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
+
+    Reads the file again marking duplicates (only after :func:`unique_key_dict` logged one).
+    """
+    with open(path, "rb") as f:
+        _first_byte(f)
+        for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=_MarkedDict)):
+            if i >= start and (found := _duplicate_key(item, f"$[{i}]")) is not None:
+                return (i, *found)
+    return start, f"$[{start}]", "?"  # not reached: the first read found one
