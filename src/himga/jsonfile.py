@@ -32,13 +32,14 @@ def raw_text(value: dict | None) -> str | None:
 
 
 def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` files of a folder, sorted by name; other files and subfolders are ignored.
+    """The ``.json`` files of a folder, sorted by name; other files, hidden files (``.name``, as
+    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
 
     Raises:
         SourceFormatError: the folder holds no ``.json`` file.
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json" and not p.name.startswith("."))
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
     return files

@@ -221,9 +221,9 @@ def test_directory_ignores_non_json_files_and_subfolders(tmp_path):
     _write(data / "a.json", _dump([_question("qa")]))
     _write(data / "sub" / "c.json", b"not json")
     _write(data / "notes.txt", b"hello")
-    _write(data / "longmemeval_s", b"[")  # an extension-less original file is not a .json file
+    _write(data / ".qc.json", b"[")  # hidden (macOS ._ files, editors' backups)
     (data / "folder.json").mkdir()
-    samples = load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")
+    samples = load_longmemeval(data, cache_dir=tmp_path / "cache")  # no config: two parts of one source
     assert [s.sample_id for s in samples] == ["qa", "qb"]
 
 
@@ -239,11 +239,11 @@ def test_directory_without_data_is_a_clear_error(tmp_path, layout):
         if layout == "json only in subfolders":
             _write(data / "sub" / FILE, GOOD)
     with pytest.raises(SourceFormatError) as info:
-        load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")
+        load_longmemeval(data, cache_dir=tmp_path / "cache")
     assert str(info.value) == "data: $: expected at least one .json file in the directory, found none"
     assert cache_entries(tmp_path / "cache") == []
     _write(data / FILE, GOOD)
-    assert [s.sample_id for s in load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")] == ["q1"]
+    assert [s.sample_id for s in load_longmemeval(data, cache_dir=tmp_path / "cache")] == ["q1"]
 
 
 def test_config_folder_without_the_config_file_lists_the_names(tmp_path):
