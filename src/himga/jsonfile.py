@@ -119,8 +119,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
 def unique_key_dict() -> tuple[type[dict], list[str]]:
     """A ``dict`` subclass for ``ijson``'s ``map_type``, and the list where it logs duplicate keys.
 
-    ``d[key] = value`` on a key ``d`` already holds appends ``key`` to the list (and stores the value).
-    It does not raise: ijson's C backend (3.6, and its main branch as of 2026-08) ignores an error raised
+    ``d[key] = value`` on a key ``d`` already holds appends ``key`` to the list (and keeps the first
+    value). It does not raise: ijson's C backend (3.6, and its main branch as of 2026-08) ignores an error raised
     while it builds an item (``parse_basecoro_send_impl`` in ``src/ijson/backends/ext/_yajl2/
     parse_basecoro.c`` drops the result of ``items_basecoro_send_impl``), which then surfaces later as
     an unrelated ``SystemError``. The caller checks the list after each item.
@@ -130,10 +130,13 @@ def unique_key_dict() -> tuple[type[dict], list[str]]:
     class UniqueKeyDict(dict):
         __slots__ = ()
 
-        def __setitem__(self, key: str, value: Any, _set=dict.__setitem__, _log=found.append) -> None:
-            if key in self:
+        # dict.setdefault stores a new key; on a duplicate the length stays the same (measured: the
+        # cheapest of the variants tried, ~1,600 CPU instructions per key, mostly the call itself)
+        def __setitem__(self, key: str, value: Any, _setdefault=dict.setdefault, _len=len, _log=found.append) -> None:
+            n = _len(self)
+            _setdefault(self, key, value)
+            if _len(self) == n:
                 _log(key)
-            _set(self, key, value)
 
     return UniqueKeyDict, found
 
