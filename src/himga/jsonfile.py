@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant", "unique_key_dict"]
+__all__ = ["iter_array_items", "json_files", "load_json", "raw_text", "reject_constant"]
 
 
 def raw_text(value: dict | None) -> str | None:
@@ -79,10 +80,10 @@ def load_json(path: str | Path) -> Any:
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
     try:
-        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=_unique_keys)
-    except _DuplicateKey:
-        where, key = _duplicate_key(json.loads(text, object_pairs_hook=_marking_hook)) or ("$", "?")
-        raise SourceFormatError(path.name, f"{where}.{key}", _duplicate_detail(key)) from None
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
+    except DuplicateKey:
+        where, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook)) or ("$", "?")
+        raise SourceFormatError(path.name, f"{where}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
         raise SourceFormatError(
             path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
@@ -97,98 +98,12 @@ def load_json(path: str | Path) -> Any:
     return value
 
 
-# --- duplicate keys --------------------------------------------------------------------------------
-# The parsers build each object through a hook that notices a key it already holds: json's
-# object_pairs_hook (one call per object) and, for ijson, a dict subclass as ``map_type`` (one
-# __setitem__ call per key). Only when one is found is the document read again, marking the objects
-# with a duplicate, to name the key's JSON path.
-
-
-class _DuplicateKey(Exception):
-    """Raised by the json hook; turned into a SourceFormatError with the key's path."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
-    """``object_pairs_hook``: a dict of ``pairs``, or :class:`_DuplicateKey` if a key occurs twice."""
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise _DuplicateKey
-    return obj
-
-
-def unique_key_dict() -> tuple[type[dict], list[str]]:
-    """A ``dict`` subclass for ``ijson``'s ``map_type``, and the list where it logs duplicate keys.
-
-    ``d[key] = value`` on a key ``d`` already holds appends ``key`` to the list (and keeps the first
-    value). It does not raise: ijson's C backend (3.6, and its main branch as of 2026-08) ignores an error raised
-    while it builds an item (``parse_basecoro_send_impl`` in ``src/ijson/backends/ext/_yajl2/
-    parse_basecoro.c`` drops the result of ``items_basecoro_send_impl``), which then surfaces later as
-    an unrelated ``SystemError``. The caller checks the list after each item.
-    """
-    found: list[str] = []
-
-    class UniqueKeyDict(dict):
-        __slots__ = ()
-
-        # dict.setdefault stores a new key; on a duplicate the length stays the same (measured: the
-        # cheapest of the variants tried, ~1,600 CPU instructions per key, mostly the call itself)
-        def __setitem__(self, key: str, value: Any, _setdefault=dict.setdefault, _len=len, _log=found.append) -> None:
-            n = _len(self)
-            _setdefault(self, key, value)
-            if _len(self) == n:
-                _log(key)
-
-    return UniqueKeyDict, found
-
-
-class _MarkedDict(dict):
-    """An object read again after a duplicate key: ``duplicate`` holds the first key it saw twice."""
-
-    __slots__ = ("duplicate",)
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        if key in self and not hasattr(self, "duplicate"):
-            self.duplicate = key
-        dict.__setitem__(self, key, value)
-
-
-def _marking_hook(pairs: list[tuple[str, Any]]) -> dict:
-    obj = _MarkedDict()
-    for key, value in pairs:
-        obj[key] = value
-    return obj
-
-
-def _walk(value: Any, where: str = "$") -> Iterator[tuple[str, Any]]:
-    """Every value in ``value`` with its JSON path, in document order (depth first)."""
-    stack = [(where, value)]
-    while stack:
-        where, item = stack.pop()
-        yield where, item
-        if isinstance(item, list):
-            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
-        elif isinstance(item, dict):
-            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
-
-
-def _duplicate_key(value: Any, where: str = "$") -> tuple[str, str] | None:
-    """``(path of the object, key)`` of the first object marked by :class:`_MarkedDict`, else ``None``."""
-    for at, item in _walk(value, where):
-        if isinstance(item, _MarkedDict) and hasattr(item, "duplicate"):
-            return at, item.duplicate
-    return None
-
-
-def _duplicate_detail(key: str) -> str:
-    return f"duplicate key {key!r}: the object holds it more than once (which value is meant is ambiguous)"
-
-
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _lone_surrogate(value: Any) -> str | None:
     """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
-    for where, item in _walk(value):
+    for where, item in walk(value):
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return where
@@ -256,7 +171,7 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
 
     Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
     the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
-    subclass (see :func:`unique_key_dict`; test with ``isinstance(x, dict)``).
+    subclass (see :func:`himga.jsonkeys.unique_key_dict`; test with ``isinstance(x, dict)``).
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
@@ -297,7 +212,7 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
             for item in backend.items(f, "item", use_float=True, map_type=map_type):
                 if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
                     index, where, key = _first_duplicate(path, index)
-                    detail = _duplicate_detail(key)
+                    detail = duplicate_detail(key)
                     if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
                         detail += f" ({id_label or id_key} {item_id})"
                     raise SourceFormatError(path.name, f"{where}.{key}", detail)
@@ -324,11 +239,11 @@ def iter_array_items(path: str | Path, *, id_key: str | None = None, id_label: s
 def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
     """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
 
-    Reads the file again marking duplicates (only after :func:`unique_key_dict` logged one).
+    Reads the file again marking duplicates (only after :func:`~himga.jsonkeys.unique_key_dict` logged one).
     """
     with open(path, "rb") as f:
         _first_byte(f)
-        for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=_MarkedDict)):
-            if i >= start and (found := _duplicate_key(item, f"$[{i}]")) is not None:
+        for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
+            if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
                 return (i, *found)
     return start, f"$[{start}]", "?"  # not reached: the first read found one
