@@ -19,6 +19,7 @@ from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
 from himga.provenance import warn_if_modified
+from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, get_dataset
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
@@ -137,8 +138,10 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         )
 
     def _split_generators(self, dl_manager):
-        if self.config.data_files:
+        if self.config.data_files is not None:
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
+            if not files:
+                raise ConfigurationError("locomo: data_files matched no file")
         elif self.config.data_dir:
             path = Path(self.config.data_dir)
             files = [path] if path.is_file() else json_files(path)
@@ -150,6 +153,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
 
     def _generate_examples(self, files):
         index = 0
+        origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()
@@ -163,6 +167,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
                 raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
             for path, record in records:
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
+                origins.check(row["sample_id"], file, f"{path}.sample_id")
                 index += 1
                 yield row["sample_id"], row
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"

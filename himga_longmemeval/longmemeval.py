@@ -27,7 +27,9 @@ from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
 from himga.provenance import warn_if_modified
+from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, get_dataset
+from himga_longmemeval.folder import source_config
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -191,8 +193,13 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
     DEFAULT_CONFIG_NAME = "s"
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
 
-    def __init__(self, *args, writer_batch_size: int | None = None, **kwargs):
-        super().__init__(*args, writer_batch_size=writer_batch_size, **kwargs)
+    def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
+        # Without a config, the source decides (the folder rule, himga_longmemeval/folder.py): a folder's
+        # files are chosen here, and a file named after a config (longmemeval_m_cleaned.json) gets its config.
+        self._folder_files = None
+        if config_name is None:
+            config_name, self._folder_files = source_config(kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
+        super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
             self._writer_batch_size = self.config.writer_batch_size
 
@@ -206,22 +213,31 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
         )
 
     def _split_generators(self, dl_manager):
-        if self.config.data_files:
+        if self.config.data_files is not None:
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
+            if not files:
+                raise ConfigurationError("longmemeval: data_files matched no file")
         elif self.config.data_dir:
             path = Path(self.config.data_dir)
-            files = [path if path.is_file() else find_source(self.config, path)]
+            if path.is_file():
+                files = [path]
+            elif self._folder_files is not None:
+                files = self._folder_files
+            else:
+                files = [find_source(self.config, path)]
         else:
             files = [find_source(self.config, get_dataset("longmemeval", files=[self.config.remote_file()]))]
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
 
     def _generate_examples(self, files):
         count = 0
+        origins = OneFileEach("question", "a question must come from one file (read one file, or pass config=)")
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()  # shares the parse's read: one pass over the file
             for index, question in iter_array_items(file, id_key="question_id", id_label="question", digest=digest):
                 row = question_to_row(question, file=name, path=f"$[{index}]")
+                origins.check(row["sample_id"], file, f"$[{index}].question_id")
                 yield f"{name}:{index}", row
                 count += 1
             warn_if_modified(file, digest.hexdigest(), [c.remote_file() for c in _CONFIGS])

@@ -80,7 +80,7 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
     append = out.append
     for turn in turns:
         # fast path: {"role": str, "content": str[, "has_answer": bool]}
-        if type(turn) is dict and type(turn.get("role")) is str and type(turn.get("content")) is str:
+        if isinstance(turn, dict) and type(turn.get("role")) is str and type(turn.get("content")) is str:
             n = len(turn)
             if n == 2:
                 raw = None
@@ -91,7 +91,7 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
             append({"role": turn["role"], "content": turn["content"], "turn_id": None, "date_str": None, "raw": raw})
             continue
         j = len(out)
-        if type(turn) is not dict:
+        if not isinstance(turn, dict):
             raise _fail(file, f"{path}[{j}]", f"expected a turn object, got {type_name(turn)}", qid)
         for key in _TURN_KEYS:
             if key not in turn:
@@ -113,7 +113,7 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
     """Turn one LongMemEval question dict into a row of ``SAMPLE_FEATURES``.
 
     Args:
-        q: One element of a LongMemEval file (as parsed by ``ijson``).
+        q: One element of a LongMemEval file (as parsed by ``ijson``; objects may be ``dict`` subclasses).
         file: The source file's name, for error messages.
         path: The question's JSON path in that file (``"$[212]"``).
 
@@ -125,7 +125,7 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
             lists differ in length, e.g. ``longmemeval_s_cleaned.json: $[212].haystack_dates: 47 dates
             for 48 sessions (question 7161e7e2)``.
     """
-    if type(q) is not dict:
+    if not isinstance(q, dict):
         raise _fail(file, path, f"expected a question object, got {type_name(q)}", None)
     if "question_id" not in q and ("conversation" in q or "qa" in q):
         raise _fail(file, path, "missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')", None)

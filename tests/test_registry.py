@@ -102,7 +102,9 @@ def test_missing_internal_names_the_range(monkeypatch):
         registry.check_datasets()
 
 
-def test_module_for_our_names_and_untouched_for_others(tmp_path):
+def test_module_for_our_names_and_untouched_for_others(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("x.json").write_text("[]")
     module = datasets.load.dataset_module_factory("himga_longmemeval", data_files=["x.json"])
     assert module.module_path == "himga_longmemeval.longmemeval"
     assert module.builder_kwargs == {"data_files": [str(Path("x.json").resolve())]}
@@ -215,7 +217,7 @@ def test_builder_errors_reach_the_user_as_himga_errors(shared_data, tmp_path):
         datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "bad.json"), split="test")
     assert isinstance(info.value.__cause__, SourceFormatError)
     assert str(info.value.__cause__) == "bad.json: $[3].qa[17].category: expected 1-5, got 7"
-    with pytest.raises(ConfigurationError, match="locomo: data_dir 'no/such/folder' does not exist"):
+    with pytest.raises(ConfigurationError, match="locomo: source file or folder 'no/such/folder' does not exist"):
         datasets.load_dataset("himga_locomo", data_dir="no/such/folder")
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "DownloadError",
     "HimgaError",
     "MissingDependencyError",
+    "SourceChangedError",
     "SourceFormatError",
     "UploadError",
 ]
@@ -65,6 +66,27 @@ class CacheError(HimgaError):
 
     def __reduce__(self):
         return (type(self), (self.folder, self.detail))
+
+
+class SourceChangedError(HimgaError):
+    """A source file was rewritten, replaced or deleted while it was being read.
+
+    Its identity (size, ``mtime_ns``, ``ctime_ns``, inode) differed before and after the read; the rows
+    read are discarded, nothing is cached. Load again once the file is no longer being written.
+
+    Attributes:
+        file: The file's name (not its full path).
+    """
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        super().__init__(
+            f"{file}: the source changed while it was read (its size, mtime, ctime or inode differ before and "
+            "after); nothing was cached: load it again once it is no longer being written"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.file,))
 
 
 class ChecksumError(HimgaError):

@@ -2,18 +2,23 @@
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
 are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark and reject the non-standard ``NaN``/``Infinity`` literals.
+accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals and an object
+holding the same key twice (JSON parsers silently keep one of the values), and raise
+:class:`~himga.errors.SourceChangedError` if the file changed while it was read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
+from .sourceid import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "json_files", "load_json", "not_json", "raw_dict", "raw_text", "reject_constant"]
 
@@ -42,13 +47,14 @@ def raw_dict(value: str | dict | None) -> dict:
 
 
 def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` files of a folder, sorted by name; other files and subfolders are ignored.
+    """The ``.json`` files of a folder, sorted by name; other files, hidden files (``.name``, as
+    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
 
     Raises:
         SourceFormatError: the folder holds no ``.json`` file.
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json" and not p.name.startswith("."))
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
     return files
@@ -111,13 +117,18 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested too deeply for the parser, or holds a lone surrogate escape (``"\\ud800"``, which
-            Arrow cannot store); the message names the file and the line and column (or the JSON path).
+            nested too deeply for the parser, holds a lone surrogate escape (``"\\ud800"``, which
+            Arrow cannot store) or an object with a duplicate key; the message names the file and the
+            line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
             A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
+        SourceChangedError: the file changed while it was read.
         OSError: the file cannot be read.
     """
     path = Path(path)
-    data = path.read_bytes()
+    with open(path, "rb") as f:
+        before = file_identity(os.fstat(f.fileno()))
+        data = f.read()
+        check_unchanged(path, f, before)
     if digest is not None:
         digest.update(data)
     if (error := not_json(path.name, data[:1024], len(data))) is not None:
@@ -129,7 +140,10 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
     try:
-        value = json.loads(text, parse_constant=reject_constant)
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
+    except DuplicateKey:
+        where, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook)) or ("$", "?")
+        raise SourceFormatError(path.name, f"{where}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
         raise SourceFormatError(
             path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
@@ -149,18 +163,12 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 def _lone_surrogate(value: Any) -> str | None:
     """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
-    stack = [("$", value)]
-    while stack:
-        where, item = stack.pop()
+    for where, item in walk(value):
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return where
-        elif isinstance(item, list):
-            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
-        elif isinstance(item, dict):
-            if any(_SURROGATE.search(k) for k in item):
-                return where
-            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
+        elif isinstance(item, dict) and any(_SURROGATE.search(k) for k in item):
+            return where
     return None
 
 
@@ -254,7 +262,8 @@ def iter_array_items(
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
     Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
-    the item being yielded. Numbers: integers as ``int``, others as ``float``.
+    the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
+    subclass (see :func:`himga.jsonkeys.unique_key_dict`; test with ``isinstance(x, dict)``).
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
@@ -268,11 +277,13 @@ def iter_array_items(
         ``(index, item)`` pairs, index from 0, in file order.
 
     Raises:
-        SourceFormatError: the file is empty, its top level is not an array, or it is not valid JSON
-            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage); the message names the file,
-            the item (``$[212]``) and, with ``id_key``, its id, e.g.
+        SourceFormatError: the file is empty, its top level is not an array, it is not valid JSON
+            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage), or an object holds a key
+            twice; the message names the file, the item (``$[212]``, or the key's path such as
+            ``$[3].answer``) and, with ``id_key``, its id, e.g.
             ``s.json: $[499]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)``.
             A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
+        SourceChangedError: the file changed while it was read (raised after the last item).
         OSError: the file cannot be read.
     """
     import ijson
@@ -281,6 +292,7 @@ def iter_array_items(
     backend = _ijson_backend()
     index = 0
     with open(path, "rb") as raw:
+        before = file_identity(os.fstat(raw.fileno()))
         f = _HashingReader(raw, digest) if digest is not None else raw
         if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
             raise error
@@ -294,8 +306,15 @@ def iter_array_items(
             if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
             raise SourceFormatError(path.name, "$", detail)
+        map_type, duplicates = unique_key_dict()
         try:
-            for item in backend.items(f, "item", use_float=True):
+            for item in backend.items(f, "item", use_float=True, map_type=map_type):
+                if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
+                    index, where, key = _first_duplicate(path, index)
+                    detail = duplicate_detail(key)
+                    if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                        detail += f" ({id_label or id_key} {item_id})"
+                    raise SourceFormatError(path.name, f"{where}.{key}", detail)
                 yield index, item
                 index += 1
             if digest is not None:
@@ -315,3 +334,17 @@ def iter_array_items(
             if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id})"
             raise SourceFormatError(path.name, f"$[{index}]", detail) from None
+        check_unchanged(path, raw, before)
+
+
+def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
+    """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
+
+    Reads the file again marking duplicates (only after :func:`~himga.jsonkeys.unique_key_dict` logged one).
+    """
+    with open(path, "rb") as f:
+        _first_byte(f)
+        for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
+            if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
+                return (i, *found)
+    return start, f"$[{start}]", "?"  # not reached: the first read found one

@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-from pathlib import Path
 from typing import Any
 
 import datasets
 import datasets.load
 from packaging.specifiers import SpecifierSet
 
-from himga.errors import ConfigurationError, HimgaError
+from himga.errors import HimgaError
 
 __all__ = ["DATASET_NAMES", "SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
 
@@ -91,13 +90,12 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
     from himga.data import builders  # looked up at call time, so a changed code hash is seen
 
     builder_kwargs: dict[str, Any] = {}
+    files = None
     if data_files is not None:
-        builder_kwargs["data_files"] = builders.absolute_paths(data_files)
+        files = builders.source_files(data_files)  # existing files literally, even with [ ] * ? in their names
+        builder_kwargs["data_files"] = builders.escaped(files)
     elif data_dir is not None:
-        path = Path(data_dir).expanduser().resolve()
-        if not path.exists():
-            raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
-        builder_kwargs["data_dir"] = str(path)
+        builder_kwargs["data_dir"] = builders.existing_source(name, data_dir)
     source_dir = builder_kwargs.get("data_dir")
     if not builder_kwargs:  # the default source: a $HIMGA_DATASETS_ROOT folder is user-editable, so key its files
         from himga.sources import datasets_root
@@ -107,7 +105,7 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
             source_dir = str(root / name)
     return datasets.load.DatasetModule(
         module_path=builders.BUILDER_MODULES[name],
-        hash=builders.cache_key(name, source_dir),  # covers the files of the source folder
+        hash=builders.cache_key(name, source_dir, files),  # covers the identity of every source file
         builder_kwargs=builder_kwargs,
     )
 

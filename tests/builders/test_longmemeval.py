@@ -90,10 +90,14 @@ def test_pair_file(shared_data, tmp_path):
     assert sample_to_record(ordered)["haystack_session_ids"] == [s.session_id for s in ordered.sessions]
 
 
-def test_directory_reads_every_json_file(shared_data, tmp_path):
-    samples = load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)
+def test_shared_folder_by_the_folder_rule(shared_data, tmp_path):
+    # no config: neither file is named after a config, so both are parts of one source, in name order
+    samples = load_longmemeval(shared_data / "longmemeval", cache_dir=tmp_path)
     assert len(samples) == 97 + 2  # longmemeval_oracle_pair.json, then longmemeval_oracle_sample.json
     assert [s.sample_id for s in samples[:2]] == ["gpt4_2655b836", "09ba9854_abs"]
+    # with a config: only that config's file, which this folder does not have
+    with pytest.raises(ConfigurationError, match="looked for longmemeval_oracle.json, longmemeval_oracle; found longmemeval_oracle_pair.json, longmemeval_oracle_sample.json"):
+        load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)
 
 
 def test_tiny_fixture_edge_cases(tmp_path, caplog):
@@ -147,7 +151,11 @@ def test_data_dir_finds_the_config_file_with_or_without_json(shared_data, tmp_pa
         samples = load_dataset("longmemeval", config, data_dir=plain, cache_dir=tmp_path / "cache")
         assert [s.sample_id for s in samples] == ["gpt4_2655b836", "09ba9854_abs"]
     with pytest.raises(ConfigurationError, match="looked for longmemeval_s_cleaned.json, longmemeval_s_cleaned"):
-        load_dataset("longmemeval", data_dir=plain, cache_dir=tmp_path / "cache")
+        load_dataset("longmemeval", "s", data_dir=plain, cache_dir=tmp_path / "cache")
+    # no config: the folder's one file, under the config its name belongs to
+    samples = load_dataset("longmemeval", data_dir=plain, cache_dir=tmp_path / "cache", lazy=True)
+    assert [s.sample_id for s in samples] == ["gpt4_2655b836", "09ba9854_abs"]
+    assert "/oracle-" in samples.dataset.cache_files[0]["filename"]  # datasets names custom-source configs <config>-<hash>
 
 
 def test_offline_download_error_says_where_to_put_the_file(monkeypatch, tmp_path):

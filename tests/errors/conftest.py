@@ -96,6 +96,13 @@ def dump(value) -> bytes:
     return json.dumps(value).encode("utf-8")
 
 
+def replace_last(data: bytes, old: bytes, new: bytes) -> bytes:
+    """``data`` with the last occurrence of ``old`` replaced by ``new`` (e.g. a key written twice)."""
+    head, sep, tail = data.rpartition(old)
+    assert sep, f"{old!r} not in data"
+    return head + new + tail
+
+
 def _target(record: dict, keys: tuple) -> object:
     for key in keys:
         record = record[key]

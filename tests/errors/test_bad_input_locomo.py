@@ -15,7 +15,7 @@ import pytest
 from himga.data.builders import make_builder
 from himga.errors import HimgaError, SourceFormatError
 
-from conftest import LOADERS, cache_entries, check_bad_then_good, dump as _dump, set_key as _set, del_key as _del
+from conftest import LOADERS, cache_entries, check_bad_then_good, replace_last as _last, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "locomo10.json"
 
@@ -45,6 +45,9 @@ def _mutated(change) -> bytes:
     records = [_record("conv-a"), _record("conv-b")]
     change(records[1])
     return _dump(records)
+
+
+DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
 
 
 # (case id, bad file bytes, exact message) — the message names the file and the JSON path.
@@ -109,6 +112,12 @@ CASES = [
     ("session_0", _mutated(_set("conversation", "session_0", [])), f"{FILE}: $[1].conversation.session_0: expected a key session_N or session_N_date_time with integer N >= 1"),
     ("session_03", _mutated(_set("conversation", "session_03", [])), f"{FILE}: $[1].conversation.session_03: expected a key session_N or session_N_date_time with integer N >= 1"),
     ("session_two_date_time", _mutated(_set("conversation", "session_two_date_time", "x")), f"{FILE}: $[1].conversation.session_two_date_time: expected a key session_N or session_N_date_time with integer N >= 1"),
+    # duplicate object keys (a JSON parser would keep the second session_1; evidence ids would point at its text)
+    ("session_1 twice", GOOD.replace(b'"session_2_date_time"', b'"session_1": [], "session_2_date_time"'), f"{FILE}: $[0].conversation.session_1: {DUPLICATE.format('session_1')}"),
+    ("session_1 twice in the second record", _last(_dump([_record("conv-a"), _record("conv-b")]), b'"session_2_date_time"', b'"session_1": [], "session_2_date_time"'), f"{FILE}: $[1].conversation.session_1: {DUPLICATE.format('session_1')}"),
+    ("category twice", GOOD.replace(b'"category": 2', b'"category": 2, "category": 2'), f"{FILE}: $[0].qa[0].category: {DUPLICATE.format('category')}"),
+    ("text twice in a turn", GOOD.replace(b'"text": "hi"', b'"text": "hi", "text": "bye"'), f"{FILE}: $[0].conversation.session_1[1].text: {DUPLICATE.format('text')}"),
+    ("sample_id twice", GOOD.replace(b'"sample_id": "conv-x"', b'"sample_id": "conv-x", "sample_id": "conv-y"'), f"{FILE}: $[0].sample_id: {DUPLICATE.format('sample_id')}"),
     # NaN / Infinity literals
     ("NaN literal", GOOD.replace(b'"answer": 2023', b'"answer": NaN'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal NaN"),
     ("Infinity literal", GOOD.replace(b'"answer": 2023', b'"answer": Infinity'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal Infinity"),
@@ -236,8 +245,10 @@ def test_directory_without_data_is_a_clear_error(loader, tmp_path, layout):
 
 
 def test_missing_path_is_a_configuration_error(loader, tmp_path):
-    with pytest.raises(HimgaError, match="data_dir .*nowhere.* does not exist"):
+    with pytest.raises(HimgaError, match=r"^locomo: source file or folder '.*/nowhere' does not exist$"):
         loader(tmp_path / "nowhere", tmp_path / "cache")
+    with pytest.raises(HimgaError, match=r"^locomo: source file '.*/nowhere\.json' does not exist$"):
+        loader(tmp_path / "nowhere.json", tmp_path / "cache")
 
 
 def test_valid_unusual_values_are_kept(loader, tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 from himga.errors import SourceFormatError
 
-from conftest import LOADERS, cache_entries, check_bad_then_good, call_on as _call, dump as _dump, set_key as _set, del_key as _del
+from conftest import LOADERS, cache_entries, check_bad_then_good, replace_last as _last, call_on as _call, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "longmemeval_oracle.json"
 
@@ -45,6 +45,8 @@ def _mutated(change) -> bytes:
 
 
 Q2 = "(question q2)"
+DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
+
 
 # (case id, bad file bytes, exact message)
 CASES = [
@@ -88,6 +90,12 @@ CASES = [
     ("number as question_date", _mutated(_set("question_date", 20230520)), f"{FILE}: $[1].question_date: expected string, got number {Q2}"),
     ("string as evidence list", _mutated(_set("answer_session_ids", "s1")), f"{FILE}: $[1].answer_session_ids: expected an array of strings {Q2}"),
     ("number in evidence list", _mutated(_set("answer_session_ids", ["s1", 2])), f"{FILE}: $[1].answer_session_ids: expected an array of strings {Q2}"),
+    # duplicate object keys (a JSON parser would keep the last answer)
+    ("answer twice", GOOD.replace(b'"answer": "Paris"', b'"answer": "Paris", "answer": "Rome"'), f"{FILE}: $[0].answer: {DUPLICATE.format('answer')} (question q1)"),
+    ("same answer twice", GOOD.replace(b'"answer": "Paris"', b'"answer": "Paris", "answer": "Paris"'), f"{FILE}: $[0].answer: {DUPLICATE.format('answer')} (question q1)"),
+    ("answer twice in the second question", _last(_dump([_question("q1"), _question("q2")]), b'"answer": "Paris"', b'"answer": "Paris", "answer": "Rome"'), f"{FILE}: $[1].answer: {DUPLICATE.format('answer')} {Q2}"),
+    ("content twice in a turn", GOOD.replace(b'"content": "Nice!"', b'"content": "Nice!", "content": "Bad"'), f"{FILE}: $[0].haystack_sessions[0][1].content: {DUPLICATE.format('content')} (question q1)"),
+    ("has_answer twice", GOOD.replace(b'"has_answer": true', b'"has_answer": true, "has_answer": true'), f"{FILE}: $[0].haystack_sessions[0][0].has_answer: {DUPLICATE.format('has_answer')} (question q1)"),
     # parallel lists of different lengths
     ("one date too few", _mutated(_call(list.pop, "haystack_dates")), f"{FILE}: $[1].haystack_dates: 1 dates for 2 sessions {Q2}"),
     ("one date too many", _mutated(_call(lambda d: d.append("2023/05/03 (Wed) 09:00"), "haystack_dates")), f"{FILE}: $[1].haystack_dates: 3 dates for 2 sessions {Q2}"),
@@ -215,9 +223,9 @@ def test_directory_ignores_non_json_files_and_subfolders(tmp_path):
     _write(data / "a.json", _dump([_question("qa")]))
     _write(data / "sub" / "c.json", b"not json")
     _write(data / "notes.txt", b"hello")
-    _write(data / "longmemeval_s", b"[")  # an extension-less original file is not a .json file
+    _write(data / ".qc.json", b"[")  # hidden (macOS ._ files, editors' backups)
     (data / "folder.json").mkdir()
-    samples = load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")
+    samples = load_longmemeval(data, cache_dir=tmp_path / "cache")  # no config: two parts of one source
     assert [s.sample_id for s in samples] == ["qa", "qb"]
 
 
@@ -233,11 +241,11 @@ def test_directory_without_data_is_a_clear_error(tmp_path, layout):
         if layout == "json only in subfolders":
             _write(data / "sub" / FILE, GOOD)
     with pytest.raises(SourceFormatError) as info:
-        load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")
+        load_longmemeval(data, cache_dir=tmp_path / "cache")
     assert str(info.value) == "data: $: expected at least one .json file in the directory, found none"
     assert cache_entries(tmp_path / "cache") == []
     _write(data / FILE, GOOD)
-    assert [s.sample_id for s in load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")] == ["q1"]
+    assert [s.sample_id for s in load_longmemeval(data, cache_dir=tmp_path / "cache")] == ["q1"]
 
 
 def test_config_folder_without_the_config_file_lists_the_names(tmp_path):

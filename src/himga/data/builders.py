@@ -9,6 +9,7 @@ code change never serves stale rows.
 from __future__ import annotations
 
 import dataclasses
+import glob
 import hashlib
 import importlib
 import inspect
@@ -21,6 +22,7 @@ import datasets
 
 from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError, HimgaError
+from himga.sourceid import file_identity
 from himga.sources import RemoteFile, get_dataset
 from himga.version import __version__
 
@@ -32,16 +34,19 @@ __all__ = [
     "check_options",
     "code_hash",
     "default_sources",
+    "escaped",
+    "existing_source",
     "make_builder",
     "pinned_files",
     "prepare",
+    "source_files",
 ]
 
 #: Dataset name → the module holding its builder.
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
 
 #: Modules whose source shapes the rows of every dataset.
-_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.errors")
+_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.jsonkeys", "himga.errors")
 
 
 def builder_class(name: str) -> type[datasets.GeneratorBasedBuilder]:
@@ -106,12 +111,13 @@ def make_builder(
         name: ``"locomo"`` or ``"longmemeval"``.
         config: The config name (default: the builder's default).
         data_dir: A folder (or a single file) of source files; default: :func:`himga.sources.get_dataset`.
-        data_files: Source files (a path, a list, or a ``{split: files}`` dict); overrides ``data_dir``.
+        data_files: Source files (a path, a list, or a ``{split: files}`` dict; an existing file is
+            taken literally, other entries with glob characters are patterns); overrides ``data_dir``.
         cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
         **options: Config options (e.g. ``category_order="seed"`` for LoCoMo).
 
     Raises:
-        ConfigurationError: unknown dataset, config or option value.
+        ConfigurationError: unknown dataset, config or option value; a source that does not exist.
     """
     cls = builder_class(name)
     if config is not None and config not in cls.builder_configs:
@@ -119,20 +125,19 @@ def make_builder(
     check_options(name, options, make_builder)
     if data_dir is None and data_files is None:
         data_dir = _default_source(name, cls, config)
-    if data_dir is not None and data_files is None:
-        path = Path(data_dir).expanduser().resolve()
-        if not path.exists():
-            raise ConfigurationError(f"{name}: data_dir {str(data_dir)!r} does not exist")
-        data_dir = str(path)
+    files = None
     if data_files is not None:
-        data_files = absolute_paths(data_files)
+        files = source_files(data_files)
+        data_dir = None
+    else:
+        data_dir = existing_source(name, data_dir)
     try:
         return cls(
             cache_dir=str(cache_dir) if cache_dir is not None else None,
             config_name=config,
             data_dir=data_dir,
-            data_files=data_files,
-            hash=cache_key(name, data_dir if data_files is None else None),
+            data_files=escaped(files) if files is not None else None,
+            hash=cache_key(name, data_dir, files),
             **options,
         )
     except TypeError as e:  # an option the config does not have
@@ -170,30 +175,87 @@ def _default_source(name: str, cls: type, config: str | None) -> Path:
     return get_dataset(name, files=[cls.builder_configs[config or cls.DEFAULT_CONFIG_NAME].remote_file()])
 
 
-def cache_key(name: str, data_dir: str | None) -> str:
-    """:func:`code_hash`, plus for a source folder ``-`` and 8 hex digits of its files' names, sizes and mtimes.
+def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
+    """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
 
-    ``datasets`` keys ``data_files`` by their modification times but ``data_dir`` only by its path;
-    without this, editing or adding a file in a folder would keep serving the old rows.
+    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sourceid`) of each file in a
+    ``data_dir`` folder, of a ``data_dir`` that is one file, and of each of ``data_files``.
+    ``datasets`` keys ``data_files`` by their mtime only and ``data_dir`` only by its path: without
+    this, adding a file to a folder, or an edit whose mtime was set back (``touch -r``, ``cp -p``),
+    would keep serving the old rows.
+
+    Args:
+        name: The dataset name.
+        data_dir: A source folder or file (absolute), or ``None``.
+        data_files: Source files (from :func:`source_files`), or ``None``.
     """
     key = code_hash(name)
-    if data_dir is None or not Path(data_dir).is_dir():
+    if data_files is not None:
+        paths = list(data_files)
+    elif data_dir is not None and Path(data_dir).is_dir():
+        paths = sorted(p for p in Path(data_dir).iterdir() if p.is_file())
+    elif data_dir is not None and Path(data_dir).is_file():
+        paths = [Path(data_dir)]
+    else:
         return key
     digest = hashlib.sha256()
-    for path in sorted(Path(data_dir).iterdir()):
-        if path.is_file():
-            stat = path.stat()
-            digest.update(f"{path.name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    for path in paths:
+        identity = "\0".join(map(str, file_identity(path.stat())))
+        digest.update(f"{path}\0{identity}\n".encode())
     return f"{key}-{digest.hexdigest()[:8]}"
 
 
-def absolute_paths(data_files: Any) -> Any:
-    """``data_files`` (a path, a list of paths, or a ``{split: paths}`` dict) with absolute paths."""
+def existing_source(name: str, data_dir: str | Path) -> str:
+    """``data_dir`` (a source folder or file) as an absolute path.
+
+    Raises:
+        ConfigurationError: it does not exist ("source file '…' does not exist" for a name with a
+            suffix, "source file or folder '…'" otherwise).
+    """
+    path = Path(data_dir).expanduser().resolve()
+    if not path.exists():
+        what = "source file" if path.suffix else "source file or folder"
+        raise ConfigurationError(f"{name}: {what} {str(data_dir)!r} does not exist")
+    return str(path)
+
+
+def source_files(data_files: Any) -> list[Path]:
+    """The files named by ``data_files`` (a path, a list, or a ``{split: paths}`` dict), absolute, in order.
+
+    An entry that is an existing file is that file, whatever characters its name holds (``[``, ``]``,
+    ``*``, ``?``, spaces); any other entry with glob characters is a pattern, expanded here with
+    :func:`glob.glob` (``**`` spans folders), sorted. ``datasets`` would read every entry as a
+    pattern, so ``locomo10 [1].json`` would match ``locomo10 1.json`` or nothing.
+
+    Raises:
+        ConfigurationError: an entry is a folder, does not exist, or is a pattern matching no file.
+    """
     if isinstance(data_files, dict):
-        return {k: absolute_paths(v) for k, v in data_files.items()}
+        return [f for v in data_files.values() for f in source_files(v)]
     if isinstance(data_files, (list, tuple)):
-        return [str(Path(f).expanduser().resolve()) for f in data_files]
-    return str(Path(data_files).expanduser().resolve())
+        return [f for entry in data_files for f in source_files(entry)]
+    text = str(data_files)
+    path = Path(text).expanduser().resolve()
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        raise ConfigurationError(f"data_files entry {text!r} is a folder; pass it as data_dir")
+    if not glob.has_magic(text):
+        raise ConfigurationError(f"source file {text!r} does not exist")
+    matches = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser().absolute()), recursive=True) if Path(p).is_file())
+    if not matches:
+        raise ConfigurationError(f"data_files pattern {text!r} matches no file")
+    return matches
+
+
+def escaped(files: list[Path]) -> list[str]:
+    """``files`` as ``datasets`` ``data_files`` patterns that match exactly these files (``glob.escape``)."""
+    return [glob.escape(str(f)) for f in files]
+
+
+def absolute_paths(data_files: Any) -> list[str]:
+    """``data_files`` as escaped absolute patterns of exactly the files it names (see :func:`source_files`)."""
+    return escaped(source_files(data_files))
 
 
 def unwrap(error: BaseException) -> BaseException:

@@ -12,8 +12,6 @@ from typing import Any
 
 import datasets
 
-from himga.jsonfile import json_files
-
 from .builders import check_options, make_builder, prepare
 from .lazy import LazySamples
 from .schema import Sample
@@ -34,8 +32,9 @@ def build_dataset(
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
         config: Builder config (LongMemEval: ``"s"``, ``"m"``, ``"oracle"``, ...); default the builder's.
-        path: A folder of source ``.json`` files or one file; default: the pinned source, found or
-            downloaded by :func:`himga.utils.get_dataset`.
+        path: A folder of source ``.json`` files (read by the folder rule, see :func:`load_longmemeval`)
+            or one file (any name); default: the pinned source, found or downloaded by
+            :func:`himga.utils.get_dataset`.
         cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
         **options: Builder config options, e.g. ``category_order="seed"``.
 
@@ -70,8 +69,9 @@ def load_locomo(
     """Load LoCoMo samples from a folder of ``.json`` files or from one file.
 
     Args:
-        path: A folder (its ``.json`` files, sorted by name; other files and subfolders are ignored)
-            or one file. Each file holds a list of sample records or one record, in the current
+        path: A folder (its ``.json`` files, parts of one source, sorted by name; other files,
+            hidden files and subfolders are ignored) or one file (any name, glob characters
+            included). Each file holds a list of sample records or one record, in the current
             layout or the first release's flat one.
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (a read-only sequence that builds each Sample
@@ -85,8 +85,10 @@ def load_locomo(
         a ``LazySamples`` with ``lazy=True``.
 
     Raises:
-        SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``.
-        ConfigurationError: an unknown option value.
+        SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``;
+            a duplicate key; a sample id in two files of the folder (names both).
+        SourceChangedError: a file changed while it was read.
+        ConfigurationError: an unknown option value; a path that does not exist.
 
     Example:
         >>> samples = load_locomo("../shared/data/locomo")  # doctest: +SKIP
@@ -100,7 +102,7 @@ def load_locomo(
 def load_longmemeval(
     path: str | Path,
     *,
-    config: str = "s",
+    config: str | None = None,
     cache_dir: str | Path | None = None,
     lazy: bool = False,
     **options: Any,
@@ -108,8 +110,13 @@ def load_longmemeval(
     """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
 
     Args:
-        path: A folder (every ``.json`` file in it) or one file.
-        config: The builder config whose parsing rules apply (default ``"s"``).
+        path: One file (any name), or a folder. A folder is read by the folder rule (the same for
+            every entry point): with ``config``, only that config's file (``longmemeval_oracle.json``
+            or ``longmemeval_oracle`` for ``"oracle"``); without, its one ``.json`` file, or its
+            several ``.json`` files as parts of one source when none is named after a config, and a
+            ``ConfigurationError`` when they are the files of several configs.
+        config: A builder config (``"s"``, ``"m"``, ``"oracle"``, ``"s_original"``, ...); default:
+            the one the file's name belongs to, else ``"s"`` (the parsing rules are the same).
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access; opening a built
             cache costs milliseconds) instead of a list.
@@ -119,15 +126,13 @@ def load_longmemeval(
         One Sample per question, in file order; a ``LazySamples`` with ``lazy=True``.
 
     Raises:
-        SourceFormatError: malformed input, naming the file and the question.
+        SourceFormatError: malformed input, naming the file and the question; a question in two
+            files of a folder (names both).
+        ConfigurationError: a folder without the config's file, or with the files of several configs.
+        SourceChangedError: the file changed while it was read.
     """
     check_options("longmemeval", options, load_longmemeval)
-    path = Path(path).expanduser()
-    if not path.is_dir():
-        return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
-    # every .json file of the folder, not only the config's file name
-    builder = make_builder("longmemeval", config, data_files=[str(f) for f in json_files(path)], cache_dir=cache_dir, **options)
-    return _samples(prepare(builder), lazy)
+    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
 
 
 def load_dataset(
@@ -144,7 +149,8 @@ def load_dataset(
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
         config: LongMemEval config (default ``"s"``); LoCoMo has one config.
-        data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`).
+        data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`);
+            a folder is read by the folder rule (see :func:`load_longmemeval`).
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access) instead of a list.
         **options: Builder config options.

@@ -1,0 +1,87 @@
+"""The identity of a source file: what the cache key covers, and how a change during a read is caught.
+
+Also :class:`OneFileEach`: a build reading several files refuses a sample found in two of them.
+
+A file's identity is ``(size, mtime_ns, ctime_ns, inode)``. ``mtime`` alone is not enough: ``touch -r``
+and ``cp -p`` set it back after an edit, but no user tool can set ``ctime`` back (the kernel sets it to
+the current time on every write, chmod, rename or ``utime`` call), and a file replaced by rename has
+another inode. ``datasets`` keys ``data_files`` by ``mtime`` only, so himga adds the identity of every
+source file to the cache key (:func:`himga.data.builders.cache_key`) and compares it before and after
+each read (:func:`check_unchanged`).
+
+Limit: timestamps have the file system's granularity (on Linux, the kernel tick unless the file
+system has fine-grained timestamps), so two same-size in-place rewrites within one tick, the first
+before the read starts, could go unseen by the timestamps alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import SourceChangedError, SourceFormatError
+
+__all__ = ["Identity", "OneFileEach", "check_unchanged", "file_identity"]
+
+#: ``(size, mtime_ns, ctime_ns, inode)`` of a file.
+Identity = tuple[int, int, int, int]
+
+
+def file_identity(stat: os.stat_result) -> Identity:
+    """``(st_size, st_mtime_ns, st_ctime_ns, st_ino)`` of an ``os.stat``/``os.fstat`` result."""
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+
+
+def check_unchanged(path: Path, f: BinaryIO, before: Identity) -> None:
+    """Raise unless the open file ``f`` and the file now at ``path`` both still have identity ``before``.
+
+    The open file catches an in-place rewrite (``rsync --inplace``, ``dd conv=notrunc``) or truncation;
+    the path catches a replacement by rename and a deletion.
+
+    Args:
+        path: The file's path.
+        f: The file, opened before ``before`` was taken (``file_identity(os.fstat(f.fileno()))``).
+        before: Its identity when the read started.
+
+    Raises:
+        SourceChangedError: the identity differs (names the file).
+    """
+    try:
+        now = file_identity(os.stat(path))
+    except FileNotFoundError:
+        now = None
+    if now != before or file_identity(os.fstat(f.fileno())) != before:
+        raise SourceChangedError(path.name)
+
+
+class OneFileEach:
+    """Remembers which source file each sample id came from; an id read from a second file is an error.
+
+    A build may read several files (a folder of parts, or ``data_files``); the same id in two of them
+    means two copies of one source (``locomo10.json`` and ``locomo10 (1).json``), or files of two
+    configs, and would silently double the samples.
+
+    Args:
+        noun: What an id names in messages (``"question"``, ``"sample"``).
+        hint: Appended to the message (what to do instead).
+    """
+
+    def __init__(self, noun: str, hint: str) -> None:
+        self.noun = noun
+        self.hint = hint
+        self._first: dict[str, str] = {}
+
+    def check(self, sample_id: str, file: str | Path, where: str) -> None:
+        """Record ``sample_id`` as read from ``file``.
+
+        Raises:
+            SourceFormatError: it was read from another file before; names both files and ``where``
+                (the JSON path of the id in ``file``).
+        """
+        first = self._first.setdefault(sample_id, str(file))
+        if first != str(file):
+            name, other = Path(file).name, Path(first).name
+            raise SourceFormatError(
+                name, where, f"{self.noun} {sample_id} is also in {other if other != name else first}; {self.hint}"
+            )

@@ -1,0 +1,118 @@
+"""The folder rule (issue 10 §4), the same on every entry point that takes a folder.
+
+With a config, only that config's file; without, a folder with the files of several configs is a
+ConfigurationError listing them, a folder with one source file of any name reads it; the same id in two
+files read together is an error naming both files.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+
+import pytest
+
+from routes import all_routes, error_message
+
+PAIR_IDS = ["gpt4_2655b836", "09ba9854_abs"]
+
+
+def _haystack(questions: list[dict], extra: int) -> list[dict]:
+    """The oracle questions with ``extra`` filler sessions added to each haystack (an S/M-like file)."""
+    out = copy.deepcopy(questions)
+    for q in out:
+        for i in range(extra):
+            q["haystack_session_ids"].append(f"filler_{i}")
+            q["haystack_dates"].append("2023/01/01 (Sun) 10:00")
+            q["haystack_sessions"].append([{"role": "user", "content": f"filler {i}"}])
+    return out
+
+
+@pytest.fixture
+def upstream_layout(shared_data, tmp_path):
+    """The layout LongMemEval's README asks for: oracle, S and M side by side (the same questions)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    pair = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
+    (folder / "longmemeval_oracle.json").write_text(json.dumps(pair))
+    (folder / "longmemeval_s_cleaned.json").write_text(json.dumps(_haystack(pair, 2)))
+    (folder / "longmemeval_m_cleaned.json").write_text(json.dumps(_haystack(pair, 5)))
+    return folder
+
+
+@pytest.mark.parametrize(("config", "file", "extra"), [
+    ("oracle", "longmemeval_oracle.json", 0),
+    ("oracle_original", "longmemeval_oracle.json", 0),
+    ("s", "longmemeval_s_cleaned.json", 2),
+    ("m", "longmemeval_m_cleaned.json", 5),
+])
+def test_upstream_layout_with_a_config_reads_only_its_file(upstream_layout, tmp_path, capsys, config, file, extra):
+    alone = tmp_path / "alone" / file
+    alone.parent.mkdir()
+    shutil.copy(upstream_layout / file, alone)
+    routes = all_routes(capsys, upstream_layout)
+    expected = routes["load_*"]("longmemeval", config, alone, tmp_path / "cache-alone")
+    assert [s.sample_id for s in expected] == PAIR_IDS  # once each, not once per file
+    assert sum(s.session_id.startswith("filler_") for s in expected[0].sessions) == extra
+    for route, load in routes.items():
+        assert load("longmemeval", config, upstream_layout, tmp_path / f"cache-{route}") == expected, route
+
+
+def test_upstream_layout_without_a_config_lists_the_files(upstream_layout, tmp_path, capsys):
+    message = (
+        f"longmemeval: {upstream_layout} holds the files of more than one config: longmemeval_m_cleaned.json (m), "
+        "longmemeval_oracle.json (oracle, oracle_original), longmemeval_s_cleaned.json (s); "
+        "pass config= (--config) to read one config's file, or pass the file itself"
+    )
+    for route, load in all_routes(capsys, upstream_layout).items():
+        assert error_message(load, "longmemeval", None, upstream_layout, tmp_path / f"cache-{route}") == message, route
+
+
+def test_one_file_of_any_name_is_read_without_a_config(shared_data, tmp_path, capsys):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    shutil.copy(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", folder / "my questions.json")
+    (folder / "notes.txt").write_text("not a source")
+    for route, load in all_routes(capsys, folder).items():
+        assert [s.sample_id for s in load("longmemeval", None, folder, tmp_path / f"cache-{route}")] == PAIR_IDS, route
+
+
+def test_first_release_names_without_json(shared_data, tmp_path, capsys):
+    folder = tmp_path / "original"
+    folder.mkdir()
+    pair = (shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_bytes()
+    (folder / "longmemeval_oracle").write_bytes(pair)
+    (folder / "longmemeval_s").write_bytes(pair)
+    for route, load in all_routes(capsys, folder).items():
+        assert [s.sample_id for s in load("longmemeval", "oracle_original", folder, tmp_path / f"c-{route}")] == PAIR_IDS, route
+        message = error_message(load, "longmemeval", None, folder, tmp_path / f"cache-none-{route}")
+        assert message.endswith("longmemeval_oracle (oracle, oracle_original), longmemeval_s (s_original); "
+                                "pass config= (--config) to read one config's file, or pass the file itself"), route
+
+
+def test_same_question_in_two_files_names_both(shared_data, tmp_path, capsys):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pair = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
+    (folder / "a.json").write_text(json.dumps(pair))
+    (folder / "b.json").write_text(json.dumps(pair[1:]))  # a copy of a.json's second question
+    message = ("b.json: $[0].question_id: question 09ba9854_abs is also in a.json; "
+               "a question must come from one file (read one file, or pass config=)")
+    for route, load in all_routes(capsys, folder).items():
+        assert error_message(load, "longmemeval", None, folder, tmp_path / f"cache-{route}") == message, route
+    (folder / "b.json").unlink()
+    for route, load in all_routes(capsys, folder).items():
+        assert [s.sample_id for s in load("longmemeval", None, folder, tmp_path / f"cache-ok-{route}")] == PAIR_IDS, route
+
+
+def test_locomo_copy_beside_the_file_names_both(shared_data, tmp_path, capsys):
+    folder = tmp_path / "locomo"
+    folder.mkdir()
+    records = json.loads((shared_data / "locomo" / "locomo10.json").read_text())
+    (folder / "locomo10.json").write_text(json.dumps(records[:2]))
+    (folder / "locomo10 (1).json").write_text(json.dumps(records[1:2]))  # a browser's second download
+    message = ("locomo10.json: $[1].sample_id: sample conv-30 is also in locomo10 (1).json; "
+               "a sample must come from one file (a copy of a file in the same folder?)")
+    for route, load in all_routes(capsys, folder).items():
+        assert error_message(load, "locomo", None, folder, tmp_path / f"cache-{route}") == message, route
