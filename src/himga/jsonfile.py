@@ -17,33 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "json_files", "load_json", "not_json", "raw_dict", "raw_text", "reject_constant"]
-
-
-def raw_text(value: dict | None) -> str | None:
-    """A ``raw`` dict as the JSON text a ``raw`` column stores; ``None`` for an empty or missing dict.
-
-    ``raw`` columns are ``Value("string")`` holding JSON text (see :mod:`himga.data.features`), so every
-    Parquet reader can query them; :func:`raw_dict` is the inverse.
-    """
-    return json.dumps(value, ensure_ascii=False) if value else None
-
-
-def raw_dict(value: str | dict | None) -> dict:
-    """A ``raw`` cell as a dict: JSON text decoded, ``None`` → a new ``{}``.
-
-    Also accepts a dict, as rows of ``datasets.Json()`` columns (the encoding of himga before 1.1.0 of
-    the builders, and of older exports) arrive decoded.
-
-    Raises:
-        ValueError: the text is not JSON (``json.JSONDecodeError``): the cell was not written by himga.
-    """
-    if isinstance(value, str):
-        return json.loads(value) or {}
-    return value if value else {}
+__all__ = ["iter_array_items", "json_files", "load_json", "reject_constant"]
 
 
 def json_files(folder: str | Path) -> list[Path]:
@@ -63,46 +41,6 @@ def json_files(folder: str | Path) -> list[Path]:
 def reject_constant(name: str) -> Any:
     """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
     raise ValueError(f"non-standard JSON literal {name}")
-
-
-_WORDS = re.compile(rb"[A-Za-z]{2,} [A-Za-z]{2,}")  # "Entry not found", "404: Not Found"
-
-
-def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
-    """The error for a file that is something else in place of JSON, judged from its first bytes.
-
-    Recognizes a Git LFS pointer (``version https://git-lfs.github.com/spec/v1``: a clone without
-    Git LFS), an HTML page (a web page saved instead of the raw file) and, for files under 1 KiB, a short
-    text body that is not JSON (``Entry not found``, ``404: Not Found``: an error saved by a download).
-
-    Args:
-        name: The file's name, for the message.
-        head: The file's first bytes (at least the first 1 KiB when the file is that long).
-        size: The file's size in bytes.
-
-    Returns:
-        A :class:`SourceFormatError` saying what the file is and how to get the real one, or ``None``.
-    """
-    text = head.removeprefix(_BOM).lstrip()
-    fix = "download the real file (`himga sources` lists the pinned URLs) or pass the right path"
-    if text.startswith(b"version https://git-lfs.github.com/spec/v1"):
-        fields = dict(line.split(" ", 1) for line in text.decode("utf-8", "replace").splitlines() if " " in line)
-        detail = ", ".join(f"{k} {fields[k]}" for k in ("oid", "size") if k in fields)
-        return SourceFormatError(
-            name, "$", f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
-            f"clone it comes from, or {fix}")
-    lowered = text[:512].lower()
-    if lowered.startswith(b"<") and (b"<html" in lowered or b"<!doctype html" in lowered):
-        detail = f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}"
-        return SourceFormatError(name, "$", detail)
-    if size <= 1024 and text[:1] not in (b"[", b"{", b'"') and _WORDS.search(text):
-        try:
-            json.loads(text)
-        except ValueError:
-            body = text.decode("utf-8", "replace").strip()
-            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
-            return SourceFormatError(name, "$", detail)
-    return None
 
 
 def load_json(path: str | Path, *, digest: Any = None) -> Any:

@@ -46,7 +46,7 @@ __all__ = [
 BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
 
 #: Modules whose source shapes the rows of every dataset.
-_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.jsonkeys", "himga.errors")
+_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.jsonkeys", "himga.rawcell", "himga.errors")
 
 
 def builder_class(name: str) -> type[datasets.GeneratorBasedBuilder]:
