@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-DEFAULT_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
-# Read once, at import: the autouse fixture below clears every HIMGA_* variable inside tests.
-SHARED_DATA = Path(os.environ["HIMGA_TEST_DATA"]).expanduser().resolve() if os.environ.get("HIMGA_TEST_DATA") else DEFAULT_DATA
+from realdata import SHARED_DATA  # ../shared/data, or $HIMGA_TEST_DATA (read once, at import)
+
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
 LME_DIR = SHARED_DATA / "longmemeval"
 _NO_DATA = f"real data not found at {SHARED_DATA}"

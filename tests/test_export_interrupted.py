@@ -25,11 +25,11 @@ from pathlib import Path
 import datasets
 import pyarrow.parquet as pq
 import pytest
+from realdata import SHARED_DATA
 
 import himga.export
 from himga.export import export
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # as in conftest.py
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"  # 97 questions
 PAIR = SHARED_DATA / "longmemeval" / "longmemeval_oracle_pair.json"  # 2 questions
 CONFIGS = ["oracle", "oracle_original"]

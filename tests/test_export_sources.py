@@ -12,6 +12,7 @@ from pathlib import Path
 
 import datasets
 import pytest
+from realdata import SHARED_DATA
 from huggingface_hub import DatasetCard
 
 import himga.export_sources
@@ -22,7 +23,6 @@ from himga.errors import ConfigurationError
 from himga.export import export, shard_metadata
 from himga.export_sources import SourceFile, configs_named, matching_pins, select_configs
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"  # as in conftest.py
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
 SAMPLE_SHA256 = "940162ccefe110e8335eb8bc2ec6fe336edd77f481f0c1ef4edeb6d832d39711"  # sha256sum, 3,079,019 bytes
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

@@ -56,32 +56,34 @@ def check_unchanged(path: Path, f: BinaryIO, before: Identity) -> None:
 
 
 class OneFileEach:
-    """Remembers which source file each sample id came from; an id read from a second file is an error.
+    """Remembers where each sample id was read; an id read a second time is an error.
 
     A build may read several files (a folder of parts, or ``data_files``); the same id in two of them
     means two copies of one source (``locomo10.json`` and ``locomo10 (1).json``), or files of two
-    configs, and would silently double the samples.
+    configs, and would silently double the samples. The same id twice in one file is an error too
+    (a record pasted twice): both benchmarks' ids are unique in every released file.
 
     Args:
         noun: What an id names in messages (``"question"``, ``"sample"``).
-        hint: Appended to the message (what to do instead).
+        hint: Appended to the message when the id is in two files (what to do instead).
     """
 
     def __init__(self, noun: str, hint: str) -> None:
         self.noun = noun
         self.hint = hint
-        self._first: dict[str, str] = {}
+        self._first: dict[str, tuple[str, str]] = {}
 
     def check(self, sample_id: str, file: str | Path, where: str) -> None:
-        """Record ``sample_id`` as read from ``file``.
+        """Record ``sample_id`` as read from ``file`` at JSON path ``where``.
 
         Raises:
-            SourceFormatError: it was read from another file before; names both files and ``where``
-                (the JSON path of the id in ``file``).
+            SourceFormatError: it was read before, from another file (names both files) or from this
+                one (names both JSON paths).
         """
-        first = self._first.setdefault(sample_id, str(file))
-        if first != str(file):
-            name, other = Path(file).name, Path(first).name
-            raise SourceFormatError(
-                name, where, f"{self.noun} {sample_id} is also in {other if other != name else first}; {self.hint}"
-            )
+        first, first_where = self._first.setdefault(sample_id, (str(file), where))
+        if first == str(file) and first_where == where:
+            return
+        name, other = Path(file).name, Path(first).name
+        if first == str(file):
+            raise SourceFormatError(name, where, f"{self.noun} {sample_id} is also at {first_where}: each {self.noun} once")
+        raise SourceFormatError(name, where, f"{self.noun} {sample_id} is also in {other if other != name else first}; {self.hint}")

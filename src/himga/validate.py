@@ -39,7 +39,6 @@ GENERIC_KINDS = {
     "dangling_evidence": "evidence turn ids that point at no turn (after normalization)",
     "duplicate_question": "question texts asked more than once within a sample",
     "duplicate_turn_id": "turn ids used by more than one message within a sample",
-    "duplicate_sample_id": "sample ids used by more than one sample",
 }
 
 
@@ -206,13 +205,10 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     kinds = {**rules.KINDS, **GENERIC_KINDS}
     found: list[Finding] = []
     count = 0
-    seen: Counter[str] = Counter()
     for sample in samples:
         count += 1
-        seen[sample.sample_id] += 1
         found.extend(rules.findings(sample))
         found.extend(generic_findings(sample))
-    found += [Finding("duplicate_sample_id", sid, "", f"{n} samples") for sid, n in seen.items() if n > 1]
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
     from himga.pins import provenance_lines

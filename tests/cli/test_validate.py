@@ -20,7 +20,6 @@ LOCOMO_COUNTS = {
     "dangling_evidence": 2,
     "duplicate_question": 12,
     "duplicate_turn_id": 0,
-    "duplicate_sample_id": 0,
 }
 
 
@@ -119,8 +118,7 @@ def test_longmemeval_oracle_sample(shared_data):
         "dangling_evidence": 0,
         "duplicate_question": 0,
         "duplicate_turn_id": 0,
-        "duplicate_sample_id": 0,
-    }
+        }
     assert _of(report, "session_after_question")[0] == (
         "gpt4_78cf46a3", "session answer_5a78688d_2", "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14")
 
@@ -159,7 +157,7 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
     assert report.counts == {
         "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4,
         "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
-        "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0, "duplicate_sample_id": 0,
+        "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
     }
     assert _of(report, "session_after_question") == [("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")]
     assert _of(report, "blank_turn")[:2] == [
@@ -184,7 +182,9 @@ def test_duplicate_turn_and_sample_ids(tmp_path):
     record = {"sample_id": "conv-1", "conversation": conversation,
               "qa": [{"question": "q?", "answer": "a", "evidence": ["D1:1"], "category": 4}]}
     path = tmp_path / "dup.json"
-    path.write_text(json.dumps([record, record]))
+    path.write_text(json.dumps([record]))
     report = validate("locomo", data_dir=path)
-    assert _of(report, "duplicate_turn_id") == [("conv-1", "", "D1:1 on 2 messages")] * 2
-    assert _of(report, "duplicate_sample_id") == [("conv-1", "", "2 samples")]
+    assert _of(report, "duplicate_turn_id") == [("conv-1", "", "D1:1 on 2 messages")]
+    path.write_text(json.dumps([record, record]))  # a sample id twice is a source error, not a finding
+    with pytest.raises(SourceFormatError, match=r"^dup\.json: \$\[1\]\.sample_id: sample conv-1 is also at \$\[0\]\.sample_id"):
+        validate("locomo", data_dir=path)

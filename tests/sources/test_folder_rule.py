@@ -116,3 +116,17 @@ def test_locomo_copy_beside_the_file_names_both(shared_data, tmp_path, capsys):
                "a sample must come from one file (a copy of a file in the same folder?)")
     for route, load in all_routes(capsys, folder).items():
         assert error_message(load, "locomo", None, folder, tmp_path / f"cache-{route}") == message, route
+
+
+@pytest.mark.parametrize(("name", "source", "records", "message"), [
+    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", lambda r: r + r[:1],
+     "pasted.json: $[2].question_id: question gpt4_2655b836 is also at $[0].question_id: each question once"),
+    ("locomo", "locomo/locomo10.json", lambda r: r[:2] + r[1:2],
+     "pasted.json: $[2].sample_id: sample conv-30 is also at $[1].sample_id: each sample once"),
+])
+def test_same_id_twice_in_one_file_is_an_error(shared_data, tmp_path, capsys, name, source, records, message):
+    """A record pasted twice into one file would double a sample silently; every released file has unique ids."""
+    path = tmp_path / "pasted.json"
+    path.write_text(json.dumps(records(json.loads((shared_data / source).read_text()))))
+    for route, load in all_routes(capsys, path).items():
+        assert error_message(load, name, None, path, tmp_path / f"cache-{route}") == message, route
