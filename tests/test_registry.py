@@ -213,10 +213,10 @@ def test_builder_errors_reach_the_user_as_himga_errors(shared_data, tmp_path):
     records = json.loads((shared_data / "locomo" / "locomo10.json").read_text())
     records[3]["qa"][17]["category"] = 7
     (tmp_path / "bad.json").write_text(json.dumps(records))
-    with pytest.raises(DatasetGenerationError) as info:
+    with pytest.raises(SourceFormatError) as info:  # not datasets' DatasetGenerationError, which stays its cause
         datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "bad.json"), split="test")
-    assert isinstance(info.value.__cause__, SourceFormatError)
-    assert str(info.value.__cause__) == "bad.json: $[3].qa[17].category: expected 1-5, got 7"
+    assert str(info.value) == "bad.json: $[3].qa[17].category: expected 1-5, got 7"
+    assert isinstance(info.value.__cause__, DatasetGenerationError)
     with pytest.raises(ConfigurationError, match="locomo: source file or folder 'no/such/folder' does not exist"):
         datasets.load_dataset("himga_locomo", data_dir="no/such/folder")
 

@@ -164,15 +164,16 @@ def test_exact_messages_of_common_corruptions(tmp_path):
     assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 8"
 
 
-def test_datasets_wrapper_names_our_error_as_its_cause(tmp_path):
-    """Calling ``datasets`` directly: its ``DatasetGenerationError`` has our error as ``__cause__``."""
+def test_calling_datasets_directly_raises_our_error(tmp_path):
+    """``builder.download_and_prepare()`` (what ``datasets.load_dataset`` calls) raises our error itself;
+    ``datasets``' ``DatasetGenerationError`` is its cause."""
     path = tmp_path / FILE
     path.write_bytes(_mutated(_set("qa", 0, "category", 9)))
     builder = make_builder("locomo", data_files=[str(path)], cache_dir=tmp_path / "cache")
-    with pytest.raises(datasets.exceptions.DatasetGenerationError) as info:
+    with pytest.raises(SourceFormatError) as info:
         builder.download_and_prepare()
-    assert isinstance(info.value.__cause__, SourceFormatError)
-    assert str(info.value.__cause__) == f"{FILE}: $[1].qa[0].category: expected 1-5, got 9"
+    assert str(info.value) == f"{FILE}: $[1].qa[0].category: expected 1-5, got 9"
+    assert isinstance(info.value.__cause__, datasets.exceptions.DatasetGenerationError)
     assert cache_entries(tmp_path / "cache") == []
 
 

@@ -40,7 +40,7 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga import cache
-from himga.errors import CacheError
+from himga.errors import CacheError, HimgaError
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock"]
 
@@ -199,6 +199,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                     raise _read_only(folder, denied) from e
                 if (damage := _damage(folder, e)) is not None:
                     raise damage from e
+                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := _himga_cause(e)) is not None:
+                    raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
                 raise
 
     def _save_info(self):
@@ -235,3 +237,14 @@ def _splits_read(split, result) -> list:
     if isinstance(result, (list, tuple)) and isinstance(split, (list, tuple)):
         return [pair for s, r in zip(split, result) for pair in _splits_read(s, r)]
     return []
+
+
+def _himga_cause(error: BaseException) -> HimgaError | None:
+    """The himga error in ``error``'s cause chain (``datasets`` wraps what a generator raises), or ``None``."""
+    seen, visited = error.__cause__ or error.__context__, set()
+    while seen is not None and id(seen) not in visited:
+        visited.add(id(seen))
+        if isinstance(seen, HimgaError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
