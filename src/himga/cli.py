@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from himga.errors import ConfigurationError, HimgaError
 
@@ -174,6 +175,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given
         raise ConfigurationError(f"unknown dataset {', '.join(map(repr, unknown))}; expected one of {list(DATASETS)}")
     root = args.cache_dir or config.HF_DATASETS_CACHE
+    if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
+        raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
     folders = find_caches(root, args.dataset or DATASETS)
     bad = []
     for folder in folders:
