@@ -189,3 +189,17 @@ def test_pin_note_of_each_case():
     assert pin_note("longmemeval", "s", file).startswith("differs from the pinned [`longmemeval_s_cleaned.json`]")
     assert pin_note("longmemeval", "m_original", file).startswith("not checked: no sha256 is pinned for [`longmemeval_m`]")
     assert pin_note("locomo", "default", SourceFile("a.json", 1, LOCOMO_SHA256)).startswith("identical to the pinned [`locomo10.json`]")
+
+
+def test_export_never_overwrites_a_readme_that_is_not_its_card(shared_data, tmp_path, capsys):
+    """`himga export locomo .` from a project root must not replace the project's README with the card."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("# My project\n")
+    assert main(["export", "locomo", str(project), "--data-dir", str(shared_data / "locomo")]) == 2
+    assert capsys.readouterr().err == (
+        f"himga: error: locomo: {project}/README.md is not a LoCoMo (HiMGA-normalized) card (pretty_name None): another "
+        "dataset's export, or a README of your own; use an empty folder or this dataset's export folder\n")
+    assert sorted(p.name for p in project.iterdir()) == ["README.md"] and (project / "README.md").read_text() == "# My project\n"
+    assert main(["export", "locomo", str(tmp_path / "out"), "--data-dir", str(shared_data / "locomo")]) == 0
+    assert main(["export", "locomo", str(tmp_path / "out"), "--data-dir", str(shared_data / "locomo")]) == 0  # its own card: fine

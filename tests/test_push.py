@@ -165,7 +165,8 @@ def two_exports(shared_data, tmp_path):
 def test_push_of_another_datasets_export_fails_before_any_network_call(two_exports, hub, capsys):
     locomo, lme = two_exports
     with pytest.raises(ConfigurationError, match=rf"^locomo: {lme}/README.md is not a LoCoMo \(HiMGA-normalized\) card "
-                       r"\(pretty_name 'LongMemEval \(HiMGA-normalized\)'\); is this an export of another dataset\?$"):
+                       r"\(pretty_name 'LongMemEval \(HiMGA-normalized\)'\): another dataset's export, or a README of your own; "
+                       r"use an empty folder or this dataset's export folder$"):
         push("locomo", "org/locomo", export_dir=lme)
     with pytest.raises(ConfigurationError, match=r"^longmemeval: .*/README.md is not a LongMemEval \(HiMGA-normalized\) card"):
         push("longmemeval", "org/lme", export_dir=locomo)

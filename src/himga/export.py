@@ -45,7 +45,7 @@ from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
-from himga.exported import METADATA_KEY, checked_export, exported_configs, shard_metadata
+from himga.exported import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
 from himga.export_sources import SourceFile, checked_sources, select_configs
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
@@ -179,6 +179,7 @@ def export(
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)
+    check_card(name, out)  # never overwrite a README.md that is not this dataset's card
     wanted = [] if card_only else select_configs(name, configs, data_dir)
     described: dict = {}  # each file hashed once, before any build
     sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}

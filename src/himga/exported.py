@@ -31,6 +31,30 @@ def exported_configs(out_dir: str | Path) -> list[str]:
     return sorted({p.parent.name for p in Path(out_dir).glob(f"data/*/{SPLIT}-*.parquet")})
 
 
+def check_card(name: str, folder: str | Path) -> dict:
+    """The YAML metadata of ``folder/README.md`` if it is dataset ``name``'s card (by its ``pretty_name``).
+
+    Returns:
+        The card's metadata; ``{}`` when there is no ``README.md``.
+
+    Raises:
+        ConfigurationError: ``README.md`` is another dataset's card, or no himga card at all (a
+            project's own README: an export must not overwrite it, nor a push publish it).
+    """
+    from huggingface_hub.repocard import metadata_load
+
+    path = Path(folder) / "README.md"
+    if not path.is_file():
+        return {}
+    card = metadata_load(path) or {}
+    title = card_title(name)
+    if card.get("pretty_name") != title:
+        raise ConfigurationError(
+            f"{name}: {path} is not a {title} card (pretty_name {card.get('pretty_name')!r}): another dataset's "
+            "export, or a README of your own; use an empty folder or this dataset's export folder")
+    return card
+
+
 def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None = None) -> list[str]:
     """The configs of an export folder of dataset ``name`` to push, after checking they are ``name``'s data.
 
@@ -51,8 +75,6 @@ def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None 
             requested config not in the export, or shards without himga's source record (exported by an
             older himga: export again).
     """
-    from huggingface_hub.repocard import metadata_load
-
     folder = Path(folder)
     known = [c.name for c in builder_class(name).BUILDER_CONFIGS]
     if unknown := [c for c in configs or () if c not in known]:
@@ -60,10 +82,7 @@ def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None 
     present = exported_configs(folder)
     if not present or not (folder / "README.md").is_file():
         raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
-    card = metadata_load(folder / "README.md") or {}
-    title = card_title(name)
-    if card.get("pretty_name") != title:
-        raise ConfigurationError(f"{name}: {folder}/README.md is not a {title} card (pretty_name {card.get('pretty_name')!r}); is this an export of another dataset?")
+    card = check_card(name, folder)
     on_card = [c["config_name"] for c in card.get("configs") or []]
     if missing := [c for c in configs or () if c not in on_card or c not in present]:
         raise ConfigurationError(f"{name}: config {', '.join(missing)} is not in the export {folder} (it has {', '.join(c for c in on_card if c in present)})")
