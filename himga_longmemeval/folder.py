@@ -25,7 +25,7 @@ from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
 
-__all__ = ["config_of", "folder_sources", "source_config"]
+__all__ = ["check_named_files", "config_of", "folder_sources", "source_config"]
 
 
 def config_of(name: str, configs: Mapping[str, Any]) -> list[str]:
@@ -87,6 +87,25 @@ def source_config(data_dir: Any, data_files: Any, configs: Mapping[str, Any]) ->
     names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None else []
     owners = config_of(Path(names[0]).name, configs) if len(names) == 1 else []
     return (owners[0] if owners else None), None
+
+
+def check_named_files(config: str, data_dir: Any, data_files: Any, configs: Mapping[str, Any]) -> None:
+    """With an explicit config, refuse a source file whose name says it is another config's file.
+
+    ``--config s`` with ``longmemeval_oracle.json`` would label oracle questions as S (as ``himga export``
+    already refuses); a file whose name says no config is taken as labelled by the caller.
+
+    Raises:
+        ConfigurationError: e.g. ``longmemeval: longmemeval_oracle.json is the file of config oracle,
+            oracle_original, not of s``.
+    """
+    names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None and not Path(data_dir).is_dir() else []
+    for name in names:
+        owners = config_of(Path(name).name, configs)
+        if owners and config not in owners:
+            raise ConfigurationError(
+                f"longmemeval: {Path(name).name} is the file of config {', '.join(owners)}, not of {config}; "
+                "pass its config, or rename the file if it really is another config's")
 
 
 def _flat(data_files: Any) -> list[str]:

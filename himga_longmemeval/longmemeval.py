@@ -29,7 +29,7 @@ from himga.jsonfile import iter_array_items
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, get_dataset
-from himga_longmemeval.folder import source_config
+from himga_longmemeval.folder import check_named_files, source_config
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -199,6 +199,8 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
         self._folder_files = None
         if config_name is None:
             config_name, self._folder_files = source_config(kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
+        elif config_name in self.builder_configs:
+            check_named_files(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
         super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
             self._writer_batch_size = self.config.writer_batch_size

@@ -130,3 +130,14 @@ def test_same_id_twice_in_one_file_is_an_error(shared_data, tmp_path, capsys, na
     path.write_text(json.dumps(records(json.loads((shared_data / source).read_text()))))
     for route, load in all_routes(capsys, path).items():
         assert error_message(load, name, None, path, tmp_path / f"cache-{route}") == message, route
+
+
+def test_a_file_named_for_another_config_is_refused_under_an_explicit_config(upstream_layout, tmp_path, capsys):
+    """`--config s` on longmemeval_oracle.json would label oracle questions as S (export refused it already)."""
+    path = upstream_layout / "longmemeval_oracle.json"
+    message = ("longmemeval: longmemeval_oracle.json is the file of config oracle, oracle_original, not of s; "
+               "pass its config, or rename the file if it really is another config's")
+    for route, load in all_routes(capsys, path).items():
+        assert error_message(load, "longmemeval", "s", path, tmp_path / f"cache-{route}") == message, route
+    for route, load in all_routes(capsys, path).items():
+        assert [s.sample_id for s in load("longmemeval", "oracle_original", path, tmp_path / f"ok-{route}")] == PAIR_IDS, route
