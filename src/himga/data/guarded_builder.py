@@ -100,15 +100,20 @@ def _read_only_tolerant_locks():
                 datasets.builder.FileLock = _FileLock
 
 
-def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
-    """The first ``OSError`` with one of ``errnos`` in ``error``'s cause/context chain (``error`` included)."""
+def _first_in_chain(error: BaseException, test) -> BaseException | None:
+    """The first exception in ``error``'s cause/context chain (``error`` included) for which ``test`` is true."""
     seen, visited = error, set()
-    while seen is not None and id(seen) not in visited:
+    while seen is not None and id(seen) not in visited:  # "raise cause from wrapper" makes a cycle
         visited.add(id(seen))
-        if isinstance(seen, OSError) and seen.errno in errnos:
+        if test(seen):
             return seen
         seen = seen.__cause__ or seen.__context__
     return None
+
+
+def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
+    """The first ``OSError`` with one of ``errnos`` in ``error``'s cause/context chain (``error`` included)."""
+    return _first_in_chain(error, lambda e: isinstance(e, OSError) and e.errno in errnos)
 
 
 def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
@@ -241,10 +246,4 @@ def _splits_read(split, result) -> list:
 
 def _himga_cause(error: BaseException) -> HimgaError | None:
     """The himga error in ``error``'s cause chain (``datasets`` wraps what a generator raises), or ``None``."""
-    seen, visited = error.__cause__ or error.__context__, set()
-    while seen is not None and id(seen) not in visited:
-        visited.add(id(seen))
-        if isinstance(seen, HimgaError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
+    return _first_in_chain(error, lambda e: isinstance(e, HimgaError))
