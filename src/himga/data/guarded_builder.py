@@ -28,6 +28,8 @@ build by renaming its ``.incomplete`` folder, so a reader sees a complete cache 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import inspect
 import errno
 import os
 import shutil
@@ -40,7 +42,7 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga import cache
-from himga.errors import CacheError, HimgaError
+from himga.errors import CacheError, ConfigurationError, HimgaError
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock"]
 
@@ -98,6 +100,24 @@ def _read_only_tolerant_locks():
             _swap_depth -= 1
             if _swap_depth == 0:
                 datasets.builder.FileLock = _FileLock
+
+
+def _check_config_keywords(cls: type, kwargs: dict) -> None:
+    """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a field of the builder's config.
+
+    ``datasets.load_dataset("himga_locomo", category_ordr="seed")`` would otherwise end in ``datasets``'
+    ``ValueError: BuilderConfig … doesn't have a 'category_ordr' key``; the facade checks the same way
+    (:func:`himga.data.builders.check_options`).
+
+    Raises:
+        ConfigurationError: names the keyword and the config's documented options (``USER_OPTIONS``).
+    """
+    known = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters)
+    known |= {f.name for f in dataclasses.fields(cls.BUILDER_CONFIG_CLASS)}
+    if unknown := sorted(set(kwargs) - known):
+        name = cls.__module__.rpartition(".")[2]
+        options = ", ".join(getattr(cls.BUILDER_CONFIG_CLASS, "USER_OPTIONS", ())) or "none"
+        raise ConfigurationError(f"{name}: unknown option {', '.join(map(repr, unknown))}; the config's options: {options}")
 
 
 def _first_in_chain(error: BaseException, test) -> BaseException | None:
@@ -175,6 +195,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     """
 
     def __init__(self, *args, **kwargs):
+        _check_config_keywords(type(self), kwargs)
         with _read_only_tolerant_locks():
             try:
                 super().__init__(*args, **kwargs)
