@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from himga.data.builders import BUILDER_MODULES, pinned_files
-from himga.provenance import provenance
+from himga.provenance import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
@@ -35,11 +35,12 @@ def local_copy(name: str, pin: RemoteFile) -> str:
     """
     root = datasets_root()
     if root is not None:
-        for candidate in sorted({pin.filename, pin.filename.removesuffix(".json") + ".json"}):
-            path = root / name / candidate
-            if path.is_file():
-                line = provenance(path, [pin])  # hashes only a file of the pinned size
-                return f"verified copy at {path}" if line.endswith("sha256 ok") else f"{path.parent}/{line}"
+        folder = root / name
+        for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+            if path.is_file() and pin.accepts_name(path.name):  # the names the builders read it under
+                if pin.sha256 is not None and path.stat().st_size == pin.size and file_sha256(path) == pin.sha256:
+                    return f"verified copy at {path}"
+                return f"{folder}/{provenance(path, [pin])}"  # says how it differs (hashes only a file of the pinned size)
         return f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)"
     path = cache_root() / name / pin.filename
     if path.is_file():

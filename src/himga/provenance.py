@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from himga import sources
+from himga.sourceid import file_identity
 from himga.sources import RemoteFile
 
 __all__ = ["file_sha256", "provenance", "record_sha256", "warn_if_modified"]
@@ -21,13 +22,14 @@ __all__ = ["file_sha256", "provenance", "record_sha256", "warn_if_modified"]
 logger = logging.getLogger(__name__)
 
 
-#: (resolved path, size, mtime_ns) → sha256, for this process: a file is hashed once per build.
-_SHA256_SEEN: dict[tuple[str, int, int], str] = {}
+#: (resolved path, size, mtime_ns, ctime_ns, inode) → sha256, for this process: a file is hashed once per
+#: build. The full identity of :func:`himga.sourceid.file_identity`: an edit followed by ``touch -r`` or
+#: ``cp -p`` keeps size and mtime but never ctime, so it is never reported with the old hash.
+_SHA256_SEEN: dict[tuple, str] = {}
 
 
-def _stat_key(path: Path) -> tuple[str, int, int]:
-    stat = path.stat()
-    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+def _stat_key(path: Path) -> tuple:
+    return (str(path.resolve()), *file_identity(path.stat()))
 
 
 def record_sha256(path: str | Path, sha256: str) -> None:

@@ -67,6 +67,9 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
     def no_second_read(path, chunk_size=0):
         raise AssertionError(f"{path} hashed in a second pass")
 
+    import himga.provenance
+
+    monkeypatch.setattr(himga.provenance, "_SHA256_SEEN", {})  # nothing remembered from earlier tests
     monkeypatch.setattr(himga.sources, "sha256_of", no_second_read)
     from himga.validate import validate
 
@@ -179,3 +182,20 @@ def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
     assert provenance(path, pins) == (
         f"locomo10.json: differs from the pinned locomo10.json: a modified copy or another release ({size} bytes, pinned 2,805,274)")
     assert provenance(path.rename(tmp_path / "mine.json"), pins) == f"mine.json: not a pinned file ({size} bytes; no pin has that size)"
+
+
+def test_a_remembered_sha256_is_not_reused_after_an_edit_that_restores_the_mtime(shared_data, tmp_path):
+    """Same size, mtime put back (``touch -r``): the ctime differs, so the file is hashed again, never "sha256 ok"."""
+    import os
+
+    path = tmp_path / "locomo10.json"
+    shutil.copyfile(shared_data / "locomo" / "locomo10.json", path)
+    assert provenance(path, pinned_files("locomo").values()) == "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
+    before = path.stat()
+    data = bytearray(path.read_bytes())
+    data[100] = ord("X") if data[100] != ord("X") else ord("Y")
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    assert provenance(path, pinned_files("locomo").values()).startswith(
+        "locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 ")
