@@ -8,7 +8,7 @@ with the features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``t
 
 Files are streamed one question at a time with ``ijson`` (C backend), never loaded whole, and rows
 are flushed to Arrow every ``writer_batch_size`` questions (chosen per config), so peak memory does
-not grow with the file: the ~2.5 GB M file builds in well under 1 GB.
+not grow with the file: the ~2.7 GB M file builds in well under 1 GB.
 """
 
 from __future__ import annotations

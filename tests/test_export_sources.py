@@ -30,6 +30,7 @@ PINNED_SHA256 = {  # of longmemeval.py; none may appear on the card of a file th
     "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442",
     "08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894",
     "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c",
+    "9d79e5524794a2e6900a3aa9cb7d9152c5a3e8319c9a87c25494ba1eacee495f",
 }
 
 
