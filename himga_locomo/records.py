@@ -139,7 +139,7 @@ def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: s
         value = qa["answer"]
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
-    if category == 3 and options.get("category3_answer", "scorer") == "scorer":
+    if category == 3 and options["category3_answer"] == "scorer":
         return str(value).split(";")[0].strip()
     return str(value)
 

@@ -28,7 +28,6 @@ from himga.version import __version__
 
 __all__ = [
     "BUILDER_MODULES",
-    "absolute_paths",
     "builder_class",
     "cache_key",
     "check_options",
@@ -251,11 +250,6 @@ def source_files(data_files: Any) -> list[Path]:
 def escaped(files: list[Path]) -> list[str]:
     """``files`` as ``datasets`` ``data_files`` patterns that match exactly these files (``glob.escape``)."""
     return [glob.escape(str(f)) for f in files]
-
-
-def absolute_paths(data_files: Any) -> list[str]:
-    """``data_files`` as escaped absolute patterns of exactly the files it names (see :func:`source_files`)."""
-    return escaped(source_files(data_files))
 
 
 def unwrap(error: BaseException) -> BaseException:

@@ -15,7 +15,10 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
   has already removed the partial ``.incomplete`` folder); a ``dataset_info.json`` that ``datasets``
   cannot read is a ``CacheError`` when the manifest confirms the damage.
 
-The one ``datasets`` internal used: ``datasets.builder.FileLock``. ``datasets`` takes a write lock in the
+Internals of ``datasets`` used besides the builder methods it documents for subclasses (read in datasets
+5.2.0 and run by CI on 4.0.0 too): ``datasets.arrow_reader.make_file_instructions`` and ``ReadInstruction``
+(the rows a split or slice should have), the ``_save_info`` hook and the ``_output_dir``/``_cache_dir``
+attributes, and ``datasets.builder.FileLock``, the only one replaced. ``datasets`` takes a write lock in the
 cache folder before reading even a complete cache (``DatasetBuilder.__init__``: ``<root>/_tmp_…<hash>.lock``;
 ``download_and_prepare``: ``<folder>_builder.lock``; read in ``datasets/builder.py`` of datasets 5.2.0), and
 fails on a read-only folder. While this class's
@@ -175,7 +178,7 @@ def _read_only(folder: Path, error: OSError | None = None) -> CacheError:
     )
 
 
-def _damage(folder: Path | None, error: BaseException) -> CacheError | None:
+def _damage(folder: Path | None) -> CacheError | None:
     """A ``CacheError`` if ``folder`` is a built cache whose files differ from its manifest, else ``None``."""
     if folder is None or not (folder / cache.INFO_FILE).exists():
         return None
@@ -202,7 +205,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             except Exception as e:  # datasets reads dataset_info.json here; diagnosed, else re-raised unchanged
                 folder = self.__dict__.get("_cache_dir")
                 folder = Path(folder) if folder else None
-                if (damage := _damage(folder, e)) is not None:
+                if (damage := _damage(folder)) is not None:
                     raise damage from e
                 if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
                     raise _read_only(folder, denied) from e
@@ -223,9 +226,9 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                     raise full from e
                 if (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
                     raise _read_only(folder, denied) from e
-                if (damage := _damage(folder, e)) is not None:
+                if (damage := _damage(folder)) is not None:
                     raise damage from e
-                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := _himga_cause(e)) is not None:
+                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := _stopping_cause(e)) is not None:
                     raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
                 raise
 
@@ -265,6 +268,7 @@ def _splits_read(split, result) -> list:
     return []
 
 
-def _himga_cause(error: BaseException) -> HimgaError | None:
-    """The himga error in ``error``'s cause chain (``datasets`` wraps what a generator raises), or ``None``."""
-    return _first_in_chain(error, lambda e: isinstance(e, HimgaError))
+def _stopping_cause(error: BaseException) -> BaseException | None:
+    """What stopped a build behind ``datasets``' wrapper: the himga error in ``error``'s cause chain, else its
+    first ``OSError`` (e.g. an unreadable source file), else ``None``."""
+    return _first_in_chain(error, lambda e: isinstance(e, HimgaError)) or _first_in_chain(error, lambda e: isinstance(e, OSError))

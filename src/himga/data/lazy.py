@@ -121,8 +121,6 @@ def samples_from_dataset(dataset):
         ConfigurationError: ``dataset`` is not a ``Dataset``/``IterableDataset``, or its features are
             known and differ from ``SAMPLE_FEATURES`` (it was not built from himga rows).
     """
-    import datasets
-
     from himga.errors import ConfigurationError
 
     from .features import SAMPLE_FEATURES
