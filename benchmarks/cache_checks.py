@@ -4,7 +4,7 @@ Usage (from the project root)::
 
     python benchmarks/cache_checks.py [--input FILE] [--out DIR] [--repeat 5]
 
-The input is ``OUT/s.json`` (default ``benchmarks/out/``), generated with ``../shared/tools/make_longmemeval_like.py``
+The input is ``OUT/s.json`` (default ``benchmarks/out/``), generated with :mod:`himga.testing`
 (default arguments) when missing, as ``benchmarks/run.py`` does; the cache is built once into
 ``OUT/cache-checks``. Measured in this process after a warm-up, page cache warm (the file was just
 read), fastest of ``--repeat`` runs:
@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import DEFAULT_TOOL, ensure_input, machine, measure  # noqa: E402
+from run import ensure_input, machine, measure  # noqa: E402
 
 
 def best(fn, repeat: int) -> float:
@@ -101,7 +101,7 @@ def main() -> None:
     datasets.disable_progress_bars()
     work = args.out.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    source = ensure_input((args.input or work / "s.json").resolve(), DEFAULT_TOOL, [])
+    source = ensure_input((args.input or work / "s.json").resolve(), 48)
     cache_dir = work / "cache-checks"
     builder = make_builder("longmemeval", "s", data_files=[str(source)], cache_dir=cache_dir)
     rows = len(prepare(builder))
