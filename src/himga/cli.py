@@ -162,8 +162,6 @@ def _version() -> str:
     return f"himga {__version__} (datasets {version('datasets')})"
 
 
-
-
 def _cmd_verify(args: argparse.Namespace) -> int:
     import shlex
 
@@ -240,7 +238,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
     p.set_defaults(func=_cmd_sources)
-
 
     p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
     p.add_argument("dataset", nargs="*", metavar="{locomo,longmemeval}", help="which benchmarks' caches (default: both)")

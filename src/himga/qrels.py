@@ -16,7 +16,8 @@ documents = the haystack session id and ``<session_id>_<n>`` (the official ids);
 ``<sample_id>:<question_id>`` (``conv-26:0``), documents = ``<sample_id>:S<n>`` (``conv-26:S1``) and
 ``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
 repeat across conversations. Excluded QA pairs have no qrels lines, so a TREC tool averaging over the
-qrels' queries gives the official averages. Every file is written completely or not at all.
+qrels' queries gives LongMemEval's official averages; for LoCoMo, see the differences from its official
+recall in :mod:`himga.data.relevance`. Every file is written completely or not at all.
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
     names = ["queries.tsv", "excluded.tsv", "dangling.tsv"]
     names += [f"{kind}.{g}.{ext}" for g in GRANULARITIES for kind, ext in (("qrels", "txt"), ("candidates", "tsv"))]
     summary = QrelsSummary(out, lines=dict.fromkeys(names, 0))
-    handles = {n: open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n") for n in names}
+    handles: dict = {}  # opened inside the try, so a failed open leaves no temporary file behind
     seen: set[str] = set()
 
     def emit(name: str, *cols: str) -> None:
@@ -162,6 +163,8 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         summary.lines[name] += 1
 
     try:
+        for n in names:
+            handles[n] = open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n")
         for sample in samples:
             candidates = {g: [_check_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
             for qa in sample.qa_pairs:

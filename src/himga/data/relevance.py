@@ -1,4 +1,6 @@
-"""Retrieval relevance labels of a QA pair, exactly as the official retrieval evaluations define them.
+"""Retrieval relevance labels of a QA pair, as the official retrieval evaluations define them.
+
+LongMemEval's are exactly the official ones; LoCoMo's differ from the official recall where stated below.
 
 :meth:`Sample.relevance <himga.data.schema.Sample.relevance>` and :meth:`Sample.candidates
 <himga.data.schema.Sample.candidates>` call the two functions here; :mod:`himga.qrels` writes them as TREC
@@ -31,6 +33,13 @@ snap-research/locomo, read at commit ``92286325a40764bee61f77824ddb95233b11c4d6`
   category-3 QA pairs in ``locomo10.json``). Evidence ids that name no turn of the conversation
   (``conv-42`` QA ``"58"`` ``D10:19``, ``conv-47`` QA ``"38"`` ``D4:36``) stay relevant, as in the
   official recall (they count in its denominator), and are reported in ``Relevance.dangling``.
+
+Where LoCoMo's official recall differs from TREC measures over these labels (checked against the same
+commit): it keeps the no-evidence QA pairs (recall 1) in its mean; its session recall counts evidence
+entries, ``sum(session of each entry retrieved) / len(evidence)``, where these labels list each session
+once (the two differ on 92 QA pairs when retrieval is partial: conv-26 "15" with only session 1 retrieved is
+2/4 officially, 1/3 here); and it reads the raw evidence strings, so malformed ones (``"D8:6; D9:17"``)
+never match and a repeated id counts twice, where these labels use the normalized ids.
 """
 
 from __future__ import annotations
