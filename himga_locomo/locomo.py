@@ -119,6 +119,26 @@ class LocomoConfig(datasets.BuilderConfig):
                 "category3_answer": self.category3_answer}
 
 
+def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path]:
+    """The files a build reads: ``data_dir`` itself if it is a file, else every ``.json`` file of the folder
+    (``data_dir``, or the pinned source's folder when ``None``), sorted by name: parts of one source.
+
+    The rule of every route (:meth:`himga.catalog.Benchmark.source_files`).
+
+    Raises:
+        ConfigurationError: ``data_dir`` does not exist.
+        DownloadError, ChecksumError: the pinned source could not be fetched or verified.
+    """
+    if data_dir is None:
+        return json_files(get_dataset("locomo", files=[config.remote_file()]))
+    path = Path(data_dir).expanduser()
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigurationError(f"locomo: source {str(data_dir)!r} does not exist")
+    return json_files(path)
+
+
 class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
@@ -142,11 +162,8 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError("locomo: data_files matched no file")
-        elif self.config.data_dir:
-            path = Path(self.config.data_dir)
-            files = [path] if path.is_file() else json_files(path)
         else:
-            files = json_files(get_dataset("locomo", files=[self.config.remote_file()]))
+            files = source_files(self.config, self.config.data_dir or None)
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]

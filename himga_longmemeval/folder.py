@@ -4,7 +4,8 @@ One rule for every entry point that takes a folder (``load_longmemeval``, ``himg
 ``build_dataset``, ``datasets.load_dataset("himga_longmemeval", data_dir=...)``, the CLI):
 
 * with a config: only that config's file, by name (``longmemeval_oracle.json`` or ``longmemeval_oracle``
-  for ``oracle``; see ``LongmemevalConfig.candidate_names``), found by ``find_source``;
+  for ``oracle``; see ``RemoteFile.names``), found by :func:`source_files`, the rule of every route
+  (:meth:`himga.catalog.Benchmark.source_files`);
 * without a config: a folder holding one source file (any name) reads that file, under the config its
   name belongs to (else the default); several files none of which is named after a config are read
   as parts of one source, in name order; several files of which any is named after a config (e.g.
@@ -24,8 +25,39 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
+from himga.sources import get_dataset
 
-__all__ = ["check_named_files", "config_of", "folder_sources", "source_config"]
+__all__ = ["check_named_files", "config_of", "folder_sources", "missing_source", "source_config", "source_files"]
+
+
+def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
+    """The file a build of ``config`` reads: ``data_dir`` itself if it is a file, else the config's file in
+    the folder (``data_dir``, or the pinned source's folder when ``None``), by name; ``[]`` when absent.
+
+    Raises:
+        ConfigurationError: ``data_dir`` does not exist.
+        DownloadError, ChecksumError: the pinned source could not be fetched or verified.
+    """
+    if data_dir is None:
+        folder = get_dataset("longmemeval", files=[config.remote_file()])
+    else:
+        folder = Path(data_dir).expanduser()
+        if folder.is_file():
+            return [folder]
+        if not folder.is_dir():
+            raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
+    return [folder / n for n in config.candidate_names if (folder / n).is_file()][:1]
+
+
+def missing_source(config: Any, data_dir: str | Path | None) -> ConfigurationError:
+    """The error of a folder without ``config``'s file; it lists the names looked for and the ``.json`` files found."""
+    folder = Path(data_dir) if data_dir is not None else get_dataset("longmemeval", files=[config.remote_file()])
+    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
+    return ConfigurationError(
+        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
+        + (f"; found {', '.join(present)}" if present else "")
+        + " (pass the file itself instead of its folder to use another name)"
+    )
 
 
 def config_of(name: str, configs: Mapping[str, Any]) -> list[str]:

@@ -28,8 +28,8 @@ from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
-from himga.sources import RemoteFile, get_dataset
-from himga_longmemeval.folder import check_named_files, source_config
+from himga.sources import RemoteFile
+from himga_longmemeval.folder import check_named_files, missing_source, source_config, source_files
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -113,9 +113,8 @@ class LongmemevalConfig(datasets.BuilderConfig):
 
     @property
     def candidate_names(self) -> list[str]:
-        """File names accepted in ``data_dir``: ``filename`` with and without ``.json``."""
-        stem = self.filename.removesuffix(".json")
-        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
+        """File names accepted in ``data_dir``: ``filename`` with and without ``.json`` (:attr:`RemoteFile.names`)."""
+        return self.remote_file().names
 
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
@@ -167,24 +166,6 @@ def rows_to_table(rows: list[dict]) -> pa.Table:
     return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
 
 
-def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
-    """The config's file in ``folder``: ``config.filename`` with or without ``.json``.
-
-    Raises:
-        ConfigurationError: none of the names exists; the message lists the names looked for.
-    """
-    folder = Path(folder)
-    for name in config.candidate_names:
-        if (folder / name).is_file():
-            return folder / name
-    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
-    raise ConfigurationError(
-        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
-        + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself instead of its folder to use another name)"
-    )
-
-
 class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
@@ -219,16 +200,12 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError("longmemeval: data_files matched no file")
-        elif self.config.data_dir:
-            path = Path(self.config.data_dir)
-            if path.is_file():
-                files = [path]
-            elif self._folder_files is not None:
-                files = self._folder_files
-            else:
-                files = [find_source(self.config, path)]
+        elif self._folder_files is not None:  # a folder read without a config: the folder rule chose
+            files = self._folder_files
         else:
-            files = [find_source(self.config, get_dataset("longmemeval", files=[self.config.remote_file()]))]
+            files = source_files(self.config, self.config.data_dir or None)
+            if not files:
+                raise missing_source(self.config, self.config.data_dir or None)
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
 
     def _generate_examples(self, files):

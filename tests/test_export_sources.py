@@ -18,7 +18,7 @@ from huggingface_hub import DatasetCard
 import himga.export_sources
 from himga.card import pin_note
 from himga.cli import main
-from himga.data.builders import builder_class
+from himga.catalog import benchmark
 from himga.errors import ConfigurationError
 from himga.export import export, shard_metadata
 from himga.export_sources import SourceFile, configs_named, matching_pins, select_configs
@@ -143,7 +143,7 @@ def test_cli_export_of_one_file(oracle_named, tmp_path, capsys):
 def test_a_pinned_file_is_never_exported_under_another_config(shared_data, tmp_path, monkeypatch):
     """No real LongMemEval pin is on this machine: pretend the sample is the pinned oracle file."""
     for config in ("oracle", "oracle_original"):
-        monkeypatch.setattr(builder_class("longmemeval").builder_configs[config], "sha256", SAMPLE_SHA256)
+        monkeypatch.setattr(benchmark("longmemeval").builder.builder_configs[config], "sha256", SAMPLE_SHA256)
     with pytest.raises(ConfigurationError, match=rf"^longmemeval: longmemeval_oracle_sample.json is the pinned file of config oracle, oracle_original \(sha256 {SAMPLE_SHA256}\), not of 's'$"):
         export("longmemeval", tmp_path / "out", ["oracle", "s"], data_dir=SAMPLE)
     assert not (tmp_path / "out").exists()
@@ -156,7 +156,7 @@ def test_a_pinned_file_is_never_exported_under_another_config(shared_data, tmp_p
 
 
 def test_locomo_card_names_the_real_file(shared_data, tmp_path, monkeypatch):
-    url = builder_class("locomo").builder_configs["default"].remote_file().url
+    url = benchmark("locomo").builder.builder_configs["default"].remote_file().url
     export("locomo", tmp_path / "pinned", data_dir=shared_data / "locomo")
     assert _source_rows(_card(tmp_path / "pinned")) == [
         f"| default | `locomo10.json` | 2,805,274 | `{LOCOMO_SHA256}` | identical to the pinned [`locomo10.json`]({url}) |"

@@ -6,8 +6,8 @@ ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.data.features.SAMPLE_F
 sizes of the export; the source table from the files the export was built from (name, size, sha256,
 compared with the builder's pins by :mod:`himga.export_sources`), or, on a card of no export, from the
 pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
-:mod:`himga.data.schema`; description, license and citation from the builder module. Only the data
-notes below are prose of this module. The card holds no paths and no timestamps, so the same export
+:mod:`himga.data.schema`; title from the catalogue entry; description, license and citation from the builder
+module; the data notes from ``card_notes.md`` beside the builder. The card holds no paths and no timestamps, so the same export
 gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
 ``himga_longmemeval/README.md`` equal to the generator's output).
 """
@@ -15,7 +15,6 @@ gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import inspect
 import re
 import typing
@@ -26,7 +25,7 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCardData
 
-from himga.data.builders import BUILDER_MODULES, builder_class
+from himga.catalog import Benchmark, benchmark
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import QuestionType, Sample
 from himga.export_sources import SourceFile, matching_pins, pinned_file
@@ -34,78 +33,6 @@ from himga.export_sources import SourceFile, matching_pins, pinned_file
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
 SPLIT = "test"
-
-#: Per dataset: the card's title and the ``load_dataset`` name registered by :mod:`himga.registry`.
-_TITLES = {"locomo": ("LoCoMo (HiMGA-normalized)", "himga_locomo"), "longmemeval": ("LongMemEval (HiMGA-normalized)", "himga_longmemeval")}
-
-#: Rows per config of the full releases, for ``size_categories`` when an export's sizes are not known.
-_PUBLISHED_ROWS = {"locomo": 10, "longmemeval": 500}
-
-_NOTES = {
-    "locomo": """\
-**Category mapping.** `category` 1 = multi-hop, 2 = temporal, 3 = open-domain, 4 = single-hop,
-5 = adversarial: the order of the LoCoMo authors' evaluation code (`task_eval/evaluation_stats.py`),
-which the data agrees with (category-2 questions ask "when"; category 4, the largest group with 841
-questions, is answered by a single turn). Counts: single_hop 841, adversarial 446, temporal 321,
-multi_hop 282, open_domain 96. The HiMGA seed docs' order (1 single-hop, 3 multi-hop, 4 open-domain) is
-the builder option `category_order="seed"`; `qa_pairs[].raw.category` always keeps the original number.
-
-**Category-5 gold.** `adversarial_answer` is a *trap*: an event of the *other* speaker, asked about as
-if it were this speaker's. The correct response is to abstain, so `answer` is
-`"Not mentioned in the conversation"` (the abstention LoCoMo's own scorer accepts). The builder option
-`adversarial_answer="seed"` uses `adversarial_answer` (else `answer`, else `""`) instead; the source QA
-dict, `adversarial_answer` included, stays in `qa_pairs[].raw`.
-
-**Category-3 gold.** `answer` is the text before the first `;`, stripped, as LoCoMo's scorer cuts it
-(`task_eval/evaluation.py`); the rest is the annotator's rationale (11 of the 96 answers, e.g.
-`"Yes; it's classical music"` → `"Yes"`). The builder option `category3_answer="full"` keeps the whole
-string; `qa_pairs[].raw.answer` always does. Other categories are never cut.
-
-**Summaries.** `raw.event_summary`, `raw.observation` and `raw.session_summary` are the source's
-per-session dicts keyed by session id (`sessions[].session_id`): `events_session_1`,
-`session_1_observation` and `session_1_summary` become key `"1"`, values unchanged (`event_summary`
-keeps its `date`).
-
-**Evidence.** `evidence.turn_ids` is normalized from the source `evidence`: split on `;`, `,` and
-whitespace (`"D8:6; D9:17"` → `["D8:6", "D9:17"]`), `D:11:26` → `D11:26`, leading zeros dropped
-(`D30:05` → `D30:5`), tokens that are not turn ids (`D`) dropped, duplicates removed in order. 8 of the
-1,986 lists change; `qa_pairs[].raw.evidence` keeps the original.
-
-**Abstention.** Category 5 (`question_type` `adversarial`, 446 questions) is the abstention category.
-
-**Session order.** `sessions` are the `session_N` keys with at least one turn, ordered by the integer N
-(272 sessions, 5,882 turns). A date key without turns (conv-26 has 16) is not a session; it stays in
-`raw.conversation_extra`. Image turns carry their caption inline, `"[Image: <blip_caption>] <text>"`
-(1,226 turns); `img_url`, `blip_caption`, `query` and `re-download` stay in `sessions[].messages[].raw`.
-Answers are always strings (`2022` → `"2022"`). Every source record can be rebuilt from its row.
-""",
-    "longmemeval": """\
-**Question types.** `question_type` is the source's type with `-` replaced by `_`:
-`single-session-user` → `single_session_user`, likewise `single_session_assistant`,
-`single_session_preference`, `multi_session`, `temporal_reasoning`, `knowledge_update` (both spellings
-are accepted). An unknown type falls back to `single_session_user` with a logged warning; the original
-string stays in `qa_pairs[].raw.question_type`. Cleaned S: multi_session 133, temporal_reasoning 133,
-knowledge_update 78, single_session_user 70, single_session_assistant 56, single_session_preference 30.
-
-**Gold answers.** Every row has exactly one QA pair; `answer` is always a string (integer answers
-become `"2"`). There is no LoCoMo-style category-5 trap answer in LongMemEval.
-
-**Evidence.** `evidence.session_ids` = `answer_session_ids`; `evidence.turn_ids` is empty. Turns of
-evidence sessions carry `has_answer` in `sessions[].messages[].raw` (every oracle turn has it; in S/M only
-the turns of answer sessions do).
-
-**Abstention.** Abstention questions are marked only by a `question_id` ending in `_abs` (30 in S); they
-keep their ordinary `question_type`, and their `answer` explains why the question cannot be answered.
-
-**Session order.** `sessions[i]` = (`haystack_session_ids[i]`, `haystack_sessions[i]`,
-`haystack_dates[i]`) in **file order**, as the official harness iterates them; haystack dates are not
-always chronological and some are after `raw.question_date`. Duplicate session ids inside one haystack
-(13 S haystacks) and blank turns are kept as they are. `himga_longmemeval.records.chronological(sample)`
-gives a date-ordered view. `qa_pairs[].raw` is the question dict without `haystack_sessions` (their text
-lives in `sessions`), so every question dict can be rebuilt from its row.
-""",
-}
-
 
 @dataclass(frozen=True)
 class SplitSize:
@@ -120,9 +47,9 @@ class SplitSize:
     num_bytes: int
 
 
-def card_title(name: str) -> str:
-    """The card's ``pretty_name`` for dataset ``name``, e.g. ``"LoCoMo (HiMGA-normalized)"``."""
-    return _TITLES[name][0]
+def card_title(entry: Benchmark) -> str:
+    """The card's ``pretty_name`` of ``entry``, e.g. ``"LoCoMo (HiMGA-normalized)"``."""
+    return benchmark(entry).title
 
 
 def data_files_pattern(config: str) -> str:
@@ -206,29 +133,28 @@ def field_reference() -> list[tuple[str, str, str]]:
 # --- sources: the pinned files, or the files an export was built from -------------------------------
 
 
-def _sources(name: str) -> list[tuple[str, str, str, str, str]]:
-    """``(config, file, url, revision, sha256)`` of each pinned source file of dataset ``name``."""
-    files = [(c.name, c.remote_file()) for c in builder_class(name).BUILDER_CONFIGS]
-    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in files]
+def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
+    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry``."""
+    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in entry.pins().items()]
 
 
-def pin_note(name: str, config: str, source: SourceFile) -> str:
+def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     """How ``source`` compares with ``config``'s pinned file: identical, differs, or cannot be checked."""
-    pin = pinned_file(name, config)
+    pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
-    if config in matching_pins(name, source.sha256):
+    if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
     if pin.sha256 is None:
         return f"not checked: no sha256 is pinned for {where}"
     return f"differs from the pinned {where}: a modified copy, a sample or another release"
 
 
-def _source_section(name: str, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
+def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
     if sources is None:  # the card of no export (the builder's own): the pins it downloads
-        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(name) if c in configs]
+        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(entry) if c in configs]
         return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
     rows = [
-        (c, f"`{f.filename}`", f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(name, c, f)) for c in configs for f in sources[c]
+        (c, f"`{f.filename}`", f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, c, f)) for c in configs for f in sources[c]
     ]
     return (
         "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
@@ -239,13 +165,12 @@ def _source_section(name: str, configs: list[str], sources: dict[str, list[Sourc
 # --- the card ----------------------------------------------------------------------------------------
 
 
-def _front_matter(name: str, sizes: dict[str, SplitSize | None], default_config: str) -> str:
-    module = importlib.import_module(BUILDER_MODULES[name])
+def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_config: str) -> str:
     known = [s.num_examples for s in sizes.values() if s is not None]
-    rows = max(known) if known else _PUBLISHED_ROWS[name]
+    rows = max(known) if known else entry.published_rows
     card_data = DatasetCardData(
-        pretty_name=_TITLES[name][0],
-        license=module._LICENSE,
+        pretty_name=entry.title,
+        license=entry.module._LICENSE,
         language=["en"],
         task_categories=["question-answering"],
         size_categories=[_size_category(rows)],
@@ -279,12 +204,12 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 
 def render_card(
-    name: str, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
+    entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
 ) -> str:
     """The ``README.md`` of an export of dataset ``name``.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        entry: The benchmark (its catalogue entry; its name is accepted too).
         sizes: Config name → its split size, for the configs the export holds, in card order (``None``:
             size not known, e.g. the committed card of a dataset whose full source is not at hand; the
             card then records no split sizes for that config).
@@ -294,26 +219,26 @@ def render_card(
     Returns:
         The card text: ``---`` YAML ``---`` then Markdown. No paths, no timestamps.
     """
-    module = importlib.import_module(BUILDER_MODULES[name])
-    title, load_name = _TITLES[name]
-    default_config = builder_class(name).DEFAULT_CONFIG_NAME
+    entry = benchmark(entry)
+    module, title, load_name = entry.module, entry.title, entry.load_name
+    default_config = entry.default_config
     configs = list(sizes)
     first = default_config if default_config in configs else configs[0]
     config_arg = "" if len(configs) == 1 else f', "{first}"'
     parts = [
-        "---\n" + _front_matter(name, sizes, default_config).rstrip("\n") + "\n---",
+        "---\n" + _front_matter(entry, sizes, default_config).rstrip("\n") + "\n---",
         f"# {title}",
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
         "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
         f"`{module._LICENSE}`; homepage: {module._HOMEPAGE}.",
-        _source_section(name, configs, sources),
+        _source_section(entry, configs, sources),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
         "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + _NOTES[name].strip(),
+        "## Data notes\n\n" + entry.notes.strip(),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'

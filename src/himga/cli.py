@@ -13,9 +13,13 @@ import os
 import sys
 from pathlib import Path
 
+from himga.catalog import CATALOG, NAMES, benchmark
 from himga.errors import ConfigurationError, HimgaError
 
-DATASETS = ("locomo", "longmemeval")
+DATASETS = NAMES
+
+#: Builder config options the command line takes (each benchmark accepts those in its ``USER_OPTIONS``).
+_OPTIONS = ("category_order", "adversarial_answer", "category3_answer")
 
 
 def _add_source_args(parser: argparse.ArgumentParser) -> None:
@@ -32,12 +36,17 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
-    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
-               "category3_answer": args.category3_answer}
-    options = {k: v for k, v in options.items() if v is not None}
-    if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer apply to locomo only")
+    """The builder config options given on the command line; each must be one the benchmark takes.
+
+    Raises:
+        ConfigurationError: e.g. ``longmemeval: --category-order/--adversarial-answer/--category3-answer
+            apply to locomo only``.
+    """
+    options = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
+    if any(k not in benchmark(args.dataset).options for k in options):
+        flags = "/".join(f"--{k.replace('_', '-')}" for k in _OPTIONS)
+        takers = ", ".join(b.name for b in CATALOG.values() if set(options) <= set(b.options))
+        raise ConfigurationError(f"{args.dataset}: {flags} apply to {takers} only")
     return options
 
 
@@ -71,7 +80,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         from himga.pins import provenance_lines
         from himga.validate import source_files
 
-        for line in provenance_lines(args.dataset, source_files(args.dataset, args.config, data_dir=args.data_dir)):
+        entry = benchmark(args.dataset)
+        for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
     if args.plot:
         from himga.plot import plot_stats

@@ -42,11 +42,12 @@ from datasets.info import DatasetInfosDict
 from filelock import FileLock
 
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
-from himga.data.builders import builder_class
+from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
 from himga.exported import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
 from himga.export_sources import SourceFile, checked_sources, select_configs
+from himga.sources import offline
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
@@ -62,13 +63,13 @@ SHARD_BYTES = 500 * 2**20
 STAGING, LOCK = ".himga-export.incomplete", ".himga-export.lock"
 
 
-def all_configs(name: str) -> list[str]:
+def all_configs(entry: Benchmark) -> list[str]:
     """The builder's config names of dataset ``name``, in declaration order.
 
     Raises:
         ConfigurationError: unknown dataset.
     """
-    return [c.name for c in builder_class(name).BUILDER_CONFIGS]
+    return benchmark(entry).configs
 
 
 def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict) -> SplitSize:
@@ -92,7 +93,7 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, meta
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
 
 
-def _kept_configs(name: str, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
+def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
     """The configs of an earlier export in ``out`` that stay on the new card: size and sources of each.
 
     A config stays if the existing card lists it and its shards record (in their metadata) that they
@@ -100,13 +101,13 @@ def _kept_configs(name: str, out: Path, replaced: list[str]) -> dict[str, tuple[
     """
     previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
     kept = {}
-    for config in all_configs(name):
+    for config in all_configs(entry):
         shards = sorted((out / "data" / config).glob(f"{SPLIT}-*.parquet"))
         if config in replaced or not shards:
             continue
         meta = shard_metadata(shards[0])
-        if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (name, config):
-            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", name, shards[0].parent)
+        if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (entry.name, config):
+            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", entry.name, shards[0].parent)
             continue
         split = previous[config].splits.get(SPLIT) if previous[config].splits else None
         size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
@@ -179,10 +180,12 @@ def export(
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)
-    check_card(name, out)  # never overwrite a README.md that is not this dataset's card
-    wanted = [] if card_only else select_configs(name, configs, data_dir)
+    entry = benchmark(name)
+    name = entry.name
+    check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
+    wanted = [] if card_only else select_configs(entry, configs, data_dir)
     described: dict = {}  # each file hashed once, before any build
-    sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}
+    sources = {config: checked_sources(entry, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
     with FileLock(out / LOCK):
@@ -191,18 +194,18 @@ def export(
             staging.mkdir()
             written: dict[str, SplitSize] = {}
             for config in wanted:
-                ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir)
+                ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir)
                 metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
                 written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata)
                 logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
-            kept = _kept_configs(name, out, wanted)
-            sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(name) if c in written or c in kept}
+            kept = _kept_configs(entry, out, wanted)
+            sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(entry) if c in written or c in kept}
             sources.update({c: kept[c][1] for c in kept})
             if not sizes:
                 if any((out / "data").glob(f"*/{SPLIT}-*.parquet")):
                     raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
-                sizes, sources = dict.fromkeys(all_configs(name)), None
-            (staging / "README.md").write_text(render_card(name, sizes, sources), encoding="utf-8")
+                sizes, sources = dict.fromkeys(all_configs(entry)), None
+            (staging / "README.md").write_text(render_card(entry, sizes, sources), encoding="utf-8")
             _commit(out, staging, wanted)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -246,7 +249,7 @@ def push(
         UploadError: no token, offline (``HF_HUB_OFFLINE``), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
-    from huggingface_hub import HfApi, constants, get_token
+    from huggingface_hub import HfApi, get_token
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:
@@ -254,7 +257,7 @@ def push(
     except HFValidationError as e:
         raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
 
-    if constants.HF_HUB_OFFLINE:
+    if offline():
         raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
     if get_token() is None:
         raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")

@@ -4,9 +4,10 @@ Used by :mod:`himga.export` and :mod:`himga.card` so that an export is never lab
 pin it did not come from:
 
 - :func:`configs_named`: the configs a file name belongs to (LongMemEval: ``longmemeval_s_cleaned.json``
-  → ``s``; ``longmemeval_oracle.json`` → ``oracle`` and ``oracle_original``, whose files share that name);
-- :func:`source_paths`: the files the builder reads for a config and a ``data_dir`` (the builders' own
-  rule: a file is itself; in a folder, LongMemEval takes the config's file name, LoCoMo every ``.json``);
+  → ``s``; ``longmemeval_oracle.json`` → ``oracle`` and ``oracle_original``, whose files share that name;
+  the catalogue's rule, :meth:`himga.catalog.Benchmark.configs_named`);
+- :func:`source_paths`: the files the builder reads for a config and a ``data_dir`` (the catalogue's
+  rule, :meth:`himga.catalog.Benchmark.source_files`);
 - :func:`describe`: a file's name, size and sha256 (:class:`SourceFile`);
 - :func:`matching_pins`: the configs whose pinned file has a given sha256 (the one comparison with pins);
 - :func:`select_configs` and :func:`checked_sources`: the configs an export of a local source is
@@ -18,11 +19,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from himga.data.builders import builder_class
+from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.jsonfile import json_files
 from himga.provenance import file_sha256
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import RemoteFile
 
 __all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
 
@@ -61,34 +61,29 @@ def describe(path: str | Path) -> SourceFile:
     return SourceFile(path.name, path.stat().st_size, file_sha256(path))
 
 
-def pinned_file(name: str, config: str) -> RemoteFile:
+def pinned_file(entry: Benchmark, config: str) -> RemoteFile:
     """The pinned source file of ``config`` (its builder config's ``remote_file()``)."""
-    return builder_class(name).builder_configs[config].remote_file()
+    return benchmark(entry).pin(config)
 
 
-def matching_pins(name: str, sha256: str) -> list[str]:
-    """The configs of dataset ``name`` whose pinned file has this sha256 (pins without one never match).
+def matching_pins(entry: Benchmark, sha256: str) -> list[str]:
+    """The configs of ``entry`` whose pinned file has this sha256 (pins without one never match).
 
     LongMemEval's ``oracle`` and ``oracle_original`` pin the same bytes, so a real oracle file matches both.
     """
-    return [c.name for c in builder_class(name).BUILDER_CONFIGS if c.remote_file().sha256 == sha256]
+    return [config for config, pin in benchmark(entry).pins().items() if pin.sha256 == sha256]
 
 
-def _file_names(config) -> list[str]:
-    """The source file names a config accepts in a folder (LoCoMo's one config: its pinned file name)."""
-    return list(getattr(config, "candidate_names", None) or [config.remote_file().filename])
+def configs_named(entry: Benchmark, filename: str) -> list[str]:
+    """The configs of ``entry`` whose source file is called ``filename``, in builder order."""
+    return benchmark(entry).configs_named(filename)
 
 
-def configs_named(name: str, filename: str) -> list[str]:
-    """The configs of dataset ``name`` whose source file is called ``filename``, in builder order."""
-    return [c.name for c in builder_class(name).BUILDER_CONFIGS if filename in _file_names(c)]
-
-
-def source_paths(name: str, config: str, data_dir: str | Path | None) -> list[Path]:
-    """The source files the builder of ``name``/``config`` reads from ``data_dir``.
+def source_paths(entry: Benchmark, config: str, data_dir: str | Path | None) -> list[Path]:
+    """The source files the builder of ``entry``/``config`` reads from ``data_dir``.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        entry: The benchmark.
         config: A config of the builder.
         data_dir: A file (read as it is), a folder (LongMemEval: the config's file name in it;
             LoCoMo: every ``.json`` file in it, sorted), or ``None`` for the pinned source's folder
@@ -101,25 +96,10 @@ def source_paths(name: str, config: str, data_dir: str | Path | None) -> list[Pa
         ConfigurationError: ``data_dir`` does not exist.
         DownloadError, ChecksumError: the pinned source could not be fetched or verified.
     """
-    cfg = builder_class(name).builder_configs[config]
-    if data_dir is None:
-        folder = get_dataset(name, files=[cfg.remote_file()])
-    else:
-        folder = Path(data_dir).expanduser()
-        if folder.is_file():
-            return [folder]
-        if not folder.is_dir():
-            raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    if hasattr(cfg, "candidate_names"):  # LongMemEval: one file per config, found by name
-        return [folder / n for n in cfg.candidate_names if (folder / n).is_file()][:1]
-    return json_files(folder)  # LoCoMo: every .json file
+    return benchmark(entry).source_files(config, data_dir)
 
 
-def _names_of_configs(name: str) -> str:
-    return "; ".join(f"{c.name}: {' or '.join(_file_names(c))}" for c in builder_class(name).BUILDER_CONFIGS)
-
-
-def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_dir: str | Path | None) -> list[str]:
+def select_configs(entry: Benchmark, configs: list[str] | tuple[str, ...] | None, data_dir: str | Path | None) -> list[str]:
     """The configs an export of ``data_dir`` is labelled with: only configs whose file is given.
 
     A dataset with one config (LoCoMo) always gets it. For LongMemEval with a local source:
@@ -137,35 +117,50 @@ def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_
     Raises:
         ConfigurationError: an unknown config, a missing ``data_dir``, or one of the cases above.
     """
-    known = [c.name for c in builder_class(name).BUILDER_CONFIGS]
-    if unknown := [c for c in configs or () if c not in known]:
-        raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")
-    wanted = [c for c in known if c in configs] if configs else None
-    if data_dir is None or len(known) == 1:
-        return wanted or known
+    entry = benchmark(entry)
+    wanted = _requested(entry, configs)
+    if data_dir is None or len(entry.configs) == 1:
+        return wanted or entry.configs
     path = Path(data_dir).expanduser()
     if path.is_file():
-        named = configs_named(name, path.name)
-        if wanted is None and not named:
-            raise ConfigurationError(
-                f"{name}: cannot tell the config of {path.name} from its file name; pass the config (--config / configs=). "
-                f"File names of the configs: {_names_of_configs(name)}"
-            )
-        if wanted is not None and named and (other := [c for c in wanted if c not in named]):
-            raise ConfigurationError(f"{name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}")
-        return wanted or named
+        return _configs_of_file(entry, path, wanted)
     if not path.is_dir():
-        raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    given = [c for c in known if source_paths(name, c, path)]
+        raise ConfigurationError(f"{entry.name}: source {str(data_dir)!r} does not exist")
+    return _configs_of_folder(entry, path, wanted)
+
+
+def _requested(entry: Benchmark, configs: list[str] | tuple[str, ...] | None) -> list[str] | None:
+    """The requested configs in builder order (``None``: none requested). Raises on an unknown one."""
+    if unknown := [c for c in configs or () if c not in entry.configs]:
+        raise ConfigurationError(f"{entry.name}: unknown config {unknown[0]!r}; expected one of {entry.configs}")
+    return [c for c in entry.configs if c in configs] if configs else None
+
+
+def _configs_of_file(entry: Benchmark, path: Path, wanted: list[str] | None) -> list[str]:
+    """One file: the configs its name belongs to, or the requested ones if its name says none or agrees."""
+    named = entry.configs_named(path.name)
+    if wanted is None and not named:
+        raise ConfigurationError(
+            f"{entry.name}: cannot tell the config of {path.name} from its file name; pass the config (--config / configs=). "
+            f"File names of the configs: {entry.file_names()}"
+        )
+    if wanted is not None and named and (other := [c for c in wanted if c not in named]):
+        raise ConfigurationError(f"{entry.name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}")
+    return wanted or named
+
+
+def _configs_of_folder(entry: Benchmark, path: Path, wanted: list[str] | None) -> list[str]:
+    """A folder: the configs whose file it holds; every requested config must have its file there."""
+    given = [c for c in entry.configs if entry.source_files(c, path)]
     if wanted is None and not given:
-        raise ConfigurationError(f"{name}: no source file of any config in {path}; expected {_names_of_configs(name)} (or pass one file and its config)")
+        raise ConfigurationError(f"{entry.name}: no source file of any config in {path}; expected {entry.file_names()} (or pass one file and its config)")
     if wanted is not None and (missing := [c for c in wanted if c not in given]):
-        raise ConfigurationError(f"{name}: no source file of config {', '.join(missing)} in {path}; expected {_names_of_configs(name)}")
+        raise ConfigurationError(f"{entry.name}: no source file of config {', '.join(missing)} in {path}; expected {entry.file_names()}")
     return wanted or given
 
 
 def checked_sources(
-    name: str, config: str, data_dir: str | Path | None, *, described: dict[Path, SourceFile] | None = None
+    entry: Benchmark, config: str, data_dir: str | Path | None, *, described: dict[Path, SourceFile] | None = None
 ) -> list[SourceFile]:
     """:func:`describe` each of :func:`source_paths`, refusing a file that is another config's pinned file.
 
@@ -177,12 +172,13 @@ def checked_sources(
             (e.g. the pinned oracle file exported as ``s``).
         OSError, DownloadError, ChecksumError: as for reading or fetching the files.
     """
-    paths = source_paths(name, config, data_dir)
+    entry = benchmark(entry)
+    paths = entry.source_files(config, data_dir)
     if not paths:
-        raise ConfigurationError(f"{name}: no source file of config {config!r} in {data_dir}; expected {_names_of_configs(name)}")
+        raise ConfigurationError(f"{entry.name}: no source file of config {config!r} in {data_dir}; expected {entry.file_names()}")
     described = {} if described is None else described
     files = [described[p] if p in described else described.setdefault(p, describe(p)) for p in paths]
     for f in files:
-        if (pinned := matching_pins(name, f.sha256)) and config not in pinned:
-            raise ConfigurationError(f"{name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
+        if (pinned := matching_pins(entry, f.sha256)) and config not in pinned:
+            raise ConfigurationError(f"{entry.name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
     return files

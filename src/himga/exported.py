@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from himga.card import SPLIT, card_title
-from himga.data.builders import builder_class
+from himga.card import SPLIT
+from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 
 __all__ = ["METADATA_KEY", "checked_export", "exported_configs", "shard_metadata"]
@@ -31,7 +31,7 @@ def exported_configs(out_dir: str | Path) -> list[str]:
     return sorted({p.parent.name for p in Path(out_dir).glob(f"data/*/{SPLIT}-*.parquet")})
 
 
-def check_card(name: str, folder: str | Path) -> dict:
+def check_card(entry: Benchmark, folder: str | Path) -> dict:
     """The YAML metadata of ``folder/README.md`` if it is dataset ``name``'s card (by its ``pretty_name``).
 
     Returns:
@@ -43,11 +43,12 @@ def check_card(name: str, folder: str | Path) -> dict:
     """
     from huggingface_hub.repocard import metadata_load
 
+    entry = benchmark(entry)
+    name, title = entry.name, entry.title
     path = Path(folder) / "README.md"
     if not path.is_file():
         return {}
     card = metadata_load(path) or {}
-    title = card_title(name)
     if card.get("pretty_name") != title:
         raise ConfigurationError(
             f"{name}: {path} is not a {title} card (pretty_name {card.get('pretty_name')!r}): another dataset's "
@@ -55,7 +56,7 @@ def check_card(name: str, folder: str | Path) -> dict:
     return card
 
 
-def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None = None) -> list[str]:
+def checked_export(entry: Benchmark, folder: str | Path, configs: Sequence[str] | None = None) -> list[str]:
     """The configs of an export folder of dataset ``name`` to push, after checking they are ``name``'s data.
 
     Checks that ``README.md`` is ``name``'s card, that each config is on it and has shards, that every
@@ -63,7 +64,7 @@ def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None 
     ``dataset`` column is ``name``. Reads the card, the Parquet footers and one column; no network.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        entry: The benchmark.
         folder: The export folder.
         configs: The configs to push; default every config on the card.
 
@@ -75,14 +76,15 @@ def checked_export(name: str, folder: str | Path, configs: Sequence[str] | None 
             requested config not in the export, or shards without himga's source record (exported by an
             older himga: export again).
     """
+    entry = benchmark(entry)
+    name, known = entry.name, entry.configs
     folder = Path(folder)
-    known = [c.name for c in builder_class(name).BUILDER_CONFIGS]
     if unknown := [c for c in configs or () if c not in known]:
         raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")
     present = exported_configs(folder)
     if not present or not (folder / "README.md").is_file():
         raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
-    card = check_card(name, folder)
+    card = check_card(entry, folder)
     on_card = [c["config_name"] for c in card.get("configs") or []]
     if missing := [c for c in configs or () if c not in on_card or c not in present]:
         raise ConfigurationError(f"{name}: config {', '.join(missing)} is not in the export {folder} (it has {', '.join(c for c in on_card if c in present)})")

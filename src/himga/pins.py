@@ -1,7 +1,7 @@
 """``himga sources``: every pinned source file, its local copies, and whether the remote still serves it.
 
 The pins are the builder configs' :meth:`remote_file` (collected by
-:func:`himga.data.builders.pinned_files`). ``--check`` asks the remote without downloading the data:
+:meth:`himga.catalog.Benchmark.pins`). ``--check`` asks the remote without downloading the data:
 Hub files through ``huggingface_hub.get_hf_file_metadata`` (for LFS files the ETag is the sha256 and
 the size comes with it), GitHub raw files with an HTTP ``HEAD`` request (status and size; GitHub sends
 no sha256, the download verifies it).
@@ -15,16 +15,16 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from himga.data.builders import BUILDER_MODULES, pinned_files
+from himga.catalog import NAMES, Benchmark, benchmark
 from himga.provenance import file_sha256, provenance
-from himga.sources import RemoteFile, cache_root, datasets_root
+from himga.sources import RemoteFile, cache_root, datasets_root, offline
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
 
 
 def all_pins(names: list[str] | None = None) -> list[tuple[str, str, RemoteFile]]:
     """``(dataset, config, pin)`` for every config of each dataset in ``names`` (default: all)."""
-    return [(name, config, pin) for name in names or list(BUILDER_MODULES) for config, pin in pinned_files(name).items()]
+    return [(name, config, pin) for name in names or list(NAMES) for config, pin in benchmark(name).pins().items()]
 
 
 def local_copy(name: str, pin: RemoteFile) -> str:
@@ -138,7 +138,7 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     One line per file, ``<dataset>/<config> <file>: <status>: <detail>``; offline (``HF_HUB_OFFLINE``
     set, or no remote answers at all) a single line saying so.
     """
-    if os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on"):
+    if offline():
         return ["offline: HF_HUB_OFFLINE is set; no pin was checked (unset it to check)"], False
     pins = all_pins(names)
     checks = [check_pin(pin) for _name, _config, pin in pins]
@@ -148,8 +148,8 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     return lines, all(c.ok for c in checks)
 
 
-def provenance_lines(name: str, files: list[str | Path]) -> list[str]:
-    """One :func:`~himga.provenance.provenance` line per local source file of dataset ``name``."""
-    pins = list(pinned_files(name).values())
+def provenance_lines(entry: Benchmark, files: list[str | Path]) -> list[str]:
+    """One :func:`~himga.provenance.provenance` line per local source file of benchmark ``entry``."""
+    pins = list(benchmark(entry).pins().values())
     return [provenance(f, pins) for f in files]
 

@@ -57,7 +57,7 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
 
     Args:
         path: The local file.
-        pins: Every pinned file of the dataset (:func:`himga.data.builders.pinned_files`).
+        pins: Every pinned file of the dataset (:meth:`himga.catalog.Benchmark.pins`).
         sha256: The file's sha256 if already known; default :func:`file_sha256`.
 
     Returns:

@@ -2,8 +2,8 @@
 
 ``datasets`` (≥ 4) has no public hook for registering a builder by name, so this module wraps exactly one
 internal function, ``datasets.load.dataset_module_factory``, which ``datasets.load_dataset_builder`` (and so
-``datasets.load_dataset``) calls to turn a name into a ``datasets.load.DatasetModule``. For the names in
-:data:`DATASET_NAMES` the wrapper returns a module pointing at our builder, with :func:`code_hash` as its
+``datasets.load_dataset``) calls to turn a name into a ``datasets.load.DatasetModule``. For the ``load_name``
+of each :data:`himga.catalog.CATALOG` entry (``himga_locomo``, ``himga_longmemeval``) the wrapper returns a module pointing at our builder, with :func:`code_hash` as its
 hash (the cache key); every other name goes to the original function unchanged.
 
 Internals used, checked when this module is imported (:func:`check_datasets`):
@@ -36,15 +36,13 @@ import datasets
 import datasets.load
 from packaging.specifiers import SpecifierSet
 
+from himga.catalog import Benchmark, by_load_name
 from himga.errors import HimgaError
 
-__all__ = ["DATASET_NAMES", "SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
+__all__ = ["SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
 
 #: The ``datasets`` versions this module was written and tested against (CI runs the oldest and the newest).
 SUPPORTED_DATASETS = ">=4.0,<6"
-
-#: ``datasets.load_dataset`` name → himga dataset name (a key of ``himga.data.builders.BUILDER_MODULES``).
-DATASET_NAMES = {"himga_locomo": "locomo", "himga_longmemeval": "longmemeval"}
 
 _MODULE_FIELDS = {"module_path", "hash", "builder_kwargs"}
 _FACTORY_PARAMS = {"path", "data_dir", "data_files"}
@@ -85,8 +83,8 @@ def check_datasets() -> None:
         raise UnsupportedDatasetsError(f"datasets {datasets.__version__}: ArrowBasedBuilder._prepare_split_single changed shape; {hint}")
 
 
-def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
-    """The ``DatasetModule`` of himga dataset ``name``: our builder, its code hash, absolute source paths."""
+def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
+    """The ``DatasetModule`` of benchmark ``entry``: our builder, its code hash, absolute source paths."""
     from himga.data import builders  # looked up at call time, so a changed code hash is seen
 
     builder_kwargs: dict[str, Any] = {}
@@ -95,17 +93,17 @@ def _dataset_module(name: str, data_dir: Any, data_files: Any) -> datasets.load.
         files = builders.source_files(data_files)  # existing files literally, even with [ ] * ? in their names
         builder_kwargs["data_files"] = builders.escaped(files)
     elif data_dir is not None:
-        builder_kwargs["data_dir"] = builders.existing_source(name, data_dir)
+        builder_kwargs["data_dir"] = builders.existing_source(entry, data_dir)
     source_dir = builder_kwargs.get("data_dir")
     if not builder_kwargs:  # the default source: a $HIMGA_DATASETS_ROOT folder is user-editable, so key its files
         from himga.sources import datasets_root
 
         root = datasets_root()
-        if root is not None and (root / name).is_dir():
-            source_dir = str(root / name)
+        if root is not None and (root / entry.name).is_dir():
+            source_dir = str(root / entry.name)
     return datasets.load.DatasetModule(
-        module_path=builders.BUILDER_MODULES[name],
-        hash=builders.cache_key(name, source_dir, files),  # covers the identity of every source file
+        module_path=entry.builder_module,
+        hash=builders.cache_key(entry, source_dir, files),  # covers the identity of every source file
         builder_kwargs=builder_kwargs,
     )
 
@@ -126,8 +124,8 @@ def register() -> None:
     def dataset_module_factory(*args: Any, **kwargs: Any) -> datasets.load.DatasetModule:
         bound = signature.bind(*args, **kwargs)
         path = bound.arguments["path"]
-        if isinstance(path, str) and path in DATASET_NAMES:
-            return _dataset_module(DATASET_NAMES[path], bound.arguments.get("data_dir"), bound.arguments.get("data_files"))
+        if isinstance(path, str) and (entry := by_load_name(path)) is not None:
+            return _dataset_module(entry, bound.arguments.get("data_dir"), bound.arguments.get("data_files"))
         return original(*args, **kwargs)
 
     dataset_module_factory._himga = True

@@ -1,7 +1,7 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
 This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
-``LongmemevalConfig.remote_file()``) and are collected by :func:`himga.data.builders.pinned_files`.
+``LongmemevalConfig.remote_file()``) and are collected by :meth:`himga.catalog.Benchmark.pins`.
 
 Resolution order of :func:`get_dataset` (as in the HiMGA seed):
 
@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .catalog import NAMES, benchmark
 from .errors import ChecksumError, ConfigurationError, DownloadError
 
 __all__ = [
@@ -32,11 +33,12 @@ __all__ = [
     "datasets_root",
     "download",
     "get_dataset",
+    "offline",
     "sha256_of",
 ]
 
-#: The datasets :func:`get_dataset` knows.
-DATASETS = ("locomo", "longmemeval")
+#: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
+DATASETS = NAMES
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,19 @@ class RemoteFile:
         repo = self.repo or self.repo_id or self.url
         return f"{repo}@{self.revision[:7]}" if self.revision else repo
 
+    @property
+    def names(self) -> list[str]:
+        """The names a local copy may have: :attr:`filename` first, then it with ``.json`` added or removed.
+
+        The one rule for "does this file name belong to this pin" (the builders' folder rule, export's
+        config labels, ``himga sources``' local copies).
+        """
+        stem = self.filename.removesuffix(".json")
+        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
+
     def accepts_name(self, name: str) -> bool:
-        """Whether a local file called ``name`` carries this pin's name (with or without ``.json``)."""
-        return name in (self.filename, self.filename.removesuffix(".json"), f"{self.filename.removesuffix('.json')}.json")
+        """Whether a local file called ``name`` carries this pin's name (see :attr:`names`)."""
+        return name in self.names
 
 
 def datasets_root() -> Path | None:
@@ -108,7 +120,11 @@ def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def _offline() -> bool:
+def offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` asks for no network (``1``, ``true``, ``yes``, ``on``; any case).
+
+    The one place the variable is parsed (downloads, ``himga sources --check``).
+    """
     return os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on")
 
 
@@ -124,7 +140,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
         f"(or pass --data-dir / data_dir= pointing at its folder)"
     )
-    if _offline():
+    if offline():
         raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
     if remote.repo_id is not None:
         return _hub_download(remote, folder, hint)
@@ -207,8 +223,7 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    if name not in DATASETS:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS)}")
+    benchmark(name)  # unknown names: ConfigurationError
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name

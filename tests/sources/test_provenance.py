@@ -12,7 +12,7 @@ import pytest
 
 from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
-from himga.data.builders import pinned_files
+from himga.catalog import benchmark
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items, load_json
 from himga.pins import provenance_lines
@@ -45,7 +45,7 @@ def test_provenance_of_a_file_whose_pin_has_no_checksum(tmp_path):
     path = tmp_path / "longmemeval_m.json"
     path.write_text("[]")
     digest = hashlib.sha256(b"[]").hexdigest()
-    assert provenance(path, pinned_files("longmemeval").values()) == (
+    assert provenance(path, benchmark("longmemeval").pins().values()) == (
         f"longmemeval_m.json: sha256 {digest} (no sha256 is pinned for xiaowu0162/longmemeval@2ec2a55 to compare with)")
 
 
@@ -177,7 +177,7 @@ def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
     monkeypatch.setattr(himga.sources, "sha256_of", no_hash)
     path = tmp_path / "locomo10.json"
     path.write_text(json.dumps(ONE))
-    pins = pinned_files("locomo").values()
+    pins = benchmark("locomo").pins().values()
     size = path.stat().st_size
     assert provenance(path, pins) == (
         f"locomo10.json: differs from the pinned locomo10.json: a modified copy or another release ({size} bytes, pinned 2,805,274)")
@@ -190,12 +190,12 @@ def test_a_remembered_sha256_is_not_reused_after_an_edit_that_restores_the_mtime
 
     path = tmp_path / "locomo10.json"
     shutil.copyfile(shared_data / "locomo" / "locomo10.json", path)
-    assert provenance(path, pinned_files("locomo").values()) == "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
+    assert provenance(path, benchmark("locomo").pins().values()) == "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
     before = path.stat()
     data = bytearray(path.read_bytes())
     data[100] = ord("X") if data[100] != ord("X") else ord("Y")
     path.write_bytes(bytes(data))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
-    assert provenance(path, pinned_files("locomo").values()).startswith(
+    assert provenance(path, benchmark("locomo").pins().values()).startswith(
         "locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 ")

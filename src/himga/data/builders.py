@@ -1,4 +1,4 @@
-"""Running the builders: which builder serves which dataset, its cache key, and error unwrapping.
+"""Running the builders: a catalogue entry's builder with himga's cache key, and its errors unwrapped.
 
 Used by the facade (:mod:`.loaders`), the CLI and the ``datasets`` registration. The cache of a
 build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains :func:`code_hash`,
@@ -8,95 +8,55 @@ code change never serves stale rows.
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import hashlib
-import importlib
-import inspect
+import importlib.util
 from functools import cache
 from pathlib import Path
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import datasets
 
+from himga.catalog import Benchmark, benchmark
+from himga.data.guarded_builder import unwrap
 from himga.data.progress import rows_progress
-from himga.errors import ConfigurationError, HimgaError
+from himga.errors import ConfigurationError
 from himga.sourceid import file_identity
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import get_dataset
 from himga.version import __version__
 
 __all__ = [
-    "BUILDER_MODULES",
-    "builder_class",
     "cache_key",
-    "check_options",
     "code_hash",
-    "default_sources",
     "escaped",
     "existing_source",
     "make_builder",
-    "pinned_files",
     "prepare",
+    "unchecked_builder",
     "source_files",
+    "unwrap",
 ]
-
-#: Dataset name → the module holding its builder.
-BUILDER_MODULES = {"locomo": "himga_locomo.locomo", "longmemeval": "himga_longmemeval.longmemeval"}
 
 #: Modules whose source shapes the rows of every dataset.
 _SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.jsonkeys", "himga.rawcell", "himga.errors")
 
 
-def builder_class(name: str) -> type[datasets.GeneratorBasedBuilder]:
-    """The builder class of dataset ``name`` (``"locomo"`` or ``"longmemeval"``).
-
-    Raises:
-        ValueError: unknown name (a :class:`~himga.errors.ConfigurationError`).
-    """
-    if name not in BUILDER_MODULES:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(BUILDER_MODULES)}")
-    module = importlib.import_module(BUILDER_MODULES[name])
-    return next(
-        obj
-        for obj in vars(module).values()
-        if inspect.isclass(obj) and issubclass(obj, datasets.GeneratorBasedBuilder) and obj.__module__ == module.__name__
-    )
-
-
-def pinned_files(name: str) -> dict[str, RemoteFile]:
-    """Config name → the pinned source file of that config of dataset ``name`` (builder order).
-
-    Raises:
-        ValueError: unknown name (a :class:`~himga.errors.ConfigurationError`).
-    """
-    cls = builder_class(name)
-    return {config.name: config.remote_file() for config in cls.BUILDER_CONFIGS}
-
-
-def default_sources(name: str) -> list[RemoteFile]:
-    """The pinned file of dataset ``name``'s default builder config (LongMemEval: config ``s`` only)."""
-    return [pinned_files(name)[builder_class(name).DEFAULT_CONFIG_NAME]]
-
-
 @cache
-def code_hash(name: str) -> str:
-    """A 16-hex-digit hash of the himga version and the source of the modules that shape ``name``'s rows.
+def code_hash(entry: Benchmark) -> str:
+    """A 16-hex-digit hash of the himga version and the source of the modules that shape ``entry``'s rows.
 
-    Covers the builder's package (every ``.py`` file beside the builder module) and the shared schema
-    modules.
+    Covers :attr:`~himga.catalog.Benchmark.row_modules` (the builder and its records module) and the shared
+    schema modules, nothing else: editing a helper (``chronological``), a validate rule or the card keeps
+    every cache.
     """
     digest = hashlib.sha256(__version__.encode())
-    package_dir = Path(importlib.import_module(BUILDER_MODULES[name]).__file__).parent
-    for path in sorted(package_dir.glob("*.py")):
-        digest.update(path.read_bytes())
-    for module in _SHARED_MODULES:
-        digest.update(Path(importlib.import_module(module).__file__).read_bytes())
+    for module in (*benchmark(entry).row_modules, *_SHARED_MODULES):
+        digest.update(Path(importlib.util.find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:16]
 
 
 def make_builder(
-    name: str,
+    entry: Benchmark,
     config: str | None = None,
     *,
     data_dir: str | Path | None = None,
@@ -104,77 +64,69 @@ def make_builder(
     cache_dir: str | Path | None = None,
     **options: Any,
 ) -> datasets.GeneratorBasedBuilder:
-    """Instantiate the builder of ``name`` with himga's cache key.
+    """Instantiate the builder of ``entry`` with himga's cache key.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        entry: The benchmark (a :class:`~himga.catalog.Benchmark`; its name is accepted too).
         config: The config name (default: the builder's default).
         data_dir: A folder (or a single file) of source files; default: :func:`himga.sources.get_dataset`.
         data_files: Source files (a path, a list, or a ``{split: files}`` dict; an existing file is
             taken literally, other entries with glob characters are patterns); overrides ``data_dir``.
         cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
-        **options: Config options (e.g. ``category_order="seed"`` for LoCoMo).
+        **options: Config options (e.g. ``category_order="seed"`` for LoCoMo); checked by the builder
+            (:meth:`~himga.catalog.Benchmark.check_options`).
 
     Raises:
         ConfigurationError: unknown dataset, config or option value; a source that does not exist.
     """
-    cls = builder_class(name)
-    if config is not None and config not in cls.builder_configs:
-        raise ConfigurationError(f"{name}: unknown config {config!r}; expected one of {sorted(cls.builder_configs)}")
-    check_options(name, options, make_builder)
+    entry = benchmark(entry)
+    entry.check_options(options, make_builder)
+    return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
+
+
+def unchecked_builder(
+    entry: Benchmark,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    data_files: Any = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> datasets.GeneratorBasedBuilder:
+    """:func:`make_builder` for a caller that has checked ``options`` already (the facade checks once)."""
+    if config is not None:
+        entry.config(config)  # unknown configs: ConfigurationError
     if data_dir is None and data_files is None:
-        data_dir = _default_source(name, cls, config)
+        data_dir = _default_source(entry, config)
     files = None
     if data_files is not None:
         files = source_files(data_files)
         data_dir = None
     else:
-        data_dir = existing_source(name, data_dir)
+        data_dir = existing_source(entry, data_dir)
     try:
-        return cls(
+        return entry.builder(
             cache_dir=str(cache_dir) if cache_dir is not None else None,
             config_name=config,
             data_dir=data_dir,
             data_files=escaped(files) if files is not None else None,
-            hash=cache_key(name, data_dir, files),
+            hash=cache_key(entry, data_dir, files),
             **options,
         )
     except TypeError as e:  # an option the config does not have
-        raise ConfigurationError(f"{name}: {e}") from None
+        raise ConfigurationError(f"{entry.name}: {e}") from None
 
 
-def check_options(name: str, options: Mapping[str, Any], caller: Callable[..., Any]) -> None:
-    """Refuse a keyword that neither ``caller`` nor the config of ``name`` takes (a misspelling, usually).
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        options: The extra keywords ``caller`` received (its ``**options``).
-        caller: The public function the user called; its keywords with defaults are listed as choices.
-
-    Raises:
-        ConfigurationError: ``locomo: unknown keyword 'confg'; expected one of config, data_dir,
-            cache_dir, lazy, category_order, adversarial_answer, category3_answer`` — what a user may pass: the caller's
-            keywords and the config's documented ``USER_OPTIONS``, never its internal fields.
-    """
-    config_class = builder_class(name).BUILDER_CONFIG_CLASS
-    accepted = {f.name for f in dataclasses.fields(config_class)} - set(inspect.signature(make_builder).parameters)
-    if unknown := sorted(set(options) - accepted):
-        keywords = [p.name for p in inspect.signature(caller).parameters.values()
-                    if p.default is not p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]  # fmt: skip
-        choices = ", ".join([*keywords, *getattr(config_class, "USER_OPTIONS", ())])
-        raise ConfigurationError(f"{name}: unknown keyword {', '.join(map(repr, unknown))}; expected one of {choices}")
-
-
-def _default_source(name: str, cls: type, config: str | None) -> Path:
+def _default_source(entry: Benchmark, config: str | None) -> Path:
     """The folder of the pinned source (``$HIMGA_DATASETS_ROOT/<name>`` or the download cache).
 
     Resolved before the build so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or
     replacing a cached file never serves rows built from another source.
     """
-    return get_dataset(name, files=[cls.builder_configs[config or cls.DEFAULT_CONFIG_NAME].remote_file()])
+    return get_dataset(entry.name, files=[entry.pin(config)])
 
 
-def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
+def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
     """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
 
     The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sourceid`) of each file in a
@@ -184,11 +136,11 @@ def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Pa
     would keep serving the old rows.
 
     Args:
-        name: The dataset name.
+        entry: The benchmark.
         data_dir: A source folder or file (absolute), or ``None``.
         data_files: Source files (from :func:`source_files`), or ``None``.
     """
-    key = code_hash(name)
+    key = code_hash(benchmark(entry))
     if data_files is not None:
         paths = list(data_files)
     elif data_dir is not None and Path(data_dir).is_dir():
@@ -204,7 +156,7 @@ def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Pa
     return f"{key}-{digest.hexdigest()[:8]}"
 
 
-def existing_source(name: str, data_dir: str | Path) -> str:
+def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
     """``data_dir`` (a source folder or file) as an absolute path.
 
     Raises:
@@ -214,7 +166,7 @@ def existing_source(name: str, data_dir: str | Path) -> str:
     path = Path(data_dir).expanduser().resolve()
     if not path.exists():
         what = "source file" if path.suffix else "source file or folder"
-        raise ConfigurationError(f"{name}: {what} {str(data_dir)!r} does not exist")
+        raise ConfigurationError(f"{benchmark(entry).name}: {what} {str(data_dir)!r} does not exist")
     return str(path)
 
 
@@ -250,23 +202,6 @@ def source_files(data_files: Any) -> list[Path]:
 def escaped(files: list[Path]) -> list[str]:
     """``files`` as ``datasets`` ``data_files`` patterns that match exactly these files (``glob.escape``)."""
     return [glob.escape(str(f)) for f in files]
-
-
-def unwrap(error: BaseException) -> BaseException:
-    """The error behind a ``datasets`` wrapper: the himga error in ``error``'s cause chain, else (behind a
-    ``DatasetGenerationError``) the ``OSError`` that stopped the build, e.g. an unreadable source file;
-    else ``error`` itself."""
-    seen, os_error, visited = error, None, set()
-    while seen is not None and id(seen) not in visited:  # prepare re-raises "cause from wrapper": a cycle
-        visited.add(id(seen))
-        if isinstance(seen, HimgaError):
-            return seen
-        if os_error is None and isinstance(seen, OSError):
-            os_error = seen
-        seen = seen.__cause__ or seen.__context__
-    if os_error is not None and isinstance(error, datasets.exceptions.DatasetGenerationError):
-        return os_error
-    return error
 
 
 def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.Dataset:

@@ -31,7 +31,6 @@ build by renaming its ``.incomplete`` folder, so a reader sees a complete cache 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import inspect
 import errno
 import os
@@ -45,9 +44,10 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga import cache
-from himga.errors import CacheError, ConfigurationError, HimgaError
+from himga.catalog import of_builder
+from himga.errors import CacheError, HimgaError
 
-__all__ = ["GuardedBuilder", "ReadOnlyTolerantLock"]
+__all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
 
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 _FULL = {errno.ENOSPC, errno.EDQUOT}
@@ -106,21 +106,17 @@ def _read_only_tolerant_locks():
 
 
 def _check_config_keywords(cls: type, kwargs: dict) -> None:
-    """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a field of the builder's config.
+    """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor an option of the builder's config.
 
     ``datasets.load_dataset("himga_locomo", category_ordr="seed")`` would otherwise end in ``datasets``'
-    ``ValueError: BuilderConfig … doesn't have a 'category_ordr' key``; the facade checks the same way
-    (:func:`himga.data.builders.check_options`).
+    ``ValueError: BuilderConfig … doesn't have a 'category_ordr' key``. The check and its wording are the
+    catalogue's (:meth:`himga.catalog.Benchmark.check_options`), as on every route.
 
     Raises:
         ConfigurationError: names the keyword and the config's documented options (``USER_OPTIONS``).
     """
-    known = set(inspect.signature(datasets.DatasetBuilder.__init__).parameters)
-    known |= {f.name for f in dataclasses.fields(cls.BUILDER_CONFIG_CLASS)}
-    if unknown := sorted(set(kwargs) - known):
-        name = cls.__module__.rpartition(".")[2]
-        options = ", ".join(getattr(cls.BUILDER_CONFIG_CLASS, "USER_OPTIONS", ())) or "none"
-        raise ConfigurationError(f"{name}: unknown option {', '.join(map(repr, unknown))}; the config's options: {options}")
+    if (entry := of_builder(cls)) is not None:
+        entry.check_options(kwargs, accepted=set(inspect.signature(datasets.DatasetBuilder.__init__).parameters))
 
 
 def _first_in_chain(error: BaseException, test) -> BaseException | None:
@@ -228,7 +224,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                     raise _read_only(folder, denied) from e
                 if (damage := _damage(folder)) is not None:
                     raise damage from e
-                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := _stopping_cause(e)) is not None:
+                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := unwrap(e)) is not e:
                     raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
                 raise
 
@@ -268,7 +264,12 @@ def _splits_read(split, result) -> list:
     return []
 
 
-def _stopping_cause(error: BaseException) -> BaseException | None:
-    """What stopped a build behind ``datasets``' wrapper: the himga error in ``error``'s cause chain, else its
-    first ``OSError`` (e.g. an unreadable source file), else ``None``."""
-    return _first_in_chain(error, lambda e: isinstance(e, HimgaError)) or _first_in_chain(error, lambda e: isinstance(e, OSError))
+def unwrap(error: BaseException) -> BaseException:
+    """The error behind a ``datasets`` wrapper: the himga error in ``error``'s cause chain, else (behind a
+    ``DatasetGenerationError``) the ``OSError`` that stopped the build, e.g. an unreadable source file;
+    else ``error`` itself. The one unwrap of every route (the facade, the CLI, ``datasets.load_dataset``)."""
+    if (ours := _first_in_chain(error, lambda e: isinstance(e, HimgaError))) is not None:
+        return ours
+    if isinstance(error, datasets.exceptions.DatasetGenerationError):
+        return _first_in_chain(error, lambda e: isinstance(e, OSError)) or error
+    return error

@@ -12,7 +12,9 @@ from typing import Any
 
 import datasets
 
-from .builders import check_options, make_builder, prepare
+from himga.catalog import Benchmark, benchmark
+
+from .builders import prepare, unchecked_builder
 from .lazy import LazySamples
 from .schema import Sample
 
@@ -46,7 +48,14 @@ def build_dataset(
         SourceFormatError: a malformed source file (names the file and the record path).
         DownloadError, ChecksumError: the default source could not be fetched or verified.
     """
-    check_options(name, options, build_dataset)
+    entry = benchmark(name)
+    entry.check_options(options, build_dataset)
+    return _build(entry, config, path, cache_dir, options)
+
+
+def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_dir: str | Path | None,
+           options: dict[str, Any]) -> datasets.Dataset:
+    """:func:`build_dataset` with checked options: a file is ``data_files``, a folder ``data_dir``."""
     data_dir = data_files = None
     if path is not None:
         path = Path(path).expanduser()
@@ -54,8 +63,7 @@ def build_dataset(
             data_files = [str(path)]
         else:
             data_dir = path
-    builder = make_builder(name, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
-    return prepare(builder)
+    return prepare(unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options))
 
 
 def _samples(dataset: datasets.Dataset, lazy: bool) -> list[Sample] | LazySamples:
@@ -95,8 +103,9 @@ def load_locomo(
         >>> samples[0].sessions[0].date_str  # doctest: +SKIP
         '1:56 pm on 8 May, 2023'
     """
-    check_options("locomo", options, load_locomo)
-    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy)
+    entry = benchmark("locomo")
+    entry.check_options(options, load_locomo)
+    return _samples(_build(entry, None, path, cache_dir, options), lazy)
 
 
 def load_longmemeval(
@@ -131,8 +140,9 @@ def load_longmemeval(
         ConfigurationError: a folder without the config's file, or with the files of several configs.
         SourceChangedError: the file changed while it was read.
     """
-    check_options("longmemeval", options, load_longmemeval)
-    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
+    entry = benchmark("longmemeval")
+    entry.check_options(options, load_longmemeval)
+    return _samples(_build(entry, config, path, cache_dir, options), lazy)
 
 
 def load_dataset(
@@ -162,5 +172,6 @@ def load_dataset(
         ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
         DownloadError: offline with no local copy; the message says where to put the file.
     """
-    check_options(name, options, load_dataset)
-    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy)
+    entry = benchmark(name)
+    entry.check_options(options, load_dataset)
+    return _samples(_build(entry, config, data_dir, cache_dir, options), lazy)
