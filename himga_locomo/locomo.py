@@ -18,8 +18,8 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
-from himga.provenance import warn_if_modified
-from himga.sourceid import OneFileEach
+from himga.sources.provenance import warn_if_modified
+from himga.sources.identity import OneFileEach
 from himga.sources import RemoteFile, get_dataset
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 

@@ -26,8 +26,8 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
-from himga.provenance import warn_if_modified
-from himga.sourceid import OneFileEach
+from himga.sources.provenance import warn_if_modified
+from himga.sources.identity import OneFileEach
 from himga.sources import RemoteFile
 from himga_longmemeval.folder import check_named_files, missing_source, source_config, source_files
 from himga_longmemeval.records import question_to_row

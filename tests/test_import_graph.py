@@ -77,7 +77,7 @@ def test_the_checker_finds_cycles_of_any_length():
 
 def test_the_graph_sees_imports_inside_functions():
     graph = import_graph()
-    assert "himga.pins" in graph["himga.validate"]  # imported inside validate()
+    assert "himga.sources.pin_status" in graph["himga.validate"]  # imported inside validate()
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -94,4 +94,4 @@ def test_sources_and_provenance_import_no_builder():
     assert _reachable(graph, "himga.catalog") == {"himga.errors"}  # builders are named, imported on use
     assert _reachable(graph, "himga.sources") == {"himga.catalog", "himga.errors"}
     assert _reachable(graph, "himga.data.relevance") == {"himga.catalog", "himga.errors"}  # so schema can import it
-    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.sourceid", "himga.catalog", "himga.errors"}
+    assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors"}

@@ -77,7 +77,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
-        from himga.pins import provenance_lines
+        from himga.sources.pin_status import provenance_lines
         from himga.validate import source_files
 
         entry = benchmark(args.dataset)
@@ -152,7 +152,7 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
 
 
 def _cmd_sources(args: argparse.Namespace) -> int:
-    from himga.pins import check_pins, describe_pins
+    from himga.sources.pin_status import check_pins, describe_pins
 
     names = [args.dataset] if args.dataset else None
     if not args.check:

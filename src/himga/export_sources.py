@@ -21,7 +21,7 @@ from pathlib import Path
 
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.provenance import file_sha256
+from himga.sources.provenance import file_sha256
 from himga.sources import RemoteFile
 
 __all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]

@@ -19,7 +19,7 @@ from typing import Any
 from .errors import SourceFormatError
 from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from .sourceid import check_unchanged, file_identity
+from .sources.identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "json_files", "load_json", "reject_constant"]
 

@@ -21,7 +21,7 @@ from himga.catalog import Benchmark, benchmark
 from himga.data.guarded_builder import unwrap
 from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError
-from himga.sourceid import file_identity
+from himga.sources.identity import file_identity
 from himga.sources import get_dataset
 from himga.version import __version__
 
@@ -129,7 +129,7 @@ def _default_source(entry: Benchmark, config: str | None) -> Path:
 def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
     """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
 
-    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sourceid`) of each file in a
+    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sources.identity`) of each file in a
     ``data_dir`` folder, of a ``data_dir`` that is one file, and of each of ``data_files``.
     ``datasets`` keys ``data_files`` by their mtime only and ``data_dir`` only by its path: without
     this, adding a file to a folder, or an edit whose mtime was set back (``touch -r``, ``cp -p``),

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import SourceChangedError, SourceFormatError
+from himga.errors import SourceChangedError, SourceFormatError
 
 __all__ = ["Identity", "OneFileEach", "check_unchanged", "file_identity"]
 

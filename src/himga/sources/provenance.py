@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from himga import sources
-from himga.sourceid import file_identity
+from himga.sources.identity import file_identity
 from himga.sources import RemoteFile
 
 __all__ = ["file_sha256", "provenance", "record_sha256", "warn_if_modified"]
@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 
 
 #: (resolved path, size, mtime_ns, ctime_ns, inode) → sha256, for this process: a file is hashed once per
-#: build. The full identity of :func:`himga.sourceid.file_identity`: an edit followed by ``touch -r`` or
+#: build. The full identity of :func:`himga.sources.identity.file_identity`: an edit followed by ``touch -r`` or
 #: ``cp -p`` keeps size and mtime but never ctime, so it is never reported with the old hash.
 _SHA256_SEEN: dict[tuple, str] = {}
 
@@ -93,7 +93,7 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
 
 
 def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile]) -> None:
-    """Log one warning (logger ``himga.provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
+    """Log one warning (logger ``himga.sources.provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
     name but another checksum. Called by the builders, once per file and build, with the sha256 computed
     while parsing (which it also records for :func:`file_sha256`)."""
     record_sha256(path, sha256)

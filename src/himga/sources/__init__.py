@@ -1,5 +1,9 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
+The package: this module (remote files, roots, downloads), :mod:`.identity` (a file's identity and
+change checks), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
+sources``: every pin, its local copies, whether the remote still serves it).
+
 This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
 ``LongmemevalConfig.remote_file()``) and are collected by :meth:`himga.catalog.Benchmark.pins`.
 
@@ -11,7 +15,7 @@ Resolution order of :func:`get_dataset` (as in the HiMGA seed):
    pinned source file. A download goes to a temporary name in that folder and is moved into place only
    after its sha256 matches, so an interrupted or corrupted download is never used.
 
-Whether a local file is byte-identical to a pinned one is :mod:`himga.provenance`'s job.
+Whether a local file is byte-identical to a pinned one is :mod:`himga.sources.provenance`'s job.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import NAMES, benchmark
-from .errors import ChecksumError, ConfigurationError, DownloadError
+from himga.catalog import NAMES, benchmark
+from himga.errors import ChecksumError, ConfigurationError, DownloadError
 
 __all__ = [
     "DATASETS",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from himga.catalog import NAMES, Benchmark, benchmark
-from himga.provenance import file_sha256, provenance
+from himga.sources.provenance import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root, offline
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
@@ -149,7 +149,7 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
 
 
 def provenance_lines(entry: Benchmark, files: list[str | Path]) -> list[str]:
-    """One :func:`~himga.provenance.provenance` line per local source file of benchmark ``entry``."""
+    """One :func:`~himga.sources.provenance.provenance` line per local source file of benchmark ``entry``."""
     pins = list(benchmark(entry).pins().values())
     return [provenance(f, pins) for f in files]
 
