@@ -17,7 +17,7 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.jsonfile import json_files, load_json
+from himga.jsonio.reader import json_files, load_json
 from himga.sources.provenance import warn_if_modified
 from himga.sources.identity import OneFileEach
 from himga.sources import RemoteFile, get_dataset

@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
-from himga.rawcell import raw_text
+from himga.jsonio.rawcell import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",

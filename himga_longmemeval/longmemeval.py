@@ -25,7 +25,7 @@ import pyarrow as pa
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import iter_array_items
+from himga.jsonio.reader import iter_array_items
 from himga.sources.provenance import warn_if_modified
 from himga.sources.identity import OneFileEach
 from himga.sources import RemoteFile

@@ -14,7 +14,7 @@ from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
 from himga.catalog import benchmark
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import iter_array_items, load_json
+from himga.jsonio.reader import iter_array_items, load_json
 from himga.sources.pin_status import provenance_lines
 from himga.sources.provenance import provenance
 from himga.sources import get_dataset, sha256_of

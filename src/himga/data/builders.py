@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: Modules whose source shapes the rows of every dataset.
-_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonfile", "himga.jsonkeys", "himga.rawcell", "himga.errors")
+_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonio.reader", "himga.jsonio._duplicate_keys", "himga.jsonio.rawcell", "himga.errors")
 
 
 @cache

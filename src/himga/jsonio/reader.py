@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import SourceFormatError
-from .notjson import not_json
-from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from .sources.identity import check_unchanged, file_identity
+from himga.errors import SourceFormatError
+from himga.jsonio._sniff import not_json
+from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
+from himga.sources.identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "json_files", "load_json", "reject_constant"]
 
@@ -201,7 +201,7 @@ def iter_array_items(
 
     Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
     the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
-    subclass (see :func:`himga.jsonkeys.unique_key_dict`; test with ``isinstance(x, dict)``).
+    subclass (see :func:`himga.jsonio._duplicate_keys.unique_key_dict`; test with ``isinstance(x, dict)``).
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
@@ -278,7 +278,7 @@ def iter_array_items(
 def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
     """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
 
-    Reads the file again marking duplicates (only after :func:`~himga.jsonkeys.unique_key_dict` logged one).
+    Reads the file again marking duplicates (only after :func:`~himga.jsonio._duplicate_keys.unique_key_dict` logged one).
     """
     with open(path, "rb") as f:
         _first_byte(f)

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from himga import jsonfile
+from himga.jsonio import reader as jsonfile
 from himga.errors import SourceChangedError, SourceFormatError
-from himga.jsonfile import iter_array_items, load_json
+from himga.jsonio.reader import iter_array_items, load_json
 
 # file → (objects, keys) counted by an independent parse (json's object_pairs_hook)
 REAL_FILES = {

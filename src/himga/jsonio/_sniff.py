@@ -1,6 +1,6 @@
 """Recognizing a file that is something else in place of JSON: a Git LFS pointer, an HTML page, an error text.
 
-Called by both readers of :mod:`himga.jsonfile` on a file's first KiB, before parsing, so that such a file
+Called by both readers of :mod:`himga.jsonio.reader` on a file's first KiB, before parsing, so that such a file
 gets an error saying what it is and how to get the real one instead of a JSON syntax error.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from .errors import SourceFormatError
+from himga.errors import SourceFormatError
 
 __all__ = ["not_json"]
 
