@@ -15,7 +15,7 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.data.guarded_builder import GuardedBuilder
+from himga.build.guarded import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.reader import json_files, load_json
 from himga.sources.provenance import warn_if_modified

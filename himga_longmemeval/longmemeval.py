@@ -23,7 +23,7 @@ import datasets
 import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.data.guarded_builder import GuardedBuilder
+from himga.build.guarded import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.reader import iter_array_items
 from himga.sources.provenance import warn_if_modified
@@ -237,7 +237,7 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
     def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
         # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
         # writer takes them. ArrowBasedBuilder's signature is the same in datasets 4.0-5.2 (checked by
-        # himga.registry.check_datasets).
+        # himga.build.registration.check_datasets).
         args = dict(gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id)
         if not self.ARROW_BATCHES:
             yield from super()._prepare_split_single(**args, **row_writer_kwargs)

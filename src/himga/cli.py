@@ -177,7 +177,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     from datasets import config
 
-    from himga.cache import find_caches, verify
+    from himga.build.manifest import find_caches, verify
     from himga.errors import CacheError
 
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given

@@ -101,7 +101,7 @@ class Report:
 
 def _source_split(entry: Benchmark, config: str | None, data_dir: str | Path | None):
     """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
-    from himga.data.builders import unchecked_builder
+    from himga.build.prepare import unchecked_builder
 
     path = Path(data_dir).expanduser() if data_dir is not None else None
     with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:

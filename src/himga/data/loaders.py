@@ -14,7 +14,7 @@ import datasets
 
 from himga.catalog import Benchmark, benchmark
 
-from .builders import prepare, unchecked_builder
+from himga.build.prepare import prepare, unchecked_builder
 from .lazy import LazySamples
 from .schema import Sample
 

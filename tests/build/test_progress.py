@@ -1,4 +1,4 @@
-"""himga.data.progress: datasets' split bar appears once rows are written and is erased on failure."""
+"""himga.build.progress: datasets' split bar appears once rows are written and is erased on failure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import datasets
 import datasets.builder
 import pytest
 
-from himga.data.progress import RowsProgress, rows_progress
+from himga.build.progress import RowsProgress, rows_progress
 
 
 def _bar(out: io.StringIO) -> RowsProgress:

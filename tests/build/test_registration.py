@@ -1,4 +1,4 @@
-"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.registry).
+"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.build.registration).
 
 Pins the behaviour on the installed ``datasets`` (any of the supported range; CI runs the newest and,
 for the tests in .ci/oldest-tests.txt, the oldest): every ``load_dataset`` argument the issue lists,
@@ -23,7 +23,7 @@ import pytest
 from datasets.exceptions import DatasetGenerationError
 
 import himga  # noqa: F401  (registers the names)
-from himga import registry
+from himga.build import registration as registry
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, SourceFormatError
@@ -78,7 +78,7 @@ def test_supported_range_is_the_one_pyproject_and_ci_use():
     from packaging.specifiers import SpecifierSet
     from packaging.version import Version
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     requirements = [Requirement(d) for d in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]]
     specs = {r.name.replace("_", "-"): r.specifier for r in requirements}
     assert specs["datasets"] == SpecifierSet(registry.SUPPORTED_DATASETS)
@@ -199,7 +199,7 @@ def test_download_mode_force_rebuilds(shared_data, generation_count):
 
 
 def test_code_hash_change_invalidates_cache(shared_data, generation_count, monkeypatch):
-    from himga.data import builders
+    from himga.build import prepare as builders
 
     first = _locomo(shared_data)
     monkeypatch.setattr(builders, "code_hash", lambda name: "0123456789abcdef")

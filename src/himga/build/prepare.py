@@ -18,8 +18,8 @@ from typing import Any
 import datasets
 
 from himga.catalog import Benchmark, benchmark
-from himga.data.guarded_builder import unwrap
-from himga.data.progress import rows_progress
+from himga.build.guarded import unwrap
+from himga.build.progress import rows_progress
 from himga.errors import ConfigurationError
 from himga.sources.identity import file_identity
 from himga.sources import get_dataset
@@ -218,7 +218,7 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
         HimgaError: any himga error raised while generating rows (never a half-written cache:
             ``datasets`` writes to a temporary folder and renames it on success).
         CacheError: a damaged cache, an incomplete read-only one, a full disk (see
-            :mod:`himga.data.guarded_builder`).
+            :mod:`himga.build.guarded`).
         OSError: what stopped a build that ``datasets`` wrapped, e.g. an unreadable source file.
     """
     try:

@@ -19,7 +19,7 @@ One more internal is used by the LongMemEval builder's batch writer and checked 
 ``datasets.ArrowBasedBuilder._prepare_split_single`` (keyword parameters ``gen_kwargs``, ``fpath``,
 ``file_format``, ``max_shard_size``, ``job_id``; the same in every supported version).
 
-Nothing else is patched here (the builders' base class, :mod:`himga.data.guarded_builder`, swaps
+Nothing else is patched here (the builders' base class, :mod:`himga.build.guarded`, swaps
 ``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
 builder itself has to download its source. Imported by ``himga/__init__.py``, so any ``import himga...``
@@ -85,7 +85,7 @@ def check_datasets() -> None:
 
 def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
     """The ``DatasetModule`` of benchmark ``entry``: our builder, its code hash, absolute source paths."""
-    from himga.data import builders  # looked up at call time, so a changed code hash is seen
+    from himga.build import prepare as builders  # looked up at call time, so a changed code hash is seen
 
     builder_kwargs: dict[str, Any] = {}
     files = None
