@@ -111,16 +111,16 @@ def stream(args) -> dict:
 
 
 def export(args) -> dict:
-    """(8) Export: the cached dataset as Parquet (himga.export.export if present, else Dataset.to_parquet)."""
+    """(8) Export: the cached dataset as Parquet (himga.publish.export.export if present, else Dataset.to_parquet)."""
     try:
-        from himga.export import export as himga_export
+        from himga.publish.export import export as himga_export
     except ImportError:
         himga_export = None
     out = Path(args.work) / f"export-{args.config}"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if himga_export is not None:
-        how = "himga.export.export"
+        how = "himga.publish.export.export"
         t0 = time.perf_counter()
         himga_export("longmemeval", out, [args.config], data_dir=args.input, cache_dir=args.cache)
     else:

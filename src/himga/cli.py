@@ -92,7 +92,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from himga.export import export
+    from himga.publish.export import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only)
     for config, size in sizes.items():
@@ -103,7 +103,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_push(args: argparse.Namespace) -> int:
-    from himga.export import push
+    from himga.publish.export import push
 
     url = push(
         args.dataset,

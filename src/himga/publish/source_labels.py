@@ -1,6 +1,6 @@
 """Which source files an exported config is built from, and whether they are the pinned files.
 
-Used by :mod:`himga.export` and :mod:`himga.card` so that an export is never labelled with a config or a
+Used by :mod:`himga.publish.export` and :mod:`himga.publish.card` so that an export is never labelled with a config or a
 pin it did not come from:
 
 - :func:`configs_named`: the configs a file name belongs to (LongMemEval: ``longmemeval_s_cleaned.json``

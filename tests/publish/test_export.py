@@ -18,12 +18,12 @@ import pyarrow.parquet as pq
 import yaml
 from huggingface_hub import DatasetCard
 
-from himga.card import field_reference, render_card
+from himga.publish.card import field_reference, render_card
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
-from himga.export import all_configs, export
+from himga.publish.export import all_configs, export
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
 
 

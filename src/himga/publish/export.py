@@ -2,7 +2,7 @@
 
 Layout of an export folder::
 
-    README.md                                   the dataset card (:mod:`himga.card`)
+    README.md                                   the dataset card (:mod:`himga.publish.card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
     .himga-export.lock                          held while an export writes here (hidden: datasets ignores it)
 
@@ -10,8 +10,8 @@ Layout of an export folder::
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
 for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
 a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
-``himga``, its dataset, config and source files (:class:`~himga.export_sources.SourceFile`), from which the
-card's source table is written and which :func:`~himga.exported.checked_export` checks before a push.
+``himga``, its dataset, config and source files (:class:`~himga.publish.source_labels.SourceFile`), from which the
+card's source table is written and which :func:`~himga.publish.read_export.checked_export` checks before a push.
 
 An export is never seen half-written. Every config's shards are written and closed inside a hidden
 staging folder (``.himga-export.incomplete``, which ``datasets``' data-file patterns skip), and the new
@@ -41,12 +41,12 @@ import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from filelock import FileLock
 
-from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
+from himga.publish.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
-from himga.exported import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
-from himga.export_sources import SourceFile, checked_sources, select_configs
+from himga.publish.read_export import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
+from himga.publish.source_labels import SourceFile, checked_sources, select_configs
 from himga.sources import offline
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
@@ -161,7 +161,7 @@ def export(
             (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
             ``oracle_original``; a file whose name says no config needs ``configs``); without, all of the
             builder's (LoCoMo: ``default``; LongMemEval: ``s``, ``m``, ``oracle``, ``s_original``,
-            ``m_original``, ``oracle_original``). See :func:`himga.export_sources.select_configs`.
+            ``m_original``, ``oracle_original``). See :func:`himga.publish.source_labels.select_configs`.
         data_dir: A folder of source files (or one file), as for the builder; default: the pinned
             sources, found or downloaded by :func:`himga.utils.get_dataset`.
         cache_dir: The ``datasets`` cache folder.

@@ -1,5 +1,5 @@
-"""Reading an export folder of :mod:`himga.export`: its configs, its shards' himga records, and a check
-that it holds the named dataset's data (what :func:`himga.export.push` runs before any network call).
+"""Reading an export folder of :mod:`himga.publish.export`: its configs, its shards' himga records, and a check
+that it holds the named dataset's data (what :func:`himga.publish.export.push` runs before any network call).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from himga.card import SPLIT
+from himga.publish.card import SPLIT
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 

@@ -23,7 +23,7 @@ from huggingface_hub.utils import filter_repo_objects
 from himga.cli import main
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError
-from himga.export import export, push
+from himga.publish.export import export, push
 
 FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
