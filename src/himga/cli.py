@@ -62,10 +62,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.stats import dataset_stats, format_stats
+    from himga.report.stats import dataset_stats, format_stats
 
     if args.plot:
-        from himga.plot import require_matplotlib
+        from himga.report.plot import require_matplotlib
 
         require_matplotlib()  # fail before the build, not after
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
@@ -84,7 +84,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
     if args.plot:
-        from himga.plot import plot_stats
+        from himga.report.plot import plot_stats
 
         path = plot_stats(None, args.plot, title=title, stats={**stats, "per_sample": per_sample})
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)

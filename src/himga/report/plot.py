@@ -16,7 +16,7 @@ from pathlib import Path
 
 from himga.data.schema import Sample
 from himga.errors import ConfigurationError, HimgaError, MissingDependencyError
-from himga.stats import dataset_stats
+from himga.report.stats import dataset_stats
 
 __all__ = ["MAX_BARS", "plot_stats", "require_matplotlib"]
 
