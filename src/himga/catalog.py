@@ -47,8 +47,9 @@ class Benchmark:
         load_name: The name registered with ``datasets.load_dataset``, e.g. ``"himga_locomo"``.
         builder_module: The module holding the ``GeneratorBasedBuilder`` (and ``_DESCRIPTION``,
             ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card).
-        row_modules: The modules of the builder folder whose code shapes rows (the builder and its
-            records module): with the shared schema modules, the cache key covers these and nothing else.
+        row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
+            module, and its file rule where that is a module of its own): with the shared schema modules,
+            the cache key (:mod:`himga.build.cache_key`) covers these and nothing else.
         files_rule: ``"module:function"`` deciding which files a build reads:
             ``function(config, data_dir) -> list[Path]`` (see :meth:`source_files`).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.
@@ -232,7 +233,7 @@ CATALOG: dict[str, Benchmark] = {
             title="LongMemEval (HiMGA-normalized)",
             load_name="himga_longmemeval",
             builder_module="himga_longmemeval.longmemeval",
-            row_modules=("himga_longmemeval.longmemeval", "himga_longmemeval.records"),
+            row_modules=("himga_longmemeval.longmemeval", "himga_longmemeval.records", "himga_longmemeval.folder"),
             files_rule="himga_longmemeval.folder:source_files",
             validate_rules="himga_longmemeval.validate_rules",
             relevance_rule="himga.data.relevance:LONGMEMEVAL",

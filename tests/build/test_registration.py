@@ -199,10 +199,10 @@ def test_download_mode_force_rebuilds(shared_data, generation_count):
 
 
 def test_code_hash_change_invalidates_cache(shared_data, generation_count, monkeypatch):
-    from himga.build import prepare as builders
+    from himga.build import cache_key
 
     first = _locomo(shared_data)
-    monkeypatch.setattr(builders, "code_hash", lambda name: "0123456789abcdef")
+    monkeypatch.setattr(cache_key, "code_hash", lambda name: "0123456789abcdef")
     changed = _locomo(shared_data)
     assert len(generation_count) == 2
     assert "/0123456789abcdef-" in changed.cache_files[0]["filename"]  # data_dir: "-" + its files' fingerprint

@@ -1,29 +1,24 @@
 """Running the builders: a catalogue entry's builder with himga's cache key, and its errors unwrapped.
 
-Used by the facade (:mod:`.loaders`), the CLI and the ``datasets`` registration. The cache of a
-build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains :func:`code_hash`,
-which changes with the himga version and with the source of every module that shapes rows, so a
-code change never serves stale rows.
+Used by the facade (:mod:`himga.data.loaders`), the CLI and the ``datasets`` registration. The cache of a
+build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains the key of
+:mod:`himga.build.cache_key`, which changes with the code that shapes rows and with the source files.
 """
 
 from __future__ import annotations
 
 import glob
-import hashlib
-import importlib.util
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import datasets
 
-from himga.catalog import Benchmark, benchmark
+from himga.build.cache_key import cache_key, code_hash
 from himga.build.guarded import unwrap
 from himga.build.progress import rows_progress
+from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.sources.identity import file_identity
 from himga.sources import get_dataset
-from himga.version import __version__
 
 __all__ = [
     "cache_key",
@@ -36,23 +31,6 @@ __all__ = [
     "source_files",
     "unwrap",
 ]
-
-#: Modules whose source shapes the rows of every dataset.
-_SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonio.reader", "himga.jsonio._duplicate_keys", "himga.jsonio.rawcell", "himga.errors")
-
-
-@cache
-def code_hash(entry: Benchmark) -> str:
-    """A 16-hex-digit hash of the himga version and the source of the modules that shape ``entry``'s rows.
-
-    Covers :attr:`~himga.catalog.Benchmark.row_modules` (the builder and its records module) and the shared
-    schema modules, nothing else: editing a helper (``chronological``), a validate rule or the card keeps
-    every cache.
-    """
-    digest = hashlib.sha256(__version__.encode())
-    for module in (*benchmark(entry).row_modules, *_SHARED_MODULES):
-        digest.update(Path(importlib.util.find_spec(module).origin).read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def make_builder(
@@ -124,36 +102,6 @@ def _default_source(entry: Benchmark, config: str | None) -> Path:
     replacing a cached file never serves rows built from another source.
     """
     return get_dataset(entry.name, files=[entry.pin(config)])
-
-
-def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
-    """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
-
-    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sources.identity`) of each file in a
-    ``data_dir`` folder, of a ``data_dir`` that is one file, and of each of ``data_files``.
-    ``datasets`` keys ``data_files`` by their mtime only and ``data_dir`` only by its path: without
-    this, adding a file to a folder, or an edit whose mtime was set back (``touch -r``, ``cp -p``),
-    would keep serving the old rows.
-
-    Args:
-        entry: The benchmark.
-        data_dir: A source folder or file (absolute), or ``None``.
-        data_files: Source files (from :func:`source_files`), or ``None``.
-    """
-    key = code_hash(benchmark(entry))
-    if data_files is not None:
-        paths = list(data_files)
-    elif data_dir is not None and Path(data_dir).is_dir():
-        paths = sorted(p for p in Path(data_dir).iterdir() if p.is_file())
-    elif data_dir is not None and Path(data_dir).is_file():
-        paths = [Path(data_dir)]
-    else:
-        return key
-    digest = hashlib.sha256()
-    for path in paths:
-        identity = "\0".join(map(str, file_identity(path.stat())))
-        digest.update(f"{path}\0{identity}\n".encode())
-    return f"{key}-{digest.hexdigest()[:8]}"
 
 
 def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
