@@ -116,6 +116,14 @@ def test_every_relative_link_resolves():
     assert checked >= 40
 
 
+def test_every_repository_file_named_in_code_exists():
+    """Files under `tests/`, `benchmarks/`, `.ci/` that the pages name must exist (folders a run creates, `…/`, aside)."""
+    named = {(page.relative_to(ROOT), path) for page in PAGES
+             for path in re.findall(r"`((?:tests|benchmarks|\.ci)/[\w./-]*\w)`", _text(page))}  # fmt: skip
+    assert len(named) >= 8
+    assert [(str(page), path) for page, path in sorted(named) if not (ROOT / path).exists()] == []
+
+
 def test_readme_links_every_docs_page():
     linked = {(README.parent / target.partition("#")[0]).resolve() for target in _links(README)}
     assert sorted(p.name for p in DOCS.glob("*.md") if p.resolve() not in linked) == []
