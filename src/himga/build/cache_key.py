@@ -21,8 +21,8 @@ from himga.version import __version__
 __all__ = ["SHARED_MODULES", "cache_key", "code_hash", "row_files"]
 
 #: Modules whose source shapes the rows of every benchmark.
-SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.jsonio.reader", "himga.jsonio._duplicate_keys",
-                  "himga.jsonio.rawcell", "himga.errors")
+SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.build.arrow_batches", "himga.jsonio.reader",
+                  "himga.jsonio._duplicate_keys", "himga.jsonio.rawcell", "himga.errors")
 
 
 def row_files(entry: Benchmark) -> list[Path]:

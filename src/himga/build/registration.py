@@ -15,7 +15,7 @@ Internals used, checked when this module is imported (:func:`check_datasets`):
   ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
   against the current directory here.
 
-One more internal is used by the LongMemEval builder's batch writer and checked here too:
+One more internal is used by the builders' batch writer (:mod:`himga.build.arrow_batches`) and checked here too:
 ``datasets.ArrowBasedBuilder._prepare_split_single`` (keyword parameters ``gen_kwargs``, ``fpath``,
 ``file_format``, ``max_shard_size``, ``job_id``; the same in every supported version).
 
