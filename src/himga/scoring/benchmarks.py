@@ -49,7 +49,7 @@ class Benchmark:
 
 
 def _locomo_key(qa) -> str:
-    return locomo.CATEGORY_NAMES[locomo._record(qa)["category"]]
+    return locomo.CATEGORY_NAMES[locomo.qa_record(qa)["category"]]
 
 
 def _locomo_summaries(rows: Sequence[Row]) -> dict:
@@ -75,7 +75,7 @@ _LME_TYPES = ("single-session-user", "single-session-preference", "single-sessio
 
 
 def _lme_key(qa) -> str:
-    return longmemeval._fields(qa)[1]
+    return longmemeval.question_fields(qa)[1]
 
 
 def _lme_summaries(rows: Sequence[Row]) -> dict:

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.data.loaders import build_dataset
     from himga.scoring.predictions import check_ids, read_labels, read_predictions
     from himga.scoring.record import dumps_report, run_record
-    from himga.scoring.report import _questions, benchmark, format_table, score_samples
+    from himga.scoring.report import questions_by_id, benchmark, format_table, score_samples
     from himga.validate import source_files
 
     bench = benchmark(args.dataset)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
     samples = LazySamples(ds)
     name = Path(args.predictions).name
-    questions = _questions(samples)
+    questions = questions_by_id(samples)
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None)
     if args.prompts:
         lines = [json.dumps(bench.judge_request(questions[qid][1], predictions[qid]), ensure_ascii=False)

@@ -27,7 +27,8 @@ from functools import cache
 
 from himga.errors import ConfigurationError, MissingDependencyError, type_name
 
-__all__ = ["CATEGORY_ORDER", "CATEGORY_NAMES", "SOURCE", "gold_options", "locomo_score", "normalize_answer"]
+__all__ = ["CATEGORY_NAMES", "CATEGORY_ORDER", "SOURCE", "gold_answer", "gold_options", "locomo_score", "normalize_answer",
+           "qa_record"]
 
 #: Where the rules were read.
 SOURCE = {"repository": "snap-research/locomo", "path": "task_eval/evaluation.py", "branch": "code",
@@ -90,7 +91,12 @@ def _multi_answer_f1(prediction: str, gold: str) -> float:
     return float(np.mean([max(_token_f1(p, g.strip()) for p in predictions) for g in gold.split(",")]))
 
 
-def _record(qa) -> Mapping:
+def qa_record(qa) -> Mapping:
+    """The source QA record of a LoCoMo QAPair (``qa.raw``), or ``qa`` itself when it is that dict.
+
+    Raises:
+        ConfigurationError: no record with a ``category`` of 1–5.
+    """
     record = qa if isinstance(qa, Mapping) else getattr(qa, "raw", None)
     if not isinstance(record, Mapping) or record.get("category") not in CATEGORY_NAMES:
         got = record.get("category") if isinstance(record, Mapping) else record
@@ -107,7 +113,7 @@ def gold_answer(qa) -> str | None:
     Raises:
         ConfigurationError: ``qa`` is not a LoCoMo QA pair.
     """
-    record = _record(qa)
+    record = qa_record(qa)
     if record["category"] == 5:
         return None
     answer = str(record["answer"])
@@ -132,7 +138,7 @@ def locomo_score(qa, prediction: str) -> float:
     """
     if not isinstance(prediction, str):
         raise ConfigurationError(f"locomo_score: prediction: expected a string, got {type_name(prediction)}")
-    record = _record(qa)
+    record = qa_record(qa)
     category = record["category"]
     if category == 5:
         lowered = prediction.lower()

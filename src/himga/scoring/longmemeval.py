@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 
 from himga.errors import ConfigurationError, type_name
 
 __all__ = ["JUDGE", "SOURCE", "TEMPLATES", "judge_label", "judge_request", "longmemeval_judge_prompt",
-           "templates_sha256"]
+           "question_fields", "templates_sha256"]
 
 SOURCE = {"repository": "xiaowu0162/LongMemEval", "path": "src/evaluation/evaluate_qa.py",
           "commit": "9e0b455f4ef0e2ab8f2e582289761153549043fc", "function": "get_anscheck_prompt", "licence": "MIT"}
@@ -76,10 +77,14 @@ def templates_sha256() -> str:
     return hashlib.sha256(json.dumps(TEMPLATES, sort_keys=True).encode()).hexdigest()
 
 
-def _fields(qa) -> tuple[str, str, object, str]:
-    """``(question_id, question_type, answer, question)`` of a QAPair (its ``raw`` record) or a source dict."""
-    record = qa if isinstance(qa, dict) else getattr(qa, "raw", None)
-    if not isinstance(record, dict) or not all(k in record for k in ("question_id", "question_type", "question", "answer")):
+def question_fields(qa) -> tuple[str, str, object, str]:
+    """``(question_id, question_type, answer, question)`` of a QAPair (its ``raw`` record) or a source dict.
+
+    Raises:
+        ConfigurationError: no record with those four keys.
+    """
+    record = qa if isinstance(qa, Mapping) else getattr(qa, "raw", None)
+    if not isinstance(record, Mapping) or not all(k in record for k in ("question_id", "question_type", "question", "answer")):
         raise ConfigurationError("longmemeval_judge_prompt: expected a LongMemEval QAPair (raw question_id, question_type, "
                                  f"question, answer) or its source record, got {type_name(record)}")
     return record["question_id"], record["question_type"], record["answer"], record["question"]
@@ -101,7 +106,7 @@ def longmemeval_judge_prompt(qa, hypothesis: str) -> str:
         ConfigurationError: ``qa`` is not a LongMemEval question, its type is unknown (the official code
             raises ``NotImplementedError``), or ``hypothesis`` is not a string.
     """
-    question_id, question_type, answer, question = _fields(qa)
+    question_id, question_type, answer, question = question_fields(qa)
     if not isinstance(hypothesis, str):
         raise ConfigurationError(f"{question_id}: hypothesis: expected a string, got {type_name(hypothesis)}")
     if "_abs" in question_id:
@@ -123,7 +128,7 @@ def judge_request(qa, hypothesis: str) -> dict:
         ConfigurationError: as :func:`longmemeval_judge_prompt`.
     """
     prompt = longmemeval_judge_prompt(qa, hypothesis)
-    return {"question_id": _fields(qa)[0], **JUDGE, "messages": [{"role": "user", "content": prompt}]}
+    return {"question_id": question_fields(qa)[0], **JUDGE, "messages": [{"role": "user", "content": prompt}]}
 
 
 def judge_label(reply: str) -> bool:

@@ -19,7 +19,7 @@ from himga.scoring.benchmarks import SCORERS, Benchmark, Row
 from himga.scoring.intervals import summarize
 from himga.scoring.predictions import check_ids
 
-__all__ = ["benchmark", "format_table", "score_samples"]
+__all__ = ["benchmark", "format_table", "questions_by_id", "score_samples"]
 
 
 def benchmark(dataset: str) -> Benchmark:
@@ -33,7 +33,7 @@ def benchmark(dataset: str) -> Benchmark:
     return SCORERS[dataset]
 
 
-def _questions(samples: Iterable) -> dict[str, tuple]:
+def questions_by_id(samples: Iterable) -> dict[str, tuple]:
     """``{query id: (sample, qa)}`` in dataset order (ids as in the qrels: ``conv-26:0``, LongMemEval's own)."""
     return {query_id(sample, qa): (sample, qa) for sample in samples for qa in sample.qa_pairs}
 
@@ -64,7 +64,7 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (--labels)"
         raise ConfigurationError(f"{dataset}: scoring needs {what}")
-    questions = _questions(samples)
+    questions = questions_by_id(samples)
     missing = check_ids(file, given, questions, partial=partial)
     rows: list[Row] = []
     for qid, (_sample, qa) in questions.items():
