@@ -25,7 +25,8 @@ from himga.scoring.locomo import locomo_score
 from himga.scoring.longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring.predictions import read_labels, read_predictions
 from himga.scoring.record import dumps_report, run_record
-from himga.scoring.report import format_table, score_samples
+from himga.scoring.report import format_table, questions_by_id, score_questions, score_samples
 
 __all__ = ["SCORERS", "Benchmark", "dumps_report", "format_table", "judge_label", "judge_request", "locomo_score",
-           "longmemeval_judge_prompt", "read_labels", "read_predictions", "run_record", "score_samples"]
+           "longmemeval_judge_prompt", "questions_by_id", "read_labels", "read_predictions", "run_record", "score_questions",
+           "score_samples"]

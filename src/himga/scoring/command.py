@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.data.loaders import build_dataset
     from himga.scoring.predictions import check_ids, read_labels, read_predictions
     from himga.scoring.record import dumps_report, run_record
-    from himga.scoring.report import questions_by_id, benchmark, format_table, score_samples
+    from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
     from himga.validate import source_files
 
     bench = benchmark(args.dataset)
@@ -74,12 +74,11 @@ def run(args: argparse.Namespace) -> int:
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
     predictions = read_predictions(args.predictions)
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
-    samples = LazySamples(ds)
     name = Path(args.predictions).name
-    questions = questions_by_id(samples)
+    questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None)
     if args.prompts:
-        lines = [json.dumps(bench.judge_request(questions[qid][1], predictions[qid]), ensure_ascii=False)
+        lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
                  for qid in questions if qid in predictions]
         _write_atomic(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         if unasked:
             raise ConfigurationError(f"{Path(args.labels).name}: {len(unasked)} verdicts for questions without a hypothesis "
                                      f"in {name}: {', '.join(unasked[:20])}")
-    report = score_samples(args.dataset, samples, predictions=predictions, labels=labels, partial=args.partial,
+    report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
                            file=Path(args.labels).name if labels is not None else name)
     inputs = {"predictions": args.predictions, **({"labels": args.labels} if args.labels else {})}
     files = source_files(args.dataset, args.config, data_dir=args.data_dir)

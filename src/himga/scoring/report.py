@@ -19,7 +19,7 @@ from himga.scoring.benchmarks import SCORERS, Benchmark, Row
 from himga.scoring.intervals import summarize
 from himga.scoring.predictions import check_ids
 
-__all__ = ["benchmark", "format_table", "questions_by_id", "score_samples"]
+__all__ = ["benchmark", "format_table", "questions_by_id", "score_questions", "score_samples"]
 
 
 def benchmark(dataset: str) -> Benchmark:
@@ -33,9 +33,13 @@ def benchmark(dataset: str) -> Benchmark:
     return SCORERS[dataset]
 
 
-def questions_by_id(samples: Iterable) -> dict[str, tuple]:
-    """``{query id: (sample, qa)}`` in dataset order (ids as in the qrels: ``conv-26:0``, LongMemEval's own)."""
-    return {query_id(sample, qa): (sample, qa) for sample in samples for qa in sample.qa_pairs}
+def questions_by_id(samples: Iterable) -> dict:
+    """``{query id: QAPair}`` in dataset order (ids as in the qrels: ``conv-26:0``, LongMemEval's own).
+
+    Keeps the QA pairs only, so that one pass over :class:`~himga.data.LazySamples` of LongMemEval-M holds
+    no haystack.
+    """
+    return {query_id(sample, qa): qa for sample in samples for qa in sample.qa_pairs}
 
 
 def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, str] | None = None,
@@ -59,15 +63,21 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
         SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), a non-string
             hypothesis.
     """
+    return score_questions(dataset, questions_by_id(samples), predictions=predictions, labels=labels, partial=partial,
+                           file=file)
+
+
+def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
+                    labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions") -> dict:
+    """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors."""
     bench = benchmark(dataset)
     given = predictions if bench.score is not None else labels
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (--labels)"
         raise ConfigurationError(f"{dataset}: scoring needs {what}")
-    questions = questions_by_id(samples)
     missing = check_ids(file, given, questions, partial=partial)
     rows: list[Row] = []
-    for qid, (_sample, qa) in questions.items():
+    for qid, qa in questions.items():
         if qid not in given:
             continue
         key = bench.row_key(qa)
