@@ -107,3 +107,15 @@ def test_locomo_takes_no_judge_options(tmp_path, capsys):
     hyp = _jsonl(tmp_path / "h.jsonl", [])
     assert main(["score", "locomo", str(hyp), "--labels", str(hyp)]) == 2
     assert capsys.readouterr().err == "himga: error: locomo: --prompts and --labels apply to benchmarks scored by a judge model\n"
+
+
+def test_labels_from_another_judge_are_noted(longmemeval_file, tmp_path, capsys):
+    questions = json.loads(longmemeval_file.read_text())
+    hyp = _jsonl(tmp_path / "hyp.jsonl", [{"question_id": q["question_id"], "hypothesis": "x"} for q in questions])
+    labels = _jsonl(tmp_path / "l.jsonl", [dict(x, autoeval_label={"model": "gpt-4o-mini-2024-07-18", "label": False})
+                                           for x in METRICS["labels"]])
+    args = ["score", "longmemeval", str(hyp), "--config", "oracle", "--data-dir", str(longmemeval_file),
+            "--cache-dir", str(tmp_path / "c"), "--labels", str(labels)]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == ("note: l.jsonl names judge model gpt-4o-mini-2024-07-18; the official "
+                                                        "print_qa_metrics.py accepts only gpt-4o-2024-08-06")

@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
+    if bench.judge is not None and any(m != bench.judge["model"] for m in models):
+        print(f"note: {Path(args.labels).name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
+              f"accepts only {bench.judge['model']}")
     if args.out:
         _write_atomic(args.out, dumps_report(report))
         print(f"wrote {args.out}")
