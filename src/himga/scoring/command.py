@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
     predictions = read_predictions(args.predictions)
+    labels, models = read_labels(args.labels) if args.labels else (None, [])  # both files checked before the build
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
     name = Path(args.predictions).name
     questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
@@ -84,14 +85,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
         if not args.labels:
             return 0
-    labels, models = read_labels(args.labels) if args.labels else (None, [])
     if labels is not None:
         unasked = sorted(set(labels) - set(predictions))
         if unasked:
             raise ConfigurationError(f"{Path(args.labels).name}: {len(unasked)} verdicts for questions without a hypothesis "
                                      f"in {name}: {', '.join(unasked[:20])}")
     report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
-                           file=Path(args.labels).name if labels is not None else name)
+                             file=Path(args.labels).name if labels is not None else name)
     inputs = {"predictions": args.predictions, **({"labels": args.labels} if args.labels else {})}
     files = source_files(args.dataset, args.config, data_dir=args.data_dir)
     record = run_record(args.dataset, ds.info.config_name, files, report, inputs=inputs, label_models=models)
