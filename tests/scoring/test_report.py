@@ -98,3 +98,17 @@ def test_two_reports_differ_only_in_the_timestamp(locomo_samples, shared_data):
     assert run["scorer"]["commit"] == "92286325a40764bee61f77824ddb95233b11c4d6" and run["scored"] == 1986
     assert run["gold_options"]["category_order"] == {"4": "single_hop", "1": "multi_hop", "2": "temporal",
                                                      "3": "open_domain", "5": "adversarial"}
+
+
+def test_locomo_scores_do_not_depend_on_the_builder_options(locomo_samples, shared_data, tmp_path):
+    """The score reads the source record (raw category and answer), so seed order and full category-3 gold change nothing."""
+    from himga.data import load_locomo
+
+    other = load_locomo(shared_data / "locomo", cache_dir=tmp_path, category_order="seed", category3_answer="full",
+                        adversarial_answer="seed")
+    predictions = {query_id(s, qa): qa.answer for s in other for qa in s.qa_pairs}  # full category-3 text, trap answers
+    a = score_samples("locomo", locomo_samples, predictions=predictions)
+    b = score_samples("locomo", other, predictions=predictions)
+    assert a == b
+    assert [(r["type"], round(r["mean"], 4)) for r in a["per_type"]] == [
+        ("single_hop", 1.0), ("multi_hop", 1.0), ("temporal", 1.0), ("open_domain", 0.9274), ("adversarial", 0.0045)]  # conv-30:79 and :103: trap answer "Not mentioned"
