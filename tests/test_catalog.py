@@ -70,7 +70,10 @@ def test_every_entry_resolves():
     assert list(locomo.rules.KINDS)[0] == "malformed_evidence"
     assert locomo.notes.startswith("**Category mapping.**")
     assert lme.notes.startswith("**Question types.**")
-    assert (locomo.scorer, dict(locomo.gold_variants)) == (None, {})
+    from himga.scoring import SCORERS
+
+    assert (locomo.scoring, lme.scoring) == (SCORERS["locomo"], SCORERS["longmemeval"])
+    assert dict(locomo.gold_variants) == {}
     assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
     assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
 

@@ -56,7 +56,8 @@ class Benchmark:
         relevance_rule: ``"module:attribute"``, a :class:`himga.data.relevance.RelevanceRule`.
         card_notes: The Markdown file (in the builder's package) of the card's "Data notes".
         published_rows: Rows per config of the full release (the card's size category without an export).
-        scorer: The official scorer (``"module:function"``), or ``None`` where none is wired yet.
+        scorer: ``"module:attribute"``, how the benchmark is scored (a :class:`himga.scoring.Benchmark`:
+            its metric, per-QA score or judge, table rows and totals), or ``None`` where none is wired.
         gold_variants: Gold-answer variants by name (filled by the gold-variant work; empty for now).
     """
 
@@ -206,6 +207,14 @@ class Benchmark:
         return getattr(importlib.import_module(module), attribute)
 
     @property
+    def scoring(self) -> Any:
+        """The :class:`himga.scoring.Benchmark` named by :attr:`scorer` (``None`` without one)."""
+        if self.scorer is None:
+            return None
+        module, _, attribute = self.scorer.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    @property
     def notes(self) -> str:
         """The card's "Data notes" (Markdown)."""
         package = self.builder_module.partition(".")[0]
@@ -227,6 +236,7 @@ CATALOG: dict[str, Benchmark] = {
             relevance_rule="himga.data.relevance:LOCOMO",
             card_notes="card_notes.md",
             published_rows=10,
+            scorer="himga.scoring.benchmarks:LOCOMO",
         ),
         Benchmark(
             name="longmemeval",
@@ -239,6 +249,7 @@ CATALOG: dict[str, Benchmark] = {
             relevance_rule="himga.data.relevance:LONGMEMEVAL",
             card_notes="card_notes.md",
             published_rows=500,
+            scorer="himga.scoring.benchmarks:LONGMEMEVAL",
         ),
     )
 }
