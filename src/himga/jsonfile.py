@@ -2,9 +2,11 @@
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
 are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals and an object
-holding the same key twice (JSON parsers silently keep one of the values), and raise
-:class:`~himga.errors.SourceChangedError` if the file changed while it was read.
+accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
+holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
+more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
+them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
+the file changed while it was read.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .jsondepth import DepthGuard, TooDeep
 from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
@@ -55,7 +58,7 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested too deeply for the parser, holds a lone surrogate escape (``"\\ud800"``, which
+            nested more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
             Arrow cannot store) or an object with a duplicate key; the message names the file and the
             line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
             A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
@@ -77,6 +80,10 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
+    try:
+        DepthGuard().feed(data)
+    except TooDeep as e:
+        raise SourceFormatError(path.name, e.path, e.detail) from None
     try:
         value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
     except DuplicateKey:
@@ -144,8 +151,9 @@ def _first_byte(f) -> bytes:
 def _item_id(path: Path, index: int, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of item ``index``, read again up to the point of failure."""
     backend = _ijson_backend()
-    with open(path, "rb") as f:
-        _first_byte(f)
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = _OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
         try:
             for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
                 if i == index:
@@ -158,26 +166,41 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
 def _top_level_id(f, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
     try:
-        value = next(iter(_ijson_backend().items(f, id_key, use_float=True)), None)
+        value = next(iter(_ijson_backend().items(_OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
     except Exception:  # noqa: BLE001 - the error being reported is the caller's
         return None
     return value if isinstance(value, str) else None
 
 
-class _HashingReader:
-    """A binary file whose bytes are fed to ``digest`` once each, in order, however often it is rewound."""
+class _OnceReader:
+    """A binary file whose bytes are fed to ``consumers`` once each, in order, however often it is rewound.
 
-    def __init__(self, f, digest) -> None:
+    The consumers (a digest's ``update``) see each byte before the caller does. With ``guard`` (a
+    :class:`~himga.jsondepth.DepthGuard`), a read returns only the bytes within its depth bound and the
+    next read raises :class:`~himga.jsondepth.TooDeep`: the caller never sees a byte past the bound.
+    The file's position starts where ``f`` is.
+    """
+
+    def __init__(self, f, *consumers, guard: DepthGuard | None = None) -> None:
         self._f = f
-        self._digest = digest
-        self._hashed = 0  # bytes [0, _hashed) are in the digest
+        self._consumers = consumers
+        self._guard = guard
+        self._too_deep: TooDeep | None = None
+        self._hashed = f.tell()  # bytes [start, _hashed) have been fed
 
     def read(self, n: int = -1) -> bytes:
+        if self._too_deep is not None:
+            raise self._too_deep
         start = self._f.tell()
         data = self._f.read(n)
         end = start + len(data)
         if end > self._hashed:  # never a gap: the reader only rewinds
-            self._digest.update(memoryview(data)[self._hashed - start:])
+            new = data[self._hashed - start:] if self._hashed > start else data
+            for consume in self._consumers:
+                consume(new)
+            if self._guard is not None and (safe := self._guard.feed_safe(new)) < len(new):
+                self._too_deep = TooDeep(self._guard.items if self._guard.array else None, self._guard.limit)
+                data = data[:len(data) - len(new) + safe]
             self._hashed = end
         return data
 
@@ -188,7 +211,7 @@ class _HashingReader:
         return self._f.tell()
 
     def finish(self) -> None:
-        """Hash whatever the parser did not read (trailing whitespace)."""
+        """Feed whatever the parser did not read (trailing whitespace)."""
         self._f.seek(self._hashed)
         while self.read(1 << 20):
             pass
@@ -231,21 +254,22 @@ def iter_array_items(
     index = 0
     with open(path, "rb") as raw:
         before = file_identity(os.fstat(raw.fileno()))
-        f = _HashingReader(raw, digest) if digest is not None else raw
-        if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
-            raise error
-        f.seek(0)
-        first = _first_byte(f)
-        if not first:
-            raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
-        if first != b"[":
-            kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
-            detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
-            if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
-                detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
-            raise SourceFormatError(path.name, "$", detail)
-        map_type, duplicates = unique_key_dict()
-        try:
+        # every byte passes the depth guard before ijson's C backend (which does not bound nesting) sees it
+        f = _OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
+        try:  # the depth guard may stop any read, the header's too
+            if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
+                raise error
+            f.seek(0)
+            first = _first_byte(f)
+            if not first:
+                raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
+            if first != b"[":
+                kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
+                detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+                if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
+                    detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
+                raise SourceFormatError(path.name, "$", detail)
+            map_type, duplicates = unique_key_dict()
             for item in backend.items(f, "item", use_float=True, map_type=map_type):
                 if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
                     index, where, key = _first_duplicate(path, index)
@@ -257,6 +281,11 @@ def iter_array_items(
                 index += 1
             if digest is not None:
                 f.finish()
+        except TooDeep as e:
+            detail = e.detail
+            if id_key is not None and e.index is not None and (item_id := _item_id(path, e.index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, e.path, detail) from None
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
             raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
         except ijson.JSONError as e:
@@ -280,8 +309,9 @@ def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
 
     Reads the file again marking duplicates (only after :func:`~himga.jsonkeys.unique_key_dict` logged one).
     """
-    with open(path, "rb") as f:
-        _first_byte(f)
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = _OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
         for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
             if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
                 return (i, *found)

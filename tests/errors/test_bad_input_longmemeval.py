@@ -45,6 +45,7 @@ def _mutated(change) -> bytes:
 
 
 Q2 = "(question q2)"
+TOO_DEEP = "arrays and objects nested more than 64 levels deep (the benchmark files need fewer than 10)"
 DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
 
 
@@ -101,6 +102,13 @@ CASES = [
     ("one date too many", _mutated(_call(lambda d: d.append("2023/05/03 (Wed) 09:00"), "haystack_dates")), f"{FILE}: $[1].haystack_dates: 3 dates for 2 sessions {Q2}"),
     ("one session id too many", _mutated(_call(lambda d: d.append("s3"), "haystack_session_ids")), f"{FILE}: $[1].haystack_session_ids: 3 session ids for 2 sessions {Q2}"),
     ("one session too few", _mutated(_call(list.pop, "haystack_sessions")), f"{FILE}: $[1].haystack_session_ids: 2 session ids for 1 sessions {Q2}"),
+    # nesting past MAX_DEPTH (64) stops before ijson's C backend sees it (issue 16 §2); the real files need 5 levels
+    ("content: arrays nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
+    ("content: objects nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
+    ("content: arrays nested 65 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 60 + b"]" * 60), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
+    ("content: arrays nested 64 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 59 + b"]" * 59), f"{FILE}: $[1].haystack_sessions[0][0].content: expected string, got array {Q2}"),
+    ("top level: 100,000 arrays", b"[" * 100_000 + b"]" * 100_000, f"{FILE}: $[0]: {TOO_DEEP}"),
+    ("top level: 100,000 objects", b'{"a": ' * 100_000 + b"1" + b"}" * 100_000, f"{FILE}: $: {TOO_DEEP}"),
 ]
 
 # (case id, bad file bytes, expected start of the message)
