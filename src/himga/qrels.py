@@ -11,7 +11,8 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
 
-Ids are unique and stable (they depend only on the source file): LongMemEval ``qid`` = ``question_id``,
+Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
+:data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
 documents = the haystack session id and ``<session_id>_<n>`` (the official ids); LoCoMo ``qid`` =
 ``<sample_id>:<question_id>`` (``conv-26:0``), documents = ``<sample_id>:S<n>`` (``conv-26:S1``) and
 ``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
@@ -30,6 +31,7 @@ from typing import Any
 
 from himga.data.relevance import GRANULARITIES, check_granularity
 from himga.errors import ConfigurationError
+from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 
 __all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
 
@@ -131,6 +133,8 @@ class QrelsSummary:
 
 
 def _check_id(value: str, what: str) -> str:
+    if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
+        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}...: {problem}")
     if not value or any(c.isspace() for c in value):
         raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
     return value
@@ -147,7 +151,8 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         A :class:`QrelsSummary`.
 
     Raises:
-        ConfigurationError: an id is empty or contains whitespace, or a query id repeats.
+        ConfigurationError: an id is empty, contains whitespace or is longer than
+            :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a query id repeats.
         OSError: the folder is not writable (no file is then replaced).
     """
     out = Path(out_dir)
@@ -213,7 +218,8 @@ def write_run(rankings: Mapping[str, Sequence[str]], path: str | Path, *, tag: s
         ``path`` as a :class:`~pathlib.Path`.
 
     Raises:
-        ConfigurationError: an id or the tag is empty or contains whitespace, or a doc id repeats in a ranking.
+        ConfigurationError: an id or the tag is empty, contains whitespace or is longer than
+            :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a doc id repeats in a ranking.
     """
     _check_id(tag, "run tag")
     lines: list[str] = []

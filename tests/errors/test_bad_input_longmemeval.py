@@ -45,6 +45,7 @@ def _mutated(change) -> bytes:
 
 
 Q2 = "(question q2)"
+TOO_LONG = "expected an id of at most 128 characters, got {}"
 TOO_DEEP = "arrays and objects nested more than 64 levels deep (the benchmark files need fewer than 10)"
 DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
 
@@ -102,6 +103,10 @@ CASES = [
     ("one date too many", _mutated(_call(lambda d: d.append("2023/05/03 (Wed) 09:00"), "haystack_dates")), f"{FILE}: $[1].haystack_dates: 3 dates for 2 sessions {Q2}"),
     ("one session id too many", _mutated(_call(lambda d: d.append("s3"), "haystack_session_ids")), f"{FILE}: $[1].haystack_session_ids: 3 session ids for 2 sessions {Q2}"),
     ("one session too few", _mutated(_call(list.pop, "haystack_sessions")), f"{FILE}: $[1].haystack_session_ids: 2 session ids for 1 sessions {Q2}"),
+    # identifiers longer than MAX_ID_LENGTH (128 characters; issue 16 §3: they are repeated in every qrels line)
+    ("question_id of 200,000 characters", _mutated(_set("question_id", "q" * 200_000)), f"{FILE}: $[1].question_id: {TOO_LONG.format('200,000')}"),
+    ("session id of 129 characters", _mutated(_set("haystack_session_ids", 1, "s" * 129)), f"{FILE}: $[1].haystack_session_ids[1]: {TOO_LONG.format(129)} {Q2}"),
+    ("answer session id of 129 characters", _mutated(_set("answer_session_ids", ["s" * 129])), f"{FILE}: $[1].answer_session_ids[0]: {TOO_LONG.format(129)} {Q2}"),
     # nesting past MAX_DEPTH (64) stops before ijson's C backend sees it (issue 16 §2); the real files need 5 levels
     ("content: arrays nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
     ("content: objects nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
