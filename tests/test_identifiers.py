@@ -15,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from himga.cli import main
 from himga.identifiers import MAX_ID_LENGTH, MAX_QUALIFIED_ID_LENGTH, id_problem
 from himga.qrels import export_qrels
@@ -67,3 +69,48 @@ def test_a_200000_character_id_as_another_user(as_nobody):
         assert not (base / "out").exists() or list((base / "out").iterdir()) == []
     finally:
         shutil.rmtree(base)
+
+
+# ---- issue 16 §4: control characters never reach a TREC/TSV file, a message or a report raw -------------
+
+
+def test_control_characters_are_refused_in_trec_files(tmp_path):
+    from himga.errors import ConfigurationError
+    from himga.qrels import write_run
+
+    assert id_problem("x\0y") == "expected an id without control characters, got 'x\\x00y'"
+    assert id_problem("x\x1b[2Jy") == "expected an id without control characters, got 'x\\x1b[2Jy'"
+    assert id_problem("café-ü") is None
+    with pytest.raises(ConfigurationError) as info:
+        write_run({"x\0y": ["a"]}, tmp_path / "x.run")
+    assert str(info.value) == "cannot write TREC files: query id 'x\\x00y': expected an id without control characters, got 'x\\x00y'"
+    assert not (tmp_path / "x.run").exists()
+
+
+def test_a_file_name_with_a_newline_and_esc_is_one_escaped_line(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bad\nFAKE: all good\x1b[2J.json").write_bytes(b"[")
+    assert main(["stats", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err == "himga: error: 'bad\\nFAKE: all good\\x1b[2J.json': $: invalid JSON at line 1 column 2: Expecting value (truncated or corrupted file?)\n"
+
+
+def test_cli_escapes_any_message_to_one_line(monkeypatch, capsys):
+    import himga.cli
+    from himga.errors import ConfigurationError
+
+    def fail(args):
+        raise ConfigurationError("folder 'a\nFAKE: all good\x1b[0m' is odd")
+
+    monkeypatch.setattr(himga.cli, "_cmd_sources", fail)
+    assert main(["sources"]) == 2
+    assert capsys.readouterr().err == "himga: error: folder 'a\\nFAKE: all good\\x1b[0m' is odd\n"
+
+
+def test_validate_report_escapes_ids():
+    from himga.validate import Finding, Report, format_report
+
+    report = Report("locomo", None, ["locomo10.json"], 1, {"dangling_evidence": "evidence naming no turn"},
+                    [Finding("dangling_evidence", "conv\x1b[2J", "QA 0", "D9:9\nFAKE: all good")], [])
+    assert format_report(report).splitlines()[-1] == "  'conv\\x1b[2J'  QA 0  'D9:9\\nFAKE: all good'"

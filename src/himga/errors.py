@@ -23,7 +23,18 @@ __all__ = [
     "SourceChangedError",
     "SourceFormatError",
     "UploadError",
+    "shown",
 ]
+
+
+def shown(text: object) -> str:
+    """``text`` as it may be shown in a message or a report: as is when printable, else ``repr``-escaped.
+
+    A file name or id holding a newline, ESC or NUL would reach a terminal raw (a forged second line,
+    an escape sequence); its ``repr`` shows ``'bad\\nFAKE: all good.json'`` on one line instead.
+    """
+    text = str(text)
+    return text if text.isprintable() else repr(text)
 
 
 class HimgaError(Exception):
@@ -44,7 +55,7 @@ class SourceFormatError(HimgaError, ValueError):
         self.file = file
         self.path = path
         self.detail = detail
-        super().__init__(f"{file}: {path}: {detail}")
+        super().__init__(f"{shown(file)}: {shown(path)}: {detail}")
 
     def __reduce__(self):  # keep the three fields across process boundaries (num_proc)
         return (type(self), (self.file, self.path, self.detail))
@@ -81,7 +92,7 @@ class SourceChangedError(HimgaError):
     def __init__(self, file: str) -> None:
         self.file = file
         super().__init__(
-            f"{file}: the source changed while it was read (its size, mtime, ctime or inode differ before and "
+            f"{shown(file)}: the source changed while it was read (its size, mtime, ctime or inode differ before and "
             "after); nothing was cached: load it again once it is no longer being written"
         )
 

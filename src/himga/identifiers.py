@@ -6,9 +6,12 @@ Identifiers (LoCoMo ``sample_id``, ``dia_id``, evidence ids and session numbers;
 query and document ids. An unbounded id makes the outputs unbounded (a 200,000-character ``sample_id`` in
 a 0.5 MB file gave a 33 GB ``candidates.turn.tsv``), so ids are limited to :data:`MAX_ID_LENGTH`
 characters (the benchmark files' longest is under 40), and every output line is at most a few times that.
+Control characters are refused too: a TREC or TSV reader splits or cuts at them.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 __all__ = ["MAX_ID_LENGTH", "MAX_QUALIFIED_ID_LENGTH", "id_problem"]
 
@@ -26,8 +29,12 @@ def id_problem(value: str, limit: int = MAX_ID_LENGTH) -> str | None:
         limit: Its longest allowed length in characters (default :data:`MAX_ID_LENGTH`).
 
     Returns:
-        ``"expected an id of at most 128 characters, got 200,000"`` or ``None``.
+        ``"expected an id of at most 128 characters, got 200,000"``, ``"expected an id without control
+        characters, got 'x\\x00y'"`` (NUL, ESC, newline, tab: any Unicode ``Cc``; a TREC reader such as
+        pytrec_eval cuts ``x\\0y`` at the NUL into a phantom query ``x``), or ``None``.
     """
     if len(value) > limit:
         return f"expected an id of at most {limit} characters, got {len(value):,}"
+    if not value.isprintable() and any(unicodedata.category(c) == "Cc" for c in value):
+        return f"expected an id without control characters, got {value!r}"
     return None

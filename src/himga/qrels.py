@@ -134,7 +134,7 @@ class QrelsSummary:
 
 def _check_id(value: str, what: str) -> str:
     if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
-        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}...: {problem}")
+        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}")
     if not value or any(c.isspace() for c in value):
         raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
     return value
@@ -151,7 +151,7 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         A :class:`QrelsSummary`.
 
     Raises:
-        ConfigurationError: an id is empty, contains whitespace or is longer than
+        ConfigurationError: an id is empty, contains whitespace or a control character, or is longer than
             :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a query id repeats.
         OSError: the folder is not writable (no file is then replaced).
     """
@@ -218,7 +218,7 @@ def write_run(rankings: Mapping[str, Sequence[str]], path: str | Path, *, tag: s
         ``path`` as a :class:`~pathlib.Path`.
 
     Raises:
-        ConfigurationError: an id or the tag is empty, contains whitespace or is longer than
+        ConfigurationError: an id or the tag is empty, contains whitespace or a control character, or is longer than
             :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a doc id repeats in a ranking.
     """
     _check_id(tag, "run tag")

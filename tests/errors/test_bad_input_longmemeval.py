@@ -107,6 +107,10 @@ CASES = [
     ("question_id of 200,000 characters", _mutated(_set("question_id", "q" * 200_000)), f"{FILE}: $[1].question_id: {TOO_LONG.format('200,000')}"),
     ("session id of 129 characters", _mutated(_set("haystack_session_ids", 1, "s" * 129)), f"{FILE}: $[1].haystack_session_ids[1]: {TOO_LONG.format(129)} {Q2}"),
     ("answer session id of 129 characters", _mutated(_set("answer_session_ids", ["s" * 129])), f"{FILE}: $[1].answer_session_ids[0]: {TOO_LONG.format(129)} {Q2}"),
+    # control characters in ids (issue 16 §4: a TREC reader cuts 'x\0y' at the NUL into a phantom query 'x')
+    ("NUL in question_id", _mutated(_set("question_id", "x\0y")), f"{FILE}: $[1].question_id: expected an id without control characters, got 'x\\x00y'"),
+    ("ESC in a session id", _mutated(_set("haystack_session_ids", 0, "s1\x1b[31m")), f"{FILE}: $[1].haystack_session_ids[0]: expected an id without control characters, got 's1\\x1b[31m' {Q2}"),
+    ("tab in an answer session id", _mutated(_set("answer_session_ids", ["s\t1"])), f"{FILE}: $[1].answer_session_ids[0]: expected an id without control characters, got 's\\t1' {Q2}"),
     # nesting past MAX_DEPTH (64) stops before ijson's C backend sees it (issue 16 §2); the real files need 5 levels
     ("content: arrays nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
     ("content: objects nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
