@@ -92,9 +92,9 @@ def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
     return _expect(obj[key], kind, file, f"{path}.{key}")
 
 
-def _id(value: str, file: str, path: str) -> str:
+def _id(value: str, file: str, path: str, *, controls: bool = True) -> str:
     """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
-    if (problem := id_problem(value)) is not None:
+    if (problem := id_problem(value, controls=controls)) is not None:
         raise _fail(file, path, problem)
     return value
 
@@ -163,7 +163,8 @@ def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str)
         raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
     evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
     for j, item in enumerate(evidence):
-        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]")
+        # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>
+        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
     return {
         "question_id": str(index),
         "question": question,

@@ -21,12 +21,14 @@ MAX_ID_LENGTH = 128
 MAX_QUALIFIED_ID_LENGTH = 2 * MAX_ID_LENGTH + 2
 
 
-def id_problem(value: str, limit: int = MAX_ID_LENGTH) -> str | None:
+def id_problem(value: str, limit: int = MAX_ID_LENGTH, *, controls: bool = True) -> str | None:
     """What is wrong with identifier ``value``, as the ``detail`` of an error, or ``None``.
 
     Args:
         value: The identifier (a ``str``).
         limit: Its longest allowed length in characters (default :data:`MAX_ID_LENGTH`).
+        controls: Refuse control characters (``False`` for a list of ids that whitespace separates,
+            such as a LoCoMo evidence entry ``"D8:6\\tD9:17"``, whose parts are checked after the split).
 
     Returns:
         ``"expected an id of at most 128 characters, got 200,000"``, ``"expected an id without control
@@ -35,6 +37,6 @@ def id_problem(value: str, limit: int = MAX_ID_LENGTH) -> str | None:
     """
     if len(value) > limit:
         return f"expected an id of at most {limit} characters, got {len(value):,}"
-    if not value.isprintable() and any(unicodedata.category(c) == "Cc" for c in value):
+    if controls and not value.isprintable() and any(unicodedata.category(c) == "Cc" for c in value):
         return f"expected an id without control characters, got {value!r}"
     return None
