@@ -12,6 +12,7 @@ the file changed while it was read.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -84,8 +85,9 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         DepthGuard().feed(data)
     except TooDeep as e:
         raise SourceFormatError(path.name, e.path, e.detail) from None
+    overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
     try:
-        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=_finite_float(overflow))
     except DuplicateKey:
         where, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook)) or ("$", "?")
         raise SourceFormatError(path.name, f"{where}.{key}", duplicate_detail(key)) from None
@@ -97,10 +99,30 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         raise SourceFormatError(path.name, "$", f"expected standard JSON, got {e}") from None
     except RecursionError:
         raise SourceFormatError(path.name, "$", "invalid JSON: nested too deeply") from None
+    if overflow:
+        where = next((at for at, item in walk(value) if isinstance(item, float) and math.isinf(item)), "$")
+        raise SourceFormatError(path.name, where, f"{NOT_FINITE}, got {overflow[0][:40]}")
     if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogate(value)) is not None:
         # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
         raise SourceFormatError(path.name, where, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
     return value
+
+
+#: The error of a number literal outside a double's range (``1e400``): Arrow, JSON readers and Python's
+#: ``json`` would hold it as ``inf`` and write it back as ``Infinity``, which is not JSON.
+NOT_FINITE = "expected a number that is finite in a double (at most ~1.8e308)"
+
+
+def _finite_float(overflow: list[str]):
+    """A ``parse_float`` hook: ``float(text)``, noting in ``overflow`` each literal that is not finite."""
+
+    def parse(text: str) -> float:
+        value = float(text)
+        if math.isinf(value):
+            overflow.append(text)
+        return value
+
+    return parse
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -296,6 +318,11 @@ def iter_array_items(
             detail = f"invalid JSON: {lines[0] if lines else type(e).__name__}"
             if "premature EOF" in detail:
                 detail += " (truncated file?)"
+            elif "floating point) overflow" in detail:  # yajl: a literal such as 1e400
+                detail = f"{NOT_FINITE}: {detail.removeprefix('invalid JSON: ')}"
+            elif "integer overflow" in detail:  # yajl2_c reads integers as 64-bit
+                detail += (" (this reader holds integers in 64 bits, -2**63 to 2**63-1; write a larger one as a string,"
+                           " or as a float if precision does not matter)")
             elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
                 detail += f" near {lines[1][:80]!r}"
             if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:

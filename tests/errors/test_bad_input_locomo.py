@@ -47,6 +47,7 @@ def _mutated(change) -> bytes:
     return _dump(records)
 
 
+NOT_FINITE = "expected a number that is finite in a double (at most ~1.8e308)"
 TOO_LONG = "expected an id of at most 128 characters, got {}"
 TOO_DEEP = "arrays and objects nested more than 64 levels deep (the benchmark files need fewer than 10)"
 DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
@@ -146,6 +147,9 @@ PREFIX_CASES = [
     ("NUL in sample_id", _mutated(_set("sample_id", "x\0y")), f"{FILE}: $[1].sample_id: expected an id without control characters, got 'x\\x00y'"),
     ("ESC in dia_id", _mutated(_set("conversation", "session_1", 0, "dia_id", "D1:1\x1b[2J")), f"{FILE}: $[1].conversation.session_1[0].dia_id: expected an id without control characters, got 'D1:1\\x1b[2J'"),
     ("newline in sample_id", _mutated(_set("sample_id", "conv\nFAKE: all good")), f"{FILE}: $[1].sample_id: expected an id without control characters, got 'conv\\nFAKE: all good'"),
+    # numbers beyond a double (issue 16 §5: 1e400 became the answer "inf" and "answer": Infinity in raw)
+    ("answer 1e400", _mutated(_set("qa", 0, "answer", "X")).replace(b'"X"', b"1e400"), f"{FILE}: $[1].qa[0].answer: {NOT_FINITE}, got 1e400"),
+    ("answer -1E+309 in raw only", _mutated(_set("qa", 0, "extra", "X")).replace(b'"X"', b"-1E+309"), f"{FILE}: $[1].qa[0].extra: {NOT_FINITE}, got -1E+309"),
     # nesting past MAX_DEPTH (64) stops before the parser sees it (issue 16 §2); the real files need 4 levels
     ("arrays nested 100,000 deep", GOOD.replace(b'"answer": 2023', b'"answer": ' + b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[0]: {TOO_DEEP}"),
     ("objects nested 100,000 deep", _mutated(_set("qa", 0, "answer", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP}"),
