@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,35 @@ from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "json_files", "load_json", "reject_constant"]
+__all__ = ["check_source_entry", "iter_array_items", "json_files", "load_json", "reject_constant"]
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"))
+
+
+def check_source_entry(path: Path) -> bool:
+    """Whether a folder entry named like a source (``x.json``) is a file to read (``False``: a folder).
+
+    A link to a file is read as that file; a folder (or a link to one) is not a source. Anything else
+    is refused rather than skipped, so that a folder never builds silently from part of its files.
+
+    Raises:
+        SourceFormatError: a link to nothing, a FIFO, a socket or a device (reading a FIFO or
+            ``/dev/zero`` would never end), or an entry that cannot be examined; the message says which.
+    """
+    try:
+        mode = path.stat().st_mode  # follows links
+    except FileNotFoundError:
+        what = f"a symbolic link to {os.readlink(path)!r}, which does not exist" if path.is_symlink() else "gone while the folder was read"
+        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {what}") from None
+    except OSError as e:
+        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {e.strerror}") from None
+    if stat.S_ISDIR(mode):
+        return False
+    if stat.S_ISREG(mode):
+        return True
+    kind = next((text for test, text in _KINDS if test(mode)), "not a regular file")
+    raise SourceFormatError(path.name, "$", f"cannot be read as a source: it is {kind}, not a regular file")
 
 
 def json_files(folder: str | Path) -> list[Path]:
@@ -33,10 +62,11 @@ def json_files(folder: str | Path) -> list[Path]:
     ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
 
     Raises:
-        SourceFormatError: the folder holds no ``.json`` file.
+        SourceFormatError: the folder holds no ``.json`` file, or a ``.json`` entry that cannot be read
+            as a file (a link to nothing, a FIFO, a device: :func:`check_source_entry`).
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json" and not p.name.startswith("."))
+    files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".") and check_source_entry(p))
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
     return files
