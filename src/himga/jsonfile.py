@@ -15,7 +15,6 @@ import json
 import math
 import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,13 +23,9 @@ from .errors import SourceFormatError
 from .jsondepth import DepthGuard, TooDeep
 from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from .sourceid import check_unchanged, file_identity
+from .sourceid import check_unchanged, file_identity, path_kind
 
 __all__ = ["check_source_entry", "iter_array_items", "json_files", "load_json", "reject_constant"]
-
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"))
-
 
 def check_source_entry(path: Path) -> bool:
     """Whether a folder entry named like a source (``x.json``) is a file to read (``False``: a folder).
@@ -42,18 +37,11 @@ def check_source_entry(path: Path) -> bool:
         SourceFormatError: a link to nothing, a FIFO, a socket or a device (reading a FIFO or
             ``/dev/zero`` would never end), or an entry that cannot be examined; the message says which.
     """
-    try:
-        mode = path.stat().st_mode  # follows links
-    except FileNotFoundError:
-        what = f"a symbolic link to {os.readlink(path)!r}, which does not exist" if path.is_symlink() else "gone while the folder was read"
-        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {what}") from None
-    except OSError as e:
-        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {e.strerror}") from None
-    if stat.S_ISDIR(mode):
-        return False
-    if stat.S_ISREG(mode):
-        return True
-    kind = next((text for test, text in _KINDS if test(mode)), "not a regular file")
+    kind = path_kind(path)  # follows links
+    if kind in ("a folder", "a regular file"):
+        return kind == "a regular file"
+    if kind.startswith(("a symbolic link", "missing", "unreadable")):
+        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {kind.replace('missing', 'gone while the folder was read')}")
     raise SourceFormatError(path.name, "$", f"cannot be read as a source: it is {kind}, not a regular file")
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from himga.cli import main
 from himga.data import load_locomo, load_longmemeval
-from himga.errors import SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError
 
 
 def _locomo_part(path: Path, sample_id: str) -> None:
@@ -71,3 +71,45 @@ def test_longmemeval_folder_with_a_dangling_config_file(tmp_path):
     with pytest.raises(SourceFormatError) as info:
         load_longmemeval(folder, cache_dir=tmp_path / "cache")
     assert str(info.value) == f"longmemeval_oracle.json: $: cannot be read as a source: a symbolic link to {str(tmp_path / 'gone.json')!r}, which does not exist"
+
+
+# ---- issue 16 §9: a FIFO or a device given as the path says what it is --------------------------------
+
+
+@pytest.fixture(params=["fifo", "/dev/zero", "/dev/null", "dangling link"])
+def odd_path(request, tmp_path) -> tuple[Path, str]:
+    if request.param == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+        return path, "a FIFO (named pipe)"
+    if request.param == "dangling link":
+        path = tmp_path / "link"
+        path.symlink_to(tmp_path / "gone")
+        return path, f"a symbolic link to {str(tmp_path / 'gone')!r}, which does not exist"
+    return Path(request.param), "a character device"
+
+
+def test_odd_path_says_what_it_is_on_every_route(odd_path, tmp_path, capsys):
+    path, kind = odd_path
+    message = f"source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it"
+    with pytest.raises(ConfigurationError) as info:
+        load_locomo(path, cache_dir=tmp_path / "cache")
+    assert str(info.value) == f"locomo: {message}"
+    with pytest.raises(ConfigurationError) as info:
+        load_longmemeval(path, config="oracle", cache_dir=tmp_path / "cache")
+    assert str(info.value) == f"longmemeval: {message}"
+    for args in (["stats", "locomo", "--data-dir", str(path)], ["export", "locomo", str(tmp_path / "out"), "--data-dir", str(path)],
+                 ["export", "longmemeval", str(tmp_path / "out"), "--data-dir", str(path)]):
+        assert main([*args, "--cache-dir", str(tmp_path / "cache")]) == 2
+        assert capsys.readouterr().err == f"himga: error: {args[1]}: {message}\n"
+
+
+@pytest.mark.parametrize("kind", ["a folder", "a FIFO (named pipe)"])
+def test_longmemeval_config_file_that_is_not_a_file(tmp_path, kind):
+    folder = tmp_path / "lme"
+    folder.mkdir()
+    (folder / "longmemeval_oracle.json").mkdir() if kind == "a folder" else os.mkfifo(folder / "longmemeval_oracle.json")
+    with pytest.raises(ConfigurationError) as info:
+        load_longmemeval(folder, config="oracle", cache_dir=tmp_path / "cache")
+    assert str(info.value) == (f"longmemeval (config 'oracle'): longmemeval_oracle.json in {folder} is {kind}, not a regular file: "
+                               "no source can be read from it")
