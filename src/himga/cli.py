@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from himga.errors import ConfigurationError, HimgaError
+from himga.errors import ConfigurationError, HimgaError, redacted
 
 DATASETS = ("locomo", "longmemeval")
 
@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
             return 0
-        print(f"himga: error: {_one_line(str(e))}", file=sys.stderr)
+        print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
         print("himga: interrupted", file=sys.stderr)

@@ -12,6 +12,9 @@ and the wrapper, when a user calls ``datasets`` directly, names ours as its ``__
 
 from __future__ import annotations
 
+import os
+import re
+
 __all__ = [
     "CacheError",
     "ChecksumError",
@@ -23,8 +26,26 @@ __all__ = [
     "SourceChangedError",
     "SourceFormatError",
     "UploadError",
+    "redacted",
     "shown",
 ]
+
+_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+_HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{8,}")
+_BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s'\",;]+")
+
+
+def redacted(text: str) -> str:
+    """``text`` without anything that looks like a Hugging Face token.
+
+    Removes the values of ``HF_TOKEN`` and ``HUGGING_FACE_HUB_TOKEN`` (at least 8 characters), any
+    ``hf_…`` token and the credential after ``Bearer``, each replaced by ``***``: an error body from an
+    endpoint that echoes the request's ``Authorization`` header must never print the token.
+    """
+    for variable in _TOKEN_VARIABLES:
+        if len(value := os.environ.get(variable, "")) >= 8:
+            text = text.replace(value, "***")
+    return _BEARER.sub(r"\1 ***", _HF_TOKEN.sub("***", text))
 
 
 def shown(text: object) -> str:

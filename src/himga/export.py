@@ -46,7 +46,7 @@ from filelock import FileLock
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
-from himga.errors import ConfigurationError, UploadError
+from himga.errors import ConfigurationError, UploadError, redacted
 from himga.exported import LOCK, METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target, checked_export, exported_configs, shard_metadata
 from himga.export_sources import SourceFile, checked_sources, select_configs
 
@@ -286,7 +286,9 @@ def push(
                 delete_patterns=patterns,
                 commit_message=f"himga: {name} ({', '.join(selected)})",
             )
-        except Exception as e:  # HTTP errors, connection failures, permissions: the Hub's own message
-            raise UploadError(f"cannot push to {repo_id}: {type(e).__name__}: {e}") from e
+        except Exception as e:  # HTTP errors, connection failures, permissions: the first line of the Hub's message
+            first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
+            # without the token an endpoint may echo, on one line, and not chained: the cause's text holds it all
+            raise UploadError(redacted(f"cannot push to {repo_id}: {type(e).__name__}: {first[:300]}")) from None
     logger.info("pushed %s (%s) to %s", name, ", ".join(selected), repo_id)
     return str(getattr(commit, "commit_url", commit))
