@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import check_source_entry
+from himga.sourcefolder import check_source_entry
 
 __all__ = ["check_named_files", "config_of", "folder_sources", "source_config"]
 
@@ -46,7 +46,7 @@ def folder_sources(folder: Path, configs: Mapping[str, Any]) -> tuple[str | None
 
     Raises:
         SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
-            read as a file (:func:`himga.jsonfile.check_source_entry`).
+            read as a file (:func:`himga.sourcefolder.check_source_entry`).
         ConfigurationError: it holds several, one or more named after a config; the message lists
             each file with the configs it belongs to.
     """

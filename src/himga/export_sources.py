@@ -20,7 +20,7 @@ from pathlib import Path
 
 from himga.data.builders import builder_class, check_source_kind
 from himga.errors import ConfigurationError
-from himga.jsonfile import json_files
+from himga.sourcefolder import json_files
 from himga.provenance import file_sha256
 from himga.sources import RemoteFile, get_dataset
 

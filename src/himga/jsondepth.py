@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import accumulate, count
 from operator import sub
 
-__all__ = ["MAX_DEPTH", "DepthGuard", "TooDeep"]
+__all__ = ["MAX_DEPTH", "DepthGuard", "OnceReader", "TooDeep"]
 
 #: Arrays and objects nested deeper than this are refused (the benchmark files need fewer than 10).
 MAX_DEPTH = 64
@@ -161,3 +161,48 @@ class DepthGuard:
             elif depth == 1 and array:
                 self.items += 1
         self.depth = depth
+
+
+class OnceReader:
+    """A binary file whose bytes are fed to ``consumers`` once each, in order, however often it is rewound.
+
+    The consumers (a digest's ``update``) see each byte before the caller does. With ``guard`` (a
+    :class:`DepthGuard`), a read returns only the bytes within its depth bound and the
+    next read raises :class:`TooDeep`: the caller never sees a byte past the bound.
+    The file's position starts where ``f`` is.
+    """
+
+    def __init__(self, f, *consumers, guard: DepthGuard | None = None) -> None:
+        self._f = f
+        self._consumers = consumers
+        self._guard = guard
+        self._too_deep: TooDeep | None = None
+        self._hashed = f.tell()  # bytes [start, _hashed) have been fed
+
+    def read(self, n: int = -1) -> bytes:
+        if self._too_deep is not None:
+            raise self._too_deep
+        start = self._f.tell()
+        data = self._f.read(n)
+        end = start + len(data)
+        if end > self._hashed:  # never a gap: the reader only rewinds
+            new = data[self._hashed - start:] if self._hashed > start else data
+            for consume in self._consumers:
+                consume(new)
+            if self._guard is not None and (safe := self._guard.feed_safe(new)) < len(new):
+                self._too_deep = TooDeep(self._guard.items if self._guard.array else None, self._guard.limit)
+                data = data[:len(data) - len(new) + safe]
+            self._hashed = end
+        return data
+
+    def seek(self, *args) -> int:
+        return self._f.seek(*args)
+
+    def tell(self) -> int:
+        return self._f.tell()
+
+    def finish(self) -> None:
+        """Feed whatever the parser did not read (trailing whitespace)."""
+        self._f.seek(self._hashed)
+        while self.read(1 << 20):
+            pass

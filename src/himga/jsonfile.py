@@ -20,45 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
-from .jsondepth import DepthGuard, TooDeep
+from .jsondepth import DepthGuard, OnceReader, TooDeep
 from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from .sourceid import check_unchanged, file_identity, path_kind
+from .sourceid import check_unchanged, file_identity
 
-__all__ = ["check_source_entry", "iter_array_items", "json_files", "load_json", "reject_constant"]
-
-def check_source_entry(path: Path) -> bool:
-    """Whether a folder entry named like a source (``x.json``) is a file to read (``False``: a folder).
-
-    A link to a file is read as that file; a folder (or a link to one) is not a source. Anything else
-    is refused rather than skipped, so that a folder never builds silently from part of its files.
-
-    Raises:
-        SourceFormatError: a link to nothing, a FIFO, a socket or a device (reading a FIFO or
-            ``/dev/zero`` would never end), or an entry that cannot be examined; the message says which.
-    """
-    kind = path_kind(path)  # follows links
-    if kind in ("a folder", "a regular file"):
-        return kind == "a regular file"
-    if kind.startswith(("a symbolic link", "missing", "unreadable")):
-        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {kind.replace('missing', 'gone while the folder was read')}")
-    raise SourceFormatError(path.name, "$", f"cannot be read as a source: it is {kind}, not a regular file")
-
-
-def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` files of a folder, sorted by name; other files, hidden files (``.name``, as
-    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
-
-    Raises:
-        SourceFormatError: the folder holds no ``.json`` file, or a ``.json`` entry that cannot be read
-            as a file (a link to nothing, a FIFO, a device: :func:`check_source_entry`).
-    """
-    folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".") and check_source_entry(p))
-    if not files:
-        raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
-    return files
-
+__all__ = ["iter_array_items", "load_json", "reject_constant"]
 
 def reject_constant(name: str) -> Any:
     """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
@@ -193,7 +160,7 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
     backend = _ijson_backend()
     with open(path, "rb") as raw:
         _first_byte(raw)
-        f = _OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
+        f = OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
         try:
             for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
                 if i == index:
@@ -206,55 +173,10 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
 def _top_level_id(f, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
     try:
-        value = next(iter(_ijson_backend().items(_OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
+        value = next(iter(_ijson_backend().items(OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
     except Exception:  # noqa: BLE001 - the error being reported is the caller's
         return None
     return value if isinstance(value, str) else None
-
-
-class _OnceReader:
-    """A binary file whose bytes are fed to ``consumers`` once each, in order, however often it is rewound.
-
-    The consumers (a digest's ``update``) see each byte before the caller does. With ``guard`` (a
-    :class:`~himga.jsondepth.DepthGuard`), a read returns only the bytes within its depth bound and the
-    next read raises :class:`~himga.jsondepth.TooDeep`: the caller never sees a byte past the bound.
-    The file's position starts where ``f`` is.
-    """
-
-    def __init__(self, f, *consumers, guard: DepthGuard | None = None) -> None:
-        self._f = f
-        self._consumers = consumers
-        self._guard = guard
-        self._too_deep: TooDeep | None = None
-        self._hashed = f.tell()  # bytes [start, _hashed) have been fed
-
-    def read(self, n: int = -1) -> bytes:
-        if self._too_deep is not None:
-            raise self._too_deep
-        start = self._f.tell()
-        data = self._f.read(n)
-        end = start + len(data)
-        if end > self._hashed:  # never a gap: the reader only rewinds
-            new = data[self._hashed - start:] if self._hashed > start else data
-            for consume in self._consumers:
-                consume(new)
-            if self._guard is not None and (safe := self._guard.feed_safe(new)) < len(new):
-                self._too_deep = TooDeep(self._guard.items if self._guard.array else None, self._guard.limit)
-                data = data[:len(data) - len(new) + safe]
-            self._hashed = end
-        return data
-
-    def seek(self, *args) -> int:
-        return self._f.seek(*args)
-
-    def tell(self) -> int:
-        return self._f.tell()
-
-    def finish(self) -> None:
-        """Feed whatever the parser did not read (trailing whitespace)."""
-        self._f.seek(self._hashed)
-        while self.read(1 << 20):
-            pass
 
 
 def iter_array_items(
@@ -295,7 +217,7 @@ def iter_array_items(
     with open(path, "rb") as raw:
         before = file_identity(os.fstat(raw.fileno()))
         # every byte passes the depth guard before ijson's C backend (which does not bound nesting) sees it
-        f = _OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
+        f = OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
         try:  # the depth guard may stop any read, the header's too
             if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
                 raise error
@@ -356,7 +278,7 @@ def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
     """
     with open(path, "rb") as raw:
         _first_byte(raw)
-        f = _OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
+        f = OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
         for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
             if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
                 return (i, *found)
