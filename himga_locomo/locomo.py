@@ -17,7 +17,8 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.jsonfile import json_files, load_json
+from himga.jsonfile import load_json
+from himga.sourcefolder import json_files
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, get_dataset
