@@ -17,9 +17,10 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.build.guarded import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.jsonio.reader import json_files, load_json
+from himga.jsonio.reader import load_json
+from himga.sourcefolder import json_files
 from himga.sources.provenance import warn_if_modified
-from himga.sources.identity import OneFileEach
+from himga.sources.identity import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, get_dataset
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
@@ -131,6 +132,7 @@ def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path
     """
     if data_dir is None:
         return json_files(get_dataset("locomo", files=[config.remote_file()]))
+    check_source_kind("locomo", data_dir)
     path = Path(data_dir).expanduser()
     if path.is_file():
         return [path]

@@ -24,8 +24,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError, shown
+from himga.sourcefolder import check_source_entry
 from himga.sources import get_dataset
+from himga.sources.identity import check_source_kind, path_kind
 
 __all__ = ["check_named_files", "config_of", "folder_sources", "missing_source", "source_config", "source_files"]
 
@@ -35,18 +37,27 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     the folder (``data_dir``, or the pinned source's folder when ``None``), by name; ``[]`` when absent.
 
     Raises:
-        ConfigurationError: ``data_dir`` does not exist.
+        ConfigurationError: ``data_dir`` does not exist; an entry of the config's file name that is not a
+            regular file (a folder, a FIFO).
         DownloadError, ChecksumError: the pinned source could not be fetched or verified.
     """
     if data_dir is None:
         folder = get_dataset("longmemeval", files=[config.remote_file()])
     else:
+        check_source_kind("longmemeval", data_dir)
         folder = Path(data_dir).expanduser()
         if folder.is_file():
             return [folder]
         if not folder.is_dir():
             raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
-    return [folder / n for n in config.candidate_names if (folder / n).is_file()][:1]
+    for name in config.candidate_names:
+        if (folder / name).is_file():
+            return [folder / name]
+        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
+            raise ConfigurationError(
+                f"longmemeval (config {config.name!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
+                "no source can be read from it")
+    return []
 
 
 def missing_source(config: Any, data_dir: str | Path | None) -> ConfigurationError:
@@ -76,13 +87,14 @@ def folder_sources(folder: Path, configs: Mapping[str, Any]) -> tuple[str | None
         ``(config name or None for the default, files in name order)``.
 
     Raises:
-        SourceFormatError: the folder holds no source file.
+        SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
+            read as a file (:func:`himga.sourcefolder.check_source_entry`).
         ConfigurationError: it holds several, one or more named after a config; the message lists
             each file with the configs it belongs to.
     """
     files = sorted(
         p for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs))
+        if not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs)) and check_source_entry(p)
     )
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")

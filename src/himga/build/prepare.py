@@ -19,10 +19,12 @@ from himga.build.progress import rows_progress
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 from himga.sources import get_dataset
+from himga.sources.identity import check_source_kind
 
 __all__ = [
     "cache_key",
     "code_hash",
+    "check_source_kind",
     "escaped",
     "existing_source",
     "make_builder",
@@ -109,8 +111,10 @@ def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
 
     Raises:
         ConfigurationError: it does not exist ("source file '…' does not exist" for a name with a
-            suffix, "source file or folder '…'" otherwise).
+            suffix, "source file or folder '…'" otherwise), or is something else than a file or a
+            folder (:func:`check_source_kind`).
     """
+    check_source_kind(benchmark(entry).name, data_dir)
     path = Path(data_dir).expanduser().resolve()
     if not path.exists():
         what = "source file" if path.suffix else "source file or folder"

@@ -12,9 +12,10 @@ from typing import Any
 
 import datasets
 
-from himga.catalog import Benchmark, benchmark
-
 from himga.build.prepare import prepare, unchecked_builder
+from himga.catalog import Benchmark, benchmark
+from himga.sources.identity import check_source_kind
+
 from .lazy import LazySamples
 from .schema import Sample
 
@@ -58,6 +59,7 @@ def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_
     """:func:`build_dataset` with checked options: a file is ``data_files``, a folder ``data_dir``."""
     data_dir = data_files = None
     if path is not None:
+        check_source_kind(entry.name, path)
         path = Path(path).expanduser()
         if path.is_file():
             data_files = [str(path)]

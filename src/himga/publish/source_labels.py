@@ -23,6 +23,7 @@ from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 from himga.sources.provenance import file_sha256
 from himga.sources import RemoteFile
+from himga.sources.identity import check_source_kind
 
 __all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
 
@@ -121,6 +122,7 @@ def select_configs(entry: Benchmark, configs: list[str] | tuple[str, ...] | None
     wanted = _requested(entry, configs)
     if data_dir is None or len(entry.configs) == 1:
         return wanted or entry.configs
+    check_source_kind(entry.name, data_dir)
     path = Path(data_dir).expanduser()
     if path.is_file():
         return _configs_of_file(entry, path, wanted)

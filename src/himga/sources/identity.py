@@ -17,12 +17,52 @@ before the read starts, could go unseen by the timestamps alone.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from himga.errors import SourceChangedError, SourceFormatError
+from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError
 
-__all__ = ["Identity", "OneFileEach", "check_unchanged", "file_identity"]
+__all__ = ["Identity", "OneFileEach", "check_source_kind", "check_unchanged", "file_identity", "path_kind"]
+
+_KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def path_kind(path: str | Path) -> str:
+    """What ``path`` is, following links, for a message: ``"a regular file"``, ``"a folder"``, ``"a FIFO
+    (named pipe)"``, ``"a socket"``, ``"a character device"`` (``/dev/zero``, ``/dev/null``), ``"a block
+    device"``, ``"a symbolic link to '…', which does not exist"``, ``"missing"``, or ``"unreadable (…)"``.
+    Sources are regular files or folders of them; anything else is refused with this text."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return f"a symbolic link to {os.readlink(path)!r}, which does not exist" if path.is_symlink() else "missing"
+    except OSError as e:
+        return f"unreadable ({e.strerror})"
+    return next((text for test, text in _KINDS if test(mode)), "not a regular file")
+
+
+def check_source_kind(name: str, path: str | Path) -> None:
+    """Refuse a source path that is neither a regular file nor a folder (nor missing: callers say that).
+
+    A FIFO or ``/dev/zero`` would be read forever, ``/dev/null`` is empty, a link to nothing is nothing;
+    the message says what the path is (:func:`path_kind`) instead of a bare ``NotADirectoryError`` or
+    "does not exist". Called by every route that takes a source path (the facade, ``make_builder``, the
+    builders' file rules, export).
+
+    Args:
+        name: The benchmark's name, for the message.
+        path: The source path given.
+
+    Raises:
+        ConfigurationError: ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
+            files: no source can be read from it"``.
+    """
+    kind = path_kind(Path(path).expanduser())
+    if kind not in ("a regular file", "a folder", "missing"):
+        raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
 
 #: ``(size, mtime_ns, ctime_ns, inode)`` of a file.
 Identity = tuple[int, int, int, int]
