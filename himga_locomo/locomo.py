@@ -18,7 +18,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.build.guarded import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
-from himga.sourcefolder import json_files
+from himga.sources.folder import json_files
 from himga.sources.provenance import warn_if_modified
 from himga.sources.identity import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, get_dataset

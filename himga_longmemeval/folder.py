@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sourcefolder import check_source_entry
+from himga.sources.folder import check_source_entry
 from himga.sources import get_dataset
 from himga.sources.identity import check_source_kind, path_kind
 
@@ -88,7 +88,7 @@ def folder_sources(folder: Path, configs: Mapping[str, Any]) -> tuple[str | None
 
     Raises:
         SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
-            read as a file (:func:`himga.sourcefolder.check_source_entry`).
+            read as a file (:func:`himga.sources.folder.check_source_entry`).
         ConfigurationError: it holds several, one or more named after a config; the message lists
             each file with the configs it belongs to.
     """

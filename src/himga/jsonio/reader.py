@@ -4,7 +4,7 @@ Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval 
 are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
 accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
 holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
-more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
+more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
 them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
 the file changed while it was read.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import SourceFormatError
-from himga.jsondepth import DepthGuard, OnceReader, TooDeep
+from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
 from himga.jsonio._sniff import not_json
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from himga.sources.identity import check_unchanged, file_identity
@@ -44,7 +44,7 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
+            nested more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
             Arrow cannot store) or an object with a duplicate key; the message names the file and the
             line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
             A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).

@@ -1,7 +1,7 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
 The package: this module (remote files, roots, downloads), :mod:`.identity` (a file's identity and
-change checks), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
+change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
 sources``: every pin, its local copies, whether the remote still serves it).
 
 This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,

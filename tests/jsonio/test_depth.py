@@ -1,4 +1,4 @@
-"""The depth guard of :mod:`himga.jsondepth` (issue 16 §2): strings and escapes split anywhere, item index, safe prefix."""
+"""The depth guard of :mod:`himga.jsonio._depth` (issue 16 §2): strings and escapes split anywhere, item index, safe prefix."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from himga.jsondepth import MAX_DEPTH, DepthGuard, TooDeep
+from himga.jsonio._depth import MAX_DEPTH, DepthGuard, TooDeep
 
 # 3 levels of brackets; the strings hold brackets, escaped quotes and backslash runs that must not count
 TEXT = json.dumps([{"a": '[[["{{', 'b\\': ['x\\"]]', "\\\\"]}, {"c": [1]}, ']\\']).encode()
