@@ -29,15 +29,19 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
     parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
                         help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
+    parser.add_argument("--gold", choices=("published", "audited"), default=None,
+                        help="LoCoMo only: the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)")
+    parser.add_argument("--errata", metavar="FILE", default=None,
+                        help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
+    """The builder config options given on the command line (LoCoMo's; none for LongMemEval)."""
     options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
-               "category3_answer": args.category3_answer}
+               "category3_answer": args.category3_answer, "gold": args.gold, "errata": args.errata}
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer apply to locomo only")
+        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer/--gold/--errata apply to locomo only")
     return options
 
 
@@ -64,15 +68,28 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
+    audit = None
+    if args.dataset == "locomo" and args.gold == "audited":
+        from himga_locomo.gold import audit_summary, format_audit_summary
+
+        audit = audit_summary(samples)
+        stats["gold"] = audit
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
+        if audit is not None:
+            print(format_audit_summary(audit))
         from himga.pins import provenance_lines
         from himga.validate import source_files
 
         for line in provenance_lines(args.dataset, source_files(args.dataset, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
+        if audit is not None:
+            from himga.provenance import provenance
+            from himga_locomo.gold import ERRATA_PIN, errata_path
+
+            print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
     if args.plot:
         from himga.plot import plot_stats
 
