@@ -158,6 +158,29 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_subset(args: argparse.Namespace) -> int:
+    from himga.subset import subset, write_ids
+
+    drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
+                   stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    write_ids(drawn.ids, args.out)
+    how = []
+    if args.stratify:
+        how.append(f"stratified by {args.stratify}")
+    if args.keep_abstention:
+        how.append("abstention share kept")
+    rule = f" ({', '.join(how)}; largest remainder)" if how else ""
+    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs, seed {args.seed}{rule}")
+    if how:
+        for stratum, (chosen, of) in drawn.strata.items():
+            print(f"  {stratum:<40} {chosen:>6,} of {of:,}")
+    for file, sha in drawn.sources:
+        print(f"source: {file} sha256 {sha}")
+    print(f"wrote {args.out}")
+    print(f"fingerprint: {drawn.fingerprint}")
+    return 0
+
+
 def _cmd_sources(args: argparse.Namespace) -> int:
     from himga.pins import check_pins, describe_pins
 
@@ -242,6 +265,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_args(p)
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
     p.set_defaults(func=_cmd_qrels)
+
+    p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
+    _add_source_args(p)
+    p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
+    p.add_argument("--n", type=int, required=True, help="how many QA pairs")
+    p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
+    p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
+    p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
+    p.set_defaults(func=_cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")
