@@ -18,7 +18,8 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
-from himga.provenance import warn_if_modified
+from himga.content import content_sha256
+from himga.provenance import record_content, warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, get_dataset
 from himga_locomo import gold
@@ -59,6 +60,11 @@ _FILENAME = "locomo10.json"
 _SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
+#: The content fingerprint of that file (himga.content: sha256 of its parsed JSON in canonical form) and its
+#: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
+#: tests/sources/test_content.py checks both against it.
+_CONTENT_SHA256 = "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
+_CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
@@ -132,7 +138,7 @@ class LocomoConfig(datasets.BuilderConfig):
     def remote_file(self) -> RemoteFile:
         """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
         return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO,
-                          licence=_LICENSE, evidence=_EVIDENCE)
+                          licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
 
     @classmethod
     def auxiliary_pins(cls) -> tuple[tuple[str, str, RemoteFile], ...]:
@@ -197,7 +203,10 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             name = Path(file).name
             digest = hashlib.sha256()
             data = load_json(file, digest=digest)
-            warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
+            pins = [self.config.remote_file()]
+            content = content_sha256(data)  # the same parse: the data's fingerprint, whatever its bytes
+            warn_if_modified(file, digest.hexdigest(), pins, content=content)
+            record_content(file, content, pins, data)
             if isinstance(data, dict):
                 records = [("$", data)]
             elif isinstance(data, list):

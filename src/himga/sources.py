@@ -60,6 +60,9 @@ class RemoteFile:
         repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
         licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
+        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.content`), or ``None``.
+        content_tree: A JSON file holding the file's content tree (:func:`himga.content.content_tree`), which
+            locates where a copy's content differs; or ``None``.
     """
 
     filename: str
@@ -72,6 +75,8 @@ class RemoteFile:
     repo: str | None = None
     licence: str | None = None
     evidence: str | None = None
+    content_sha256: str | None = None
+    content_tree: str | None = None
 
     @property
     def repo_path(self) -> str:
