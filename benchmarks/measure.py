@@ -149,8 +149,9 @@ def verify(args) -> dict:
 
 
 def content(args) -> dict:
-    """(3b) The content fingerprint's share of the cold build: canonical JSON + sha256 of each parsed item
-    (``himga.content.ContentDigest.item``, as the LongMemEval builder calls it), timed alone; the parse is not."""
+    """(3b) What the content fingerprint costs a cold build: canonical JSON + sha256 of each parsed item
+    (``himga.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
+    fingerprint), timed alone; the parse is not."""
     import ijson
 
     from himga.content import ContentDigest

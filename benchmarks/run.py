@@ -33,7 +33,7 @@ ROWS_S = [
     ("parse", "(1) parse limit: ijson C items, no work", None, None),
     ("seed", "(2) seed-style: json.load + dataclasses", "parse", None),
     ("build", "(3) cold build: raw JSON -> Arrow cache", "parse", ("ratio<=", 2.0)),
-    ("content", "(3b) of which content fingerprint: canonical JSON + sha256", "parse", None),
+    ("content", "(3b) content fingerprint alone: canonical JSON + sha256 of the items", "parse", None),
     ("open", "(4) warm open: build_dataset on the cache", "seed", ("s<=", 0.050)),
     ("materialize", "(5) all Samples from the cache", "seed", ("ratio<=", 0.5)),
     ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),

@@ -70,7 +70,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
     audit = None
     if args.dataset == "locomo" and args.gold == "audited":
-        from himga_locomo.gold import audit_summary, format_audit_summary
+        from himga_locomo.gold_report import audit_summary, format_audit_summary
 
         audit = audit_summary(samples)
         stats["gold"] = audit

@@ -2,10 +2,11 @@
 
 A copy of a source file re-serialised by another tool (non-ASCII characters escaped, other indentation, a
 trailing newline) has another sha256 but the same data. The *content fingerprint* is the sha256 of the
-parsed JSON value in a canonical form: ``json.dumps(value, ensure_ascii=False, sort_keys=True,
-separators=(",", ":"), allow_nan=False)`` encoded as UTF-8 (object keys sorted, no whitespace, characters
-unescaped; numbers as Python prints the parsed ``int`` or ``float``). The builders compute it in their one
-parse (:class:`ContentDigest`: a whole value, or an array one item at a time, which gives the same digest).
+parsed JSON value in a canonical form: ``json.dumps(value, ensure_ascii=True, sort_keys=True,
+separators=(",", ":"), allow_nan=False)`` (object keys sorted, no whitespace, every non-ASCII character
+as a ``\\uXXXX`` escape, which CPython's encoder writes twice as fast as UTF-8; numbers as Python prints the
+parsed ``int`` or ``float``). The builders compute it in their one parse (:class:`ContentDigest`: a whole
+value, or an array one item at a time, which gives the same digest).
 
 Where the pinned file's value differs, a *content tree* locates the first difference: the fingerprints (8
 hex digits) of the value's nodes down to a depth (:func:`content_tree`; for LoCoMo depth 3: records, their
@@ -25,12 +26,12 @@ _HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full 
 
 
 def canonical(value: Any) -> bytes:
-    """The canonical JSON text of ``value``, UTF-8 (see the module docstring).
+    """The canonical JSON text of ``value``, ASCII (see the module docstring).
 
     Raises:
         ValueError: ``NaN`` or an infinity (not JSON).
     """
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 def content_sha256(value: Any) -> str:
