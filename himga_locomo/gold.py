@@ -15,7 +15,8 @@ Under ``gold="audited"`` a QA pair named by an entry gets ``answer`` = ``correct
 at its first ``;`` under ``category3_answer="scorer"``, the scorer's rule for every category-3 gold) and
 ``evidence.turn_ids`` = ``correct_evidence`` normalized like the source evidence; its ``raw`` keeps the
 published QA untouched plus one key, :data:`AUDIT_KEY`: ``{"errata_id", "changed", "error_type",
-"reasoning"}``, ``changed`` listing ``"answer"`` and/or ``"evidence"`` where the entry's correction differs
+"reasoning", "answer", "evidence"}`` (the last two: the entry's corrections as in the errata file, which the
+scorer reads, as it reads the published record), ``changed`` listing ``"answer"`` and/or ``"evidence"`` where the entry's correction differs
 from the published value (answer compared as a string, evidence as the source list). Each sample row's
 ``raw`` gets ``gold``: ``{"variant", "errata", "errata_sha256"}``.
 """
@@ -250,7 +251,8 @@ def apply_errata(row: dict[str, Any], record: dict, entries: dict[int, Erratum],
         qa = qa_pairs[index]
         qa["answer"] = cut_category3(erratum.answer, erratum.category, options)
         qa["evidence"] = {**qa["evidence"], "turn_ids": normalize_evidence(list(erratum.evidence))}
-        audit = {"errata_id": erratum.errata_id, "changed": changed, "error_type": erratum.error_type, "reasoning": erratum.reasoning}
+        audit = {"errata_id": erratum.errata_id, "changed": changed, "error_type": erratum.error_type, "reasoning": erratum.reasoning,
+                 "answer": erratum.answer, "evidence": list(erratum.evidence)}
         qa["raw"] = raw_text({**raw_dict(qa["raw"]), AUDIT_KEY: audit})
     gold = {"variant": "audited", "errata": errata.file, "errata_sha256": errata.sha256}
     row["raw"] = raw_text({**raw_dict(row["raw"]), "gold": gold})
@@ -268,4 +270,4 @@ def card_note(variant: str = "published") -> str:
             f"`gold=\"audited\"` replaces the answers and evidence that the errata of `{pin.repo}@{pin.revision[:7]}` "
             f"(`{pin.filename}`, {pin.size:,} bytes, sha256 `{pin.sha256}`, {pin.licence}) correct: 156 QA pairs, "
             "120 answers and 97 evidence lists; `qa_pairs[].raw` keeps the published QA and gets `gold_audit` "
-            "(`errata_id`, `changed`, `error_type`, `reasoning`), and `raw.gold` names the variant and the errata's sha256.")
+            "(`errata_id`, `changed`, `error_type`, `reasoning`, and the corrected `answer` and `evidence`), and `raw.gold` names the variant and the errata's sha256.")

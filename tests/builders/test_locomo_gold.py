@@ -101,6 +101,7 @@ def test_one_audited_pair(audited):
     assert qa.raw["gold_audit"]["changed"] == ["evidence"]
     assert qa.raw["gold_audit"]["error_type"] == "WRONG_CITATION"
     assert qa.raw["gold_audit"]["reasoning"].startswith("D1:12 (cited) says 'By the way, take a look at this'")
+    assert (qa.raw["gold_audit"]["answer"], qa.raw["gold_audit"]["evidence"]) == ("2022", ["D1:14"])
     assert audited[0].raw["gold"] == {"variant": "audited", "errata": "errors.json", "errata_sha256": ERRATA_SHA256}
 
 
