@@ -17,7 +17,8 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
-from himga.jsonfile import json_files, load_json
+from himga.jsonfile import load_json
+from himga.sourcefolder import json_files
 from himga.content import content_sha256
 from himga.provenance import record_content, warn_if_modified
 from himga.sourceid import OneFileEach

@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
+from himga.identifiers import id_problem
 from himga.rawcell import raw_text
 
 __all__ = [
@@ -96,6 +97,13 @@ def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
     return _expect(obj[key], kind, file, f"{path}.{key}")
 
 
+def _id(value: str, file: str, path: str, *, controls: bool = True) -> str:
+    """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
+    if (problem := id_problem(value, controls=controls)) is not None:
+        raise _fail(file, path, problem)
+    return value
+
+
 def normalize_evidence(evidence: list[str]) -> list[str]:
     """Normalize LoCoMo evidence strings to turn ids ``D<session>:<turn>``.
 
@@ -125,7 +133,7 @@ def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
     _expect(turn, dict, file, path)
     role = _require(turn, "speaker", str, file, path)
     text = _require(turn, "text", str, file, path)
-    turn_id = _require(turn, "dia_id", str, file, path)
+    turn_id = _id(_require(turn, "dia_id", str, file, path), file, f"{path}.dia_id")
     raw = {k: v for k, v in turn.items() if k not in ("speaker", "text", "dia_id")}
     if "blip_caption" in raw:
         caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
@@ -175,7 +183,8 @@ def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str)
         raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
     evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
     for j, item in enumerate(evidence):
-        _expect(item, str, file, f"{path}.evidence[{j}]")
+        # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>
+        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
     return {
         "question_id": str(index),
         "question": question,
@@ -270,6 +279,9 @@ def record_to_row(
     for key, value in conversation.items():
         if key in ("speaker_a", "speaker_b"):
             continue
+        m = _SESSION.fullmatch(key) or _SESSION_DATE.fullmatch(key)
+        if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
+            raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
         if m := _SESSION.fullmatch(key):
             turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
         elif m := _SESSION_DATE.fullmatch(key):
@@ -298,7 +310,7 @@ def record_to_row(
     qa_list = _require(top, "qa", list, file, path)
     qa_pairs = [_qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
     if "sample_id" in top:
-        sample_id = _expect(top["sample_id"], str, file, f"{path}.sample_id")
+        sample_id = _id(_expect(top["sample_id"], str, file, f"{path}.sample_id"), file, f"{path}.sample_id")
     else:
         sample_id = fallback_id
         raw["sample_id_generated"] = True

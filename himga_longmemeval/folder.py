@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
+from himga.sourcefolder import check_source_entry
 
 __all__ = ["check_named_files", "config_of", "folder_sources", "source_config"]
 
@@ -44,13 +45,14 @@ def folder_sources(folder: Path, configs: Mapping[str, Any]) -> tuple[str | None
         ``(config name or None for the default, files in name order)``.
 
     Raises:
-        SourceFormatError: the folder holds no source file.
+        SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
+            read as a file (:func:`himga.sourcefolder.check_source_entry`).
         ConfigurationError: it holds several, one or more named after a config; the message lists
             each file with the configs it belongs to.
     """
     files = sorted(
         p for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs))
+        if not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs)) and check_source_entry(p)
     )
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")

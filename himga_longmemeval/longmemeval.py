@@ -24,11 +24,11 @@ import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError, shown
 from himga.jsonfile import iter_array_items
 from himga.content import ContentDigest
 from himga.provenance import record_content, warn_if_modified
-from himga.sourceid import OneFileEach
+from himga.sourceid import OneFileEach, path_kind
 from himga.sources import RemoteFile, get_dataset
 from himga_longmemeval.folder import check_named_files, source_config
 from himga_longmemeval.records import question_to_row
@@ -178,6 +178,10 @@ def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
     for name in config.candidate_names:
         if (folder / name).is_file():
             return folder / name
+        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
+            raise ConfigurationError(
+                f"longmemeval (config {config.name!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
+                "no source can be read from it")
     present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
     raise ConfigurationError(
         f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from himga.errors import ConfigurationError, HimgaError
+from himga.errors import ConfigurationError, HimgaError, redacted
 
 DATASETS = ("locomo", "longmemeval")
 
@@ -299,6 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(message: str) -> str:
+    """``message`` with every non-printable character escaped as ``repr`` does (one line, no raw ESC)."""
+    return message if message.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``himga`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -308,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
             return 0
-        print(f"himga: error: {e}", file=sys.stderr)
+        print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
         print("himga: interrupted", file=sys.stderr)

@@ -12,7 +12,7 @@ from typing import Any
 
 import datasets
 
-from .builders import check_options, make_builder, prepare
+from .builders import check_options, check_source_kind, make_builder, prepare
 from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
 from .schema import Sample
@@ -50,6 +50,7 @@ def build_dataset(
     check_options(name, options, build_dataset)
     data_dir = data_files = None
     if path is not None:
+        check_source_kind(name, path)
         path = Path(path).expanduser()
         if path.is_file():
             data_files = [str(path)]
