@@ -93,4 +93,5 @@ def test_sources_and_provenance_import_no_builder():
     graph = import_graph()
     assert _reachable(graph, "himga.sources") == {"himga.errors"}
     assert _reachable(graph, "himga.data.relevance") == {"himga.errors"}  # so schema can import it
-    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.sourceid", "himga.errors"}
+    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.sourceid", "himga.errors", "himga.content",
+                                                      "himga.jsonfile", "himga.jsondepth", "himga.jsonkeys", "himga.notjson"}

@@ -28,6 +28,7 @@ from himga.version import __version__
 
 __all__ = [
     "BUILDER_MODULES",
+    "auxiliary_pins",
     "builder_class",
     "cache_key",
     "check_options",
@@ -73,6 +74,15 @@ def pinned_files(name: str) -> dict[str, RemoteFile]:
     """
     cls = builder_class(name)
     return {config.name: config.remote_file() for config in cls.BUILDER_CONFIGS}
+
+
+def auxiliary_pins(name: str) -> list[tuple[str, str, RemoteFile]]:
+    """``(folder, label, pin)`` of the other pinned files dataset ``name``'s builder reads, from its config
+    class's ``auxiliary_pins()`` (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``, read with
+    ``gold="audited"``). ``folder`` is where the file is found under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``.
+    """
+    config_class = builder_class(name).BUILDER_CONFIG_CLASS
+    return list(config_class.auxiliary_pins()) if hasattr(config_class, "auxiliary_pins") else []
 
 
 def default_sources(name: str) -> list[RemoteFile]:
