@@ -36,8 +36,10 @@ from himga.jsonio.rawcell import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",
+    "AUDIT_KEY",
     "CATEGORY3_ANSWERS",
     "CATEGORY_ORDERS",
+    "cut_category3",
     "normalize_evidence",
     "record_to_row",
     "sample_to_record",
@@ -53,6 +55,9 @@ CATEGORY_ORDERS: dict[str, dict[int, str]] = {
 
 #: The gold answer of category-5 (adversarial) questions: an abstention LoCoMo's scorer accepts.
 ABSTENTION_ANSWER = "Not mentioned in the conversation"
+
+#: The key ``gold="audited"`` adds to an audited QA pair's ``raw`` (see :mod:`himga_locomo.gold`).
+AUDIT_KEY = "gold_audit"
 
 #: Values of the ``category3_answer`` option. ``scorer``: the text before the first ``;``, stripped, as
 #: LoCoMo's scorer cuts it (snap-research/locomo@92286325a40764bee61f77824ddb95233b11c4d6,
@@ -147,9 +152,24 @@ def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: s
         value = qa["answer"]
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
-    if category == 3 and options["category3_answer"] == "scorer":
-        return str(value).split(";")[0].strip()
-    return str(value)
+    return cut_category3(str(value), category, options)
+
+
+def cut_category3(answer: str, category: int, options: dict[str, str]) -> str:
+    """A gold answer as the ``category3_answer`` option shapes it.
+
+    Args:
+        answer: The answer text.
+        category: The QA pair's LoCoMo category (1-5).
+        options: The builder options; ``category3_answer`` (``"scorer"`` when absent).
+
+    Returns:
+        Category 3 under ``"scorer"``: the text before the first ``;``, stripped (the scorer's cut,
+        see :data:`CATEGORY3_ANSWERS`); otherwise ``answer`` unchanged.
+    """
+    if category == 3 and options.get("category3_answer", "scorer") == "scorer":
+        return answer.split(";")[0].strip()
+    return answer
 
 
 def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str) -> dict[str, Any]:
@@ -352,7 +372,8 @@ def sample_to_record(sample) -> dict[str, Any]:
             conversation[f"session_{session.session_id}_date_time"] = session.date_str
         conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
     conversation.update(raw.get("conversation_extra", {}))
-    record: dict[str, Any] = {"qa": [qa.raw for qa in sample.qa_pairs]}
+    # gold="audited" adds one key to the QA's raw (AUDIT_KEY); the rest is the source QA
+    record: dict[str, Any] = {"qa": [{k: v for k, v in qa.raw.items() if k != AUDIT_KEY} for qa in sample.qa_pairs]}
     if not raw.get("sample_id_generated"):
         record["sample_id"] = sample.sample_id
     aux = {

@@ -64,7 +64,7 @@ def test_every_entry_resolves():
     assert locomo.configs == ["default"]
     assert lme.configs == ["s", "m", "oracle", "s_original", "m_original", "oracle_original"]
     assert (locomo.default_config, lme.default_config) == ("default", "s")
-    assert locomo.options == ("category_order", "adversarial_answer", "category3_answer")
+    assert locomo.options == ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
     assert lme.options == ()
     assert (locomo.relevance, lme.relevance) == (LOCOMO, LONGMEMEVAL)
     assert list(locomo.rules.KINDS)[0] == "malformed_evidence"
@@ -73,7 +73,7 @@ def test_every_entry_resolves():
     from himga.scoring import SCORERS
 
     assert (locomo.scoring, lme.scoring) == (SCORERS["locomo"], SCORERS["longmemeval"])
-    assert dict(locomo.gold_variants) == {}
+    assert list(locomo.golds) == ["published", "audited"] and lme.golds == {}
     assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
     assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
 

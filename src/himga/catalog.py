@@ -26,7 +26,7 @@ import dataclasses
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from importlib.resources import files as _package_files
 from pathlib import Path
@@ -48,7 +48,7 @@ class Benchmark:
         builder_module: The module holding the ``GeneratorBasedBuilder`` (and ``_DESCRIPTION``,
             ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card).
         row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
-            module, and its file rule where that is a module of its own): with the shared schema modules,
+            module, its file rule or gold variants where those are modules of their own): with the shared schema modules,
             the cache key (:mod:`himga.build.cache_key`) covers these and nothing else.
         files_rule: ``"module:function"`` deciding which files a build reads:
             ``function(config, data_dir) -> list[Path]`` (see :meth:`source_files`).
@@ -58,7 +58,8 @@ class Benchmark:
         published_rows: Rows per config of the full release (the card's size category without an export).
         scorer: ``"module:attribute"``, how the benchmark is scored (a :class:`himga.scoring.Benchmark`:
             its metric, per-QA score or judge, table rows and totals), or ``None`` where none is wired.
-        gold_variants: Gold-answer variants by name (filled by the gold-variant work; empty for now).
+        gold_variants: ``"module:attribute"``, the gold-answer variants by name (the config option ``gold``;
+            LoCoMo: ``published``, ``audited``), or ``None`` for a benchmark with its published gold only.
     """
 
     name: str
@@ -72,7 +73,7 @@ class Benchmark:
     card_notes: str
     published_rows: int
     scorer: str | None = None
-    gold_variants: Mapping[str, Any] = field(default_factory=dict)
+    gold_variants: str | None = None
 
     # --- the builder ----------------------------------------------------------------------------------
 
@@ -117,6 +118,13 @@ class Benchmark:
     def pins(self) -> dict[str, Any]:
         """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`), builder order."""
         return {c.name: c.remote_file() for c in self.builder.BUILDER_CONFIGS}
+
+    def auxiliary_pins(self) -> list[tuple[str, str, Any]]:
+        """``(folder, label, pin)`` of the other pinned files the builder reads, from its config class's
+        ``auxiliary_pins()`` (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``, read with ``gold="audited"``);
+        ``folder`` is where the file is found under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``."""
+        config_class = self.builder.BUILDER_CONFIG_CLASS
+        return list(config_class.auxiliary_pins()) if hasattr(config_class, "auxiliary_pins") else []
 
     def pin(self, config: str | None = None) -> Any:
         """The pinned source file of ``config`` (default: the default config)."""
@@ -207,6 +215,14 @@ class Benchmark:
         return getattr(importlib.import_module(module), attribute)
 
     @property
+    def golds(self) -> dict[str, Any]:
+        """The gold variants named by :attr:`gold_variants` (``{}`` without any)."""
+        if self.gold_variants is None:
+            return {}
+        module, _, attribute = self.gold_variants.partition(":")
+        return dict(getattr(importlib.import_module(module), attribute))
+
+    @property
     def scoring(self) -> Any:
         """The :class:`himga.scoring.Benchmark` named by :attr:`scorer` (``None`` without one)."""
         if self.scorer is None:
@@ -230,13 +246,14 @@ CATALOG: dict[str, Benchmark] = {
             title="LoCoMo (HiMGA-normalized)",
             load_name="himga_locomo",
             builder_module="himga_locomo.locomo",
-            row_modules=("himga_locomo.locomo", "himga_locomo.records"),
+            row_modules=("himga_locomo.locomo", "himga_locomo.records", "himga_locomo.gold"),
             files_rule="himga_locomo.locomo:source_files",
             validate_rules="himga_locomo.validate_rules",
             relevance_rule="himga.data.relevance:LOCOMO",
             card_notes="card_notes.md",
             published_rows=10,
             scorer="himga.scoring.benchmarks:LOCOMO",
+            gold_variants="himga_locomo.gold:GOLD_VARIANTS",
         ),
         Benchmark(
             name="longmemeval",

@@ -19,7 +19,7 @@ from himga.errors import ConfigurationError, HimgaError, redacted
 DATASETS = NAMES
 
 #: Builder config options the command line takes (each benchmark accepts those in its ``USER_OPTIONS``).
-_OPTIONS = ("category_order", "adversarial_answer", "category3_answer")
+_OPTIONS = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
 
 
 def _add_source_args(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +33,10 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
     parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
                         help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
+    parser.add_argument("--gold", choices=("published", "audited"), default=None,
+                        help="LoCoMo only: the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)")
+    parser.add_argument("--errata", metavar="FILE", default=None,
+                        help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
@@ -73,16 +77,29 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
+    audit = None
+    if args.gold == "audited":  # only a benchmark with gold variants takes --gold (checked by _options)
+        from himga_locomo.gold_report import audit_summary, format_audit_summary
+
+        audit = audit_summary(samples)
+        stats["gold"] = audit
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
+        if audit is not None:
+            print(format_audit_summary(audit))
         from himga.sources.pin_status import provenance_lines
         from himga.validate import source_files
 
         entry = benchmark(args.dataset)
         for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
+        if audit is not None:
+            from himga.sources.provenance import provenance
+            from himga_locomo.gold import ERRATA_PIN, errata_path
+
+            print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
     if args.plot:
         from himga.report.plot import plot_stats
 
@@ -148,6 +165,29 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
         print(f"  {args.out_dir}/{name}: {lines} lines")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
+    return 0
+
+
+def _cmd_subset(args: argparse.Namespace) -> int:
+    from himga.subset import subset, write_ids
+
+    drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
+                   stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    write_ids(drawn.ids, args.out)
+    how = []
+    if args.stratify:
+        how.append(f"stratified by {args.stratify}")
+    if args.keep_abstention:
+        how.append("abstention share kept")
+    rule = f" ({', '.join(how)}; largest remainder)" if how else ""
+    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs, seed {args.seed}{rule}")
+    if how:
+        for stratum, (chosen, of) in drawn.strata.items():
+            print(f"  {stratum:<40} {chosen:>6,} of {of:,}")
+    for file, sha in drawn.sources:
+        print(f"source: {file} sha256 {sha}")
+    print(f"wrote {args.out}")
+    print(f"fingerprint: {drawn.fingerprint}")
     return 0
 
 
@@ -235,6 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_args(p)
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
     p.set_defaults(func=_cmd_qrels)
+
+    p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
+    _add_source_args(p)
+    p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
+    p.add_argument("--n", type=int, required=True, help="how many QA pairs")
+    p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
+    p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
+    p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
+    p.set_defaults(func=_cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from himga.data.ids import item_id
 from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
@@ -38,8 +39,9 @@ __all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "wr
 
 
 def query_id(sample, qa) -> str:
-    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``."""
-    return f"{sample.sample_id}:{qa.question_id}" if rule_of(sample).scoped_ids else qa.question_id
+    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``
+    (:func:`himga.data.ids.item_id`, the ids of ``himga subset`` too)."""
+    return item_id(sample, qa)
 
 
 def _doc_id(sample, local: str, granularity: str) -> str:

@@ -67,6 +67,6 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
 def test_the_key_covers_the_builder_its_records_and_the_shared_schema_only():
     names = {entry: [p.relative_to(ROOT).as_posix() for p in row_files(entry)] for entry in CATALOG}
     shared = [f"src/{m.replace('.', '/')}.py" for m in SHARED_MODULES]
-    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", *shared]
+    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/gold.py", *shared]
     assert names["longmemeval"] == ["himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py",
                                     "himga_longmemeval/folder.py", *shared]

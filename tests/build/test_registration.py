@@ -296,6 +296,6 @@ def test_a_misspelled_option_is_a_configuration_error(shared_data):
     """Not datasets' ``ValueError: BuilderConfig ... doesn't have a 'category_ordr' key``: the options a user may pass."""
     with pytest.raises(ConfigurationError) as info:
         datasets.load_dataset("himga_locomo", data_dir=str(shared_data / "locomo"), category_ordr="seed", split="test")
-    assert str(info.value) == "locomo: unknown keyword 'category_ordr'; expected one of category_order, adversarial_answer, category3_answer"
+    assert str(info.value) == "locomo: unknown keyword 'category_ordr'; expected one of category_order, adversarial_answer, category3_answer, gold, errata"
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'confg'; it takes none$"):
         datasets.load_dataset("himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test")

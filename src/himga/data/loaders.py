@@ -16,6 +16,7 @@ from himga.build.prepare import prepare, unchecked_builder
 from himga.catalog import Benchmark, benchmark
 from himga.sources.identity import check_source_kind
 
+from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
 from .schema import Sample
 
@@ -68,13 +69,38 @@ def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_
     return prepare(unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options))
 
 
-def _samples(dataset: datasets.Dataset, lazy: bool) -> list[Sample] | LazySamples:
-    samples = LazySamples(dataset)
+def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
+    """``(sample_id, item ids)`` per row, read from two Arrow columns (no Sample is built)."""
+    import pyarrow.compute as pc
+
+    table = dataset.with_format("arrow")[:]
+    sample_ids = table.column("sample_id").to_pylist()
+    datasets_ = table.column("dataset").to_pylist()
+    qa_pairs = table.column("qa_pairs")
+    question_ids = pc.struct_field(pc.list_flatten(qa_pairs), "question_id").to_pylist()
+    lengths = pc.list_value_length(qa_pairs).to_pylist()
+    pairs, start = [], 0
+    for sample_id, name, length in zip(sample_ids, datasets_, lengths):
+        local = question_ids[start : start + (length or 0)]
+        start += length or 0
+        scoped = benchmark(name).relevance.scoped_ids  # ids unique within a sample only: qualified, as item_id does
+        pairs.append((sample_id, [f"{sample_id}:{q}" for q in local] if scoped else local))
+    return pairs
+
+
+def _samples(dataset: datasets.Dataset, lazy: bool, ids: str | Path | None = None) -> list[Sample] | LazySamples:
+    """The Samples of ``dataset``; with ``ids`` (an ids file) only the samples and QA pairs it names."""
+    qa_ids = None
+    if ids is not None:
+        wanted = read_ids(ids)
+        dataset = dataset.select(rows_with_ids(_item_ids(dataset), wanted, source=Path(ids).name))
+        qa_ids = frozenset(wanted)
+    samples = LazySamples(dataset, qa_ids=qa_ids)
     return samples if lazy else list(samples)
 
 
 def load_locomo(
-    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, **options: Any
+    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, ids: str | Path | None = None, **options: Any
 ) -> list[Sample] | LazySamples:
     """Load LoCoMo samples from a folder of ``.json`` files or from one file.
 
@@ -86,9 +112,12 @@ def load_locomo(
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (a read-only sequence that builds each Sample
             on access) instead of a list.
+        ids: An ids file (one ``<sample_id>:<QA index>`` per line, e.g. ``conv-26:0``, as ``himga subset``
+            writes it): only the samples holding one of its QA pairs, each with only those QA pairs.
         **options: ``category_order`` (``"authors"`` default, or ``"seed"``),
             ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``) and ``category3_answer``
-            (``"scorer"`` default, or ``"full"``); see the ``himga_locomo`` card.
+            (``"scorer"`` default, or ``"full"``), ``gold`` (``"published"`` default, or ``"audited"``) and
+            ``errata`` (a file, with ``gold="audited"``); see ``docs/gold-and-subsets.md`` and the ``himga_locomo`` card.
 
     Returns:
         One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first);
@@ -98,7 +127,8 @@ def load_locomo(
         SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``;
             a duplicate key; a sample id in two files of the folder (names both).
         SourceChangedError: a file changed while it was read.
-        ConfigurationError: an unknown option value; a path that does not exist.
+        ConfigurationError: an unknown option value; a path that does not exist; an id of ``ids``
+            that names no QA pair.
 
     Example:
         >>> samples = load_locomo("../shared/data/locomo")  # doctest: +SKIP
@@ -107,7 +137,7 @@ def load_locomo(
     """
     entry = benchmark("locomo")
     entry.check_options(options, load_locomo)
-    return _samples(_build(entry, None, path, cache_dir, options), lazy)
+    return _samples(_build(entry, None, path, cache_dir, options), lazy, ids)
 
 
 def load_longmemeval(
@@ -116,6 +146,7 @@ def load_longmemeval(
     config: str | None = None,
     cache_dir: str | Path | None = None,
     lazy: bool = False,
+    ids: str | Path | None = None,
     **options: Any,
 ) -> list[Sample] | LazySamples:
     """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
@@ -131,6 +162,7 @@ def load_longmemeval(
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access; opening a built
             cache costs milliseconds) instead of a list.
+        ids: An ids file (one ``question_id`` per line, as ``himga subset`` writes it): only those questions.
         **options: Builder config options.
 
     Returns:
@@ -144,7 +176,7 @@ def load_longmemeval(
     """
     entry = benchmark("longmemeval")
     entry.check_options(options, load_longmemeval)
-    return _samples(_build(entry, config, path, cache_dir, options), lazy)
+    return _samples(_build(entry, config, path, cache_dir, options), lazy, ids)
 
 
 def load_dataset(
@@ -154,6 +186,7 @@ def load_dataset(
     data_dir: str | Path | None = None,
     cache_dir: str | Path | None = None,
     lazy: bool = False,
+    ids: str | Path | None = None,
     **options: Any,
 ) -> list[Sample] | LazySamples:
     """Load a benchmark by name, downloading the pinned source on first use.
@@ -165,6 +198,8 @@ def load_dataset(
             a folder is read by the folder rule (see :func:`load_longmemeval`).
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access) instead of a list.
+        ids: An ids file (``himga subset``): only the QA pairs it names, and the samples holding them
+            (see :func:`load_locomo`, :func:`load_longmemeval`).
         **options: Builder config options.
 
     Returns:
@@ -176,4 +211,4 @@ def load_dataset(
     """
     entry = benchmark(name)
     entry.check_options(options, load_dataset)
-    return _samples(_build(entry, config, data_dir, cache_dir, options), lazy)
+    return _samples(_build(entry, config, data_dir, cache_dir, options), lazy, ids)

@@ -254,7 +254,7 @@ def render_card(
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
         "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + entry.notes.strip(),
+        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes()}" if hasattr(module, "card_notes") else ""),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'

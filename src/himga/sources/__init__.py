@@ -30,6 +30,7 @@ from himga.catalog import NAMES, benchmark
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 
 __all__ = [
+    "AUXILIARY",
     "DATASETS",
     "RemoteFile",
     "cache_root",
@@ -43,6 +44,10 @@ __all__ = [
 
 #: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
 DATASETS = NAMES
+
+#: Other pinned files :func:`get_dataset` fetches, each in a folder of its own: LoCoMo's errata
+#: (``himga_locomo.gold``), found under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
+AUXILIARY = ("locomo-audit",)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ class RemoteFile:
         repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
         licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
+        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.content`), or ``None``.
+        content_tree: A JSON file holding the file's content tree (:func:`himga.content.content_tree`), which
+            locates where a copy's content differs; or ``None``.
     """
 
     filename: str
@@ -73,6 +81,8 @@ class RemoteFile:
     repo: str | None = None
     licence: str | None = None
     evidence: str | None = None
+    content_sha256: str | None = None
+    content_tree: str | None = None
 
     @property
     def repo_path(self) -> str:
@@ -214,7 +224,7 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`).
+        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`), or ``"locomo-audit"`` (:data:`AUXILIARY`).
         files: The pinned files to make sure of (a builder config's :meth:`remote_file`);
             :func:`himga.utils.get_dataset` fills in the default config's.
 
@@ -227,7 +237,8 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    benchmark(name)  # unknown names: ConfigurationError
+    if name not in DATASETS + AUXILIARY:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS + AUXILIARY)}")
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name
