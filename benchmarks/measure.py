@@ -150,11 +150,11 @@ def verify(args) -> dict:
 
 def content(args) -> dict:
     """(3b) What the content fingerprint costs a cold build: canonical JSON + sha256 of each parsed item
-    (``himga.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
+    (``himga.sources.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
     fingerprint), timed alone; the parse is not."""
     import ijson
 
-    from himga.content import ContentDigest
+    from himga.sources.content import ContentDigest
 
     digest, seconds, cpu, n = ContentDigest(), 0.0, 0.0, 0
     with open(args.input, "rb") as f:

@@ -16,7 +16,7 @@ import datasets
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.build.guarded import GuardedBuilder
-from himga.content import content_sha256
+from himga.sources.content import content_sha256
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.sources.folder import json_files
@@ -61,7 +61,7 @@ _FILENAME = "locomo10.json"
 _SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
-#: The content fingerprint of that file (himga.content: sha256 of its parsed JSON in canonical form) and its
+#: The content fingerprint of that file (himga.sources.content: sha256 of its parsed JSON in canonical form) and its
 #: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
 #: tests/sources/test_content.py checks both against it.
 _CONTENT_SHA256 = "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"

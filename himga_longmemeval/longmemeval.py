@@ -24,7 +24,7 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.build.arrow_batches import ArrowBatches
 from himga.build.guarded import GuardedBuilder
-from himga.content import ContentDigest
+from himga.sources.content import ContentDigest
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.reader import iter_array_items
 from himga.sources.provenance import record_content, warn_if_modified

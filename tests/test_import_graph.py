@@ -94,5 +94,5 @@ def test_sources_and_provenance_import_no_builder():
     assert _reachable(graph, "himga.catalog") == {"himga.errors"}  # builders are named, imported on use
     assert _reachable(graph, "himga.sources") == {"himga.catalog", "himga.errors"}
     assert _reachable(graph, "himga.data.relevance") == {"himga.catalog", "himga.errors"}  # so schema can import it
-    assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors", "himga.content",
+    assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors", "himga.sources.content",
                                                       "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff"}

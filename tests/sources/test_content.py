@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import himga.sources.provenance
-from himga.content import ContentDigest, canonical, content_sha256, content_tree, first_difference
+from himga.sources.content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.catalog import benchmark
 from himga.sources.pin_status import provenance_lines
 from himga.sources.provenance import provenance
@@ -36,7 +36,7 @@ def test_first_difference():
 
 
 def test_the_pin_holds_the_real_files_content(shared_data):
-    """Regenerate locomo10.content.json with `python -c "import json; from himga.content import content_tree;
+    """Regenerate locomo10.content.json with `python -c "import json; from himga.sources.content import content_tree;
     print(json.dumps(content_tree(json.load(open('locomo10.json')), 3), separators=(',', ':'), ensure_ascii=False))"`."""
     data = json.loads((shared_data / "locomo" / "locomo10.json").read_text(encoding="utf-8"))
     pin = benchmark("locomo").pins()["default"]

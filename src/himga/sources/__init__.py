@@ -1,7 +1,7 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
 The package: this module (remote files, roots, downloads), :mod:`.identity` (a file's identity and
-change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
+change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.content` (a file's content fingerprint), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
 sources``: every pin, its local copies, whether the remote still serves it).
 
 This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
@@ -66,8 +66,8 @@ class RemoteFile:
         repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
         licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
-        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.content`), or ``None``.
-        content_tree: A JSON file holding the file's content tree (:func:`himga.content.content_tree`), which
+        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.sources.content`), or ``None``.
+        content_tree: A JSON file holding the file's content tree (:func:`himga.sources.content.content_tree`), which
             locates where a copy's content differs; or ``None``.
     """
 

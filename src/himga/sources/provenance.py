@@ -6,7 +6,7 @@ the same data re-serialised?
 warning a build gives for a modified pinned file under ``$HIMGA_DATASETS_ROOT``. A file's sha256 is
 computed once per process: the builders hash a file in the same read as the parse and record it
 (:func:`record_sha256`), and :func:`file_sha256` reuses it while the file is unchanged. Likewise its
-content fingerprint (:mod:`himga.content`), computed in the build's parse and recorded with
+content fingerprint (:mod:`himga.sources.content`), computed in the build's parse and recorded with
 :func:`record_content`: a file whose bytes differ from a pin's but whose content fingerprint equals the
 pin's is "the same content, re-serialised"; for LoCoMo, whose pin has a content tree, a file whose content
 differs is reported with the first differing record path.
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from himga import sources
-from himga.content import content_sha256, first_difference
+from himga.sources.content import content_sha256, first_difference
 from himga.errors import SourceFormatError
 from himga.sources.identity import file_identity
 from himga.sources import RemoteFile
@@ -61,7 +61,7 @@ def record_content(path: str | Path, fingerprint: str, pins: Iterable[RemoteFile
 
     Args:
         path: The source file.
-        fingerprint: Its content fingerprint (:class:`himga.content.ContentDigest`).
+        fingerprint: Its content fingerprint (:class:`himga.sources.content.ContentDigest`).
         pins: The dataset's pins; for each with a content tree whose content differs, the first differing
             path of ``value`` is found now (while the parsed value is at hand).
         value: The parsed JSON value (LoCoMo's whole file), or ``None`` (a streamed file).
