@@ -243,10 +243,12 @@ def push(
     Raises:
         ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
             export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (``HF_HUB_OFFLINE``), an invalid ``repo_id``, or the Hub refused
+        UploadError: no token, offline (any switch of :func:`himga.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
-    from huggingface_hub import HfApi, constants, get_token
+    from huggingface_hub import HfApi, get_token
+
+    from himga.offline import offline_switch
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:
@@ -254,8 +256,8 @@ def push(
     except HFValidationError as e:
         raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
 
-    if constants.HF_HUB_OFFLINE:
-        raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
+    if switch := offline_switch():
+        raise UploadError(f"cannot push to {repo_id}: {switch} is set")
     if get_token() is None:
         raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
     if export_dir is not None:

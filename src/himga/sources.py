@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ChecksumError, ConfigurationError, DownloadError
+from .offline import offline_switch
 
 __all__ = [
     "DATASETS",
@@ -108,15 +109,12 @@ def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def _offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on")
-
-
 def download(remote: RemoteFile, folder: Path) -> Path:
     """Fetch one file into ``folder`` atomically, verifying its sha256.
 
     Raises:
-        DownloadError: offline, not found, network failure (the message says where to put a copy).
+        DownloadError: offline (any switch of :func:`himga.offline.offline_switch`, at once), not found,
+            network failure (the message says where to put a copy).
         ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
     """
     target = folder / remote.filename
@@ -124,8 +122,8 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
         f"(or pass --data-dir / data_dir= pointing at its folder)"
     )
-    if _offline():
-        raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
+    if switch := offline_switch():  # before any name look-up or retry
+        raise DownloadError(f"{remote.filename}: not in {folder} and {switch} is set; {hint}")
     if remote.repo_id is not None:
         return _hub_download(remote, folder, hint)
     from huggingface_hub.file_download import http_get
