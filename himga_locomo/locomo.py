@@ -20,7 +20,7 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import RemoteFile, pinned_source
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\
@@ -146,7 +146,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             path = Path(self.config.data_dir)
             files = [path] if path.is_file() else json_files(path)
         else:
-            files = json_files(get_dataset("locomo", files=[self.config.remote_file()]))
+            files = [pinned_source("locomo", self.config.remote_file())]  # the default source: its own file only
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]

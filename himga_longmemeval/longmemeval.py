@@ -28,8 +28,8 @@ from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonfile import iter_array_items
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
-from himga.sources import RemoteFile, get_dataset
-from himga_longmemeval.folder import check_named_files, source_config
+from himga.sources import RemoteFile, pinned_source
+from himga_longmemeval.folder import resolve_source
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -114,8 +114,7 @@ class LongmemevalConfig(datasets.BuilderConfig):
     @property
     def candidate_names(self) -> list[str]:
         """File names accepted in ``data_dir``: ``filename`` with and without ``.json``."""
-        stem = self.filename.removesuffix(".json")
-        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
+        return self.remote_file().local_names
 
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
@@ -167,24 +166,6 @@ def rows_to_table(rows: list[dict]) -> pa.Table:
     return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
 
 
-def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
-    """The config's file in ``folder``: ``config.filename`` with or without ``.json``.
-
-    Raises:
-        ConfigurationError: none of the names exists; the message lists the names looked for.
-    """
-    folder = Path(folder)
-    for name in config.candidate_names:
-        if (folder / name).is_file():
-            return folder / name
-    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
-    raise ConfigurationError(
-        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
-        + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself instead of its folder to use another name)"
-    )
-
-
 class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
@@ -194,13 +175,12 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
 
     def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
-        # Without a config, the source decides (the folder rule, himga_longmemeval/folder.py): a folder's
-        # files are chosen here, and a file named after a config (longmemeval_m_cleaned.json) gets its config.
+        # The config and a folder's files, by the one source rule (himga_longmemeval/folder.py).
+        self.check_config_keywords(kwargs)  # a misspelled option first, then the source's config
         self._folder_files = None
-        if config_name is None:
-            config_name, self._folder_files = source_config(kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
-        elif config_name in self.builder_configs:
-            check_named_files(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
+        if config_name is None or config_name in self.builder_configs:  # else datasets names the unknown config
+            config_name, self._folder_files = resolve_source(
+                config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs, self.DEFAULT_CONFIG_NAME)
         super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
             self._writer_batch_size = self.config.writer_batch_size
@@ -221,14 +201,9 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
                 raise ConfigurationError("longmemeval: data_files matched no file")
         elif self.config.data_dir:
             path = Path(self.config.data_dir)
-            if path.is_file():
-                files = [path]
-            elif self._folder_files is not None:
-                files = self._folder_files
-            else:
-                files = [find_source(self.config, path)]
-        else:
-            files = [find_source(self.config, get_dataset("longmemeval", files=[self.config.remote_file()]))]
+            files = [path] if path.is_file() else self._folder_files
+        else:  # the default source: this config's own file only
+            files = [pinned_source("longmemeval", self.config.remote_file(), config=self.config.name)]
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
 
     def _generate_examples(self, files):

@@ -80,7 +80,7 @@ def test_select_configs(shared_data, oracle_named, tmp_path):
         select_configs("longmemeval", None, SAMPLE)
     with pytest.raises(ConfigurationError, match=r"^longmemeval: longmemeval_oracle.json is the file of config oracle, oracle_original, not of s, m$"):
         select_configs("longmemeval", ["s", "oracle", "m"], oracle_named)
-    with pytest.raises(ConfigurationError, match=rf"^longmemeval: no source file of any config in {lme}; expected s: "):
+    with pytest.raises(ConfigurationError, match=rf"^longmemeval: cannot tell the config of the files in {lme} from their names; pass the config \(--config / configs=\)\. File names of the configs: s: "):
         select_configs("longmemeval", None, lme)
     with pytest.raises(ConfigurationError, match=rf"^longmemeval: no source file of config s in {oracle_named.parent}; expected "):
         select_configs("longmemeval", ["s", "oracle"], oracle_named.parent)

@@ -33,6 +33,7 @@ __all__ = [
     "datasets_root",
     "download",
     "get_dataset",
+    "pinned_source",
     "sha256_of",
 ]
 
@@ -80,9 +81,15 @@ class RemoteFile:
         repo = self.repo or self.repo_id or self.url
         return f"{repo}@{self.revision[:7]}" if self.revision else repo
 
+    @property
+    def local_names(self) -> list[str]:
+        """The names a local copy of this file may have: ``filename``, then with (or without) ``.json``."""
+        stem = self.filename.removesuffix(".json")
+        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
+
     def accepts_name(self, name: str) -> bool:
         """Whether a local file called ``name`` carries this pin's name (with or without ``.json``)."""
-        return name in (self.filename, self.filename.removesuffix(".json"), f"{self.filename.removesuffix('.json')}.json")
+        return name in self.local_names
 
 
 def datasets_root() -> Path | None:
@@ -214,3 +221,38 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
         if not (folder / remote.filename).is_file():
             download(remote, folder)
     return folder
+
+
+def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -> Path:
+    """The one file a build of the default source reads: ``remote``'s, by name, in :func:`get_dataset`'s folder.
+
+    The rule for every route without a ``data_dir``/``data_files`` (``load_dataset(name)``,
+    ``datasets.load_dataset("himga_<name>")``, streaming, the CLI without ``--data-dir``, an export of the
+    pinned sources): a config, the default one included, reads only its own file (``remote.local_names``:
+    ``longmemeval_s_cleaned.json`` or ``longmemeval_s_cleaned`` for LongMemEval's ``s``), never the other
+    files of ``$HIMGA_DATASETS_ROOT/<name>/``.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        remote: The config's pinned file (its ``remote_file()``).
+        config: The config's name, for the message.
+
+    Returns:
+        The file's path.
+
+    Raises:
+        ConfigurationError: ``$HIMGA_DATASETS_ROOT/<name>/`` lacks the file; the message names the folder,
+            the names looked for and the files found there.
+        DownloadError, ChecksumError: see :func:`get_dataset`.
+    """
+    folder = get_dataset(name, files=[remote])
+    for candidate in remote.local_names:
+        if (folder / candidate).is_file():
+            return folder / candidate
+    found = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else []
+    which = f"{name} (config {config!r})" if config else name
+    raise ConfigurationError(
+        f"{which}: no source file in {folder}; looked for {', '.join(remote.local_names)}"
+        + (f"; found {', '.join(found)}" if found else "")
+        + " (pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)"
+    )

@@ -225,7 +225,7 @@ def test_directory_ignores_non_json_files_and_subfolders(tmp_path):
     _write(data / "notes.txt", b"hello")
     _write(data / ".qc.json", b"[")  # hidden (macOS ._ files, editors' backups)
     (data / "folder.json").mkdir()
-    samples = load_longmemeval(data, cache_dir=tmp_path / "cache")  # no config: two parts of one source
+    samples = load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")  # no file of any config: two parts of one source
     assert [s.sample_id for s in samples] == ["qa", "qb"]
 
 
@@ -255,9 +255,12 @@ def test_config_folder_without_the_config_file_lists_the_names(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     _write(data / "other.json", GOOD)
+    _write(data / "longmemeval_s_cleaned.json", GOOD)  # another config's file: other.json is not taken for oracle's
     with pytest.raises(HimgaError) as info:
         build_dataset("longmemeval", "oracle", path=data, cache_dir=tmp_path / "cache")
-    assert "looked for longmemeval_oracle.json, longmemeval_oracle" in str(info.value)
+    assert str(info.value) == (
+        f"longmemeval (config 'oracle'): no source file in {data}; looked for longmemeval_oracle.json, longmemeval_oracle; "
+        "found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)")
 
 
 def _write(path, data: bytes):

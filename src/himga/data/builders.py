@@ -23,7 +23,7 @@ import datasets
 from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError, HimgaError
 from himga.sourceid import file_identity
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import RemoteFile, pinned_source
 from himga.version import __version__
 
 __all__ = [
@@ -168,12 +168,15 @@ def check_options(name: str, options: Mapping[str, Any], caller: Callable[..., A
 
 
 def _default_source(name: str, cls: type, config: str | None) -> Path:
-    """The folder of the pinned source (``$HIMGA_DATASETS_ROOT/<name>`` or the download cache).
+    """The pinned source file of ``config`` (default: the builder's default config), found by
+    :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
 
-    Resolved before the build so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or
-    replacing a cached file never serves rows built from another source.
+    Only the config's own file, never the folder's other files (issue 17 §2). Resolved before the build
+    so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
+    serves rows built from another source.
     """
-    return get_dataset(name, files=[cls.builder_configs[config or cls.DEFAULT_CONFIG_NAME].remote_file()])
+    config = config or cls.DEFAULT_CONFIG_NAME
+    return pinned_source(name, cls.builder_configs[config].remote_file(), config=config if len(cls.builder_configs) > 1 else None)
 
 
 def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:

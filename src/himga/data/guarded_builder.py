@@ -197,6 +197,16 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             an incomplete one that cannot be written, or a full disk while building.
     """
 
+    @classmethod
+    def check_config_keywords(cls, kwargs: dict) -> None:
+        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field (before a
+        subclass decides anything from the others).
+
+        Raises:
+            ConfigurationError: names the keyword and the config's documented options.
+        """
+        _check_config_keywords(cls, kwargs)
+
     def __init__(self, *args, **kwargs):
         _check_config_keywords(type(self), kwargs)
         with _read_only_tolerant_locks():
