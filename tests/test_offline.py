@@ -21,6 +21,10 @@ from himga.pins import check_pins
 from himga.sources import cache_root
 
 
+_REAL = {"connect": socket.socket.connect, "create_connection": socket.create_connection,
+         "http_get": huggingface_hub.file_download.http_get, "hf_hub_download": huggingface_hub.hf_hub_download}
+
+
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch, tmp_path):
     """Any network attempt fails the test (and a fresh, empty $HIMGA_CACHE)."""
@@ -98,3 +102,37 @@ def test_pin_check_and_push_name_the_switch(monkeypatch):
     assert check_pins(["locomo"]) == (["offline: HF_DATASETS_OFFLINE is set; no pin was checked (unset it to check)"], False)
     with pytest.raises(UploadError, match="^cannot push to me/locomo: HF_DATASETS_OFFLINE is set$"):
         push("locomo", "me/locomo")
+
+
+# --- issue 17 §8: no switch and no network: one clear line -------------------------------------------
+
+
+_NO_DNS = """
+import socket, sys, time
+def no_dns(*args, **kwargs):
+    raise socket.gaierror(-3, "Temporary failure in name resolution")
+socket.getaddrinfo = no_dns
+time.sleep = lambda seconds: None  # the library's back-off, not the subject here
+from himga.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("argv", "file"), [(["build", "locomo"], "locomo10.json"),
+                                            (["build", "longmemeval", "--config", "oracle"], "longmemeval_oracle.json")])
+def test_no_network_prints_one_line(tmp_path, argv, file):
+    name = argv[1]
+    """The real huggingface_hub download code in a fresh interpreter, every name look-up failing (a machine
+    without network): its per-retry warnings ("Error while downloading ...", "Trying to resume download...",
+    "Retrying in 1s") stay hidden; the one line says what failed and where to put a copy."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HIMGA_CACHE=str(tmp_path / "himga"), HF_DATASETS_CACHE=str(tmp_path / "hf"))
+    done = subprocess.run([sys.executable, "-c", _NO_DNS, *argv], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"himga: error: {file}: could not download ")
+    assert done.stderr.endswith(f"put it in {tmp_path / 'himga' / name}/ (a copy there is found and not downloaded again), "
+                                f"or in <dir>/{name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it\n")

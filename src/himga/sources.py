@@ -16,7 +16,9 @@ Whether a local file is byte-identical to a pinned one is :mod:`himga.provenance
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ __all__ = [
     "get_dataset",
     "pinned_source",
     "sha256_of",
+    "where_to_put",
 ]
 
 #: The datasets :func:`get_dataset` knows.
@@ -116,6 +119,32 @@ def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
+def where_to_put(remote: RemoteFile, folder: Path) -> str:
+    """The end of every "cannot download" message: where a copy made by hand is found.
+
+    ``folder`` is the download cache's ``<name>/`` folder (downloads happen only when
+    ``$HIMGA_DATASETS_ROOT`` is unset), so the message names it, and gives the ``export`` line that
+    makes a folder of your own the source instead.
+    """
+    return (
+        f"download {remote.url} yourself and put it in {folder}/ (a copy there is found and not downloaded again), "
+        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it"
+    )
+
+
+@contextlib.contextmanager
+def _hub_warnings_silenced():
+    """``huggingface_hub`` logs a warning per retry ("Error while downloading ...", "Trying to resume
+    download...", "Retrying in 1s"); the DownloadError raised after the last one is the one line to show."""
+    logger = logging.getLogger("huggingface_hub")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def download(remote: RemoteFile, folder: Path) -> Path:
     """Fetch one file into ``folder`` atomically, verifying its sha256.
 
@@ -125,10 +154,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
     """
     target = folder / remote.filename
-    hint = (
-        f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
-        f"(or pass --data-dir / data_dir= pointing at its folder)"
-    )
+    hint = where_to_put(remote, folder)
     if switch := offline_switch():  # before any name look-up or retry
         raise DownloadError(f"{remote.filename}: not in {folder} and {switch} is set; {hint}")
     if remote.repo_id is not None:
@@ -139,7 +165,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, "wb") as f, _hub_warnings_silenced():
             http_get(remote.url, f, displayed_filename=remote.filename)
         if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
             raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
@@ -161,7 +187,8 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
     # the file gets its final name in ``folder`` only after its checksum matches.
     staging = folder / ".download"
     try:
-        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
+        with _hub_warnings_silenced():
+            path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
     except Exception as e:  # offline, not found, network failures of every kind
         raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
     if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
