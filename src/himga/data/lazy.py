@@ -119,7 +119,9 @@ def samples_from_dataset(dataset):
 
     Raises:
         ConfigurationError: ``dataset`` is not a ``Dataset``/``IterableDataset``, or its features are
-            known and differ from ``SAMPLE_FEATURES`` (it was not built from himga rows).
+            known and a column of ``SAMPLE_FEATURES`` is missing or has another type (the message names
+            the columns). Other columns (``ds.add_column("prediction", ...)``, a ``map`` that adds one)
+            are ignored.
     """
     from himga.errors import ConfigurationError
 
@@ -129,10 +131,14 @@ def samples_from_dataset(dataset):
         raise ConfigurationError(
             f"expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got {type(dataset).__name__}"
         )
-    if dataset.features is not None and dataset.features != SAMPLE_FEATURES:
+    if dataset.features is not None:
         missing = sorted(set(SAMPLE_FEATURES) - set(dataset.features))
-        detail = f"missing columns {missing}" if missing else "column types differ"
-        raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
+        retyped = [c for c in SAMPLE_FEATURES if c in dataset.features and dataset.features[c] != SAMPLE_FEATURES[c]]
+        if missing or retyped:
+            detail = "; ".join(([f"missing columns {missing}"] if missing else []) + ([f"columns of another type {retyped}"] if retyped else []))
+            raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
+        if list(dataset.features) != list(SAMPLE_FEATURES):  # extra columns (or another order): ours only
+            dataset = dataset.select_columns(list(SAMPLE_FEATURES))
     if isinstance(dataset, datasets.Dataset):
         return LazySamples(dataset)
     return (row_to_sample(row) for row in dataset)
