@@ -18,6 +18,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
+from himga.jsonlines import is_json_lines, iter_records
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, pinned_source
@@ -157,19 +158,24 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()
-            data = load_json(file, digest=digest)
-            warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
-            if isinstance(data, dict):
-                records = [("$", data)]
-            elif isinstance(data, list):
-                records = [(f"$[{i}]", r) for i, r in enumerate(data)]
+            if is_json_lines(file):  # one sample per line, read as the lines come (provenance checked after)
+                records = iter_records(file, digest=digest)
             else:
-                raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
+                data = load_json(file, digest=digest)
+                warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
+                if isinstance(data, dict):
+                    records = [("$", data)]
+                elif isinstance(data, list):
+                    records = [(f"$[{i}]", r) for i, r in enumerate(data)]
+                else:
+                    raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
             for path, record in records:
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
                 origins.check(row["sample_id"], file, f"{path}.sample_id")
                 index += 1
                 yield row["sample_id"], row
+            if is_json_lines(file):
+                warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             names = ", ".join(Path(f).name for f in files)
             raise SourceFormatError(names, "$", "expected at least one sample record, found none")

@@ -16,7 +16,8 @@ build / export``):
   asking for the config (data labelled ``s`` that is not S would be wrong data), and a folder holding the
   files of several configs (LongMemEval's own layout) is an error listing them.
 
-Source files are a folder's ``.json`` files and the first release's extension-less names (``longmemeval_s``);
+Source files are a folder's ``.json`` and ``.jsonl`` files and the first release's extension-less names
+(``longmemeval_s``);
 hidden files (``.name``) and subfolders are ignored. A question read from two files is an error (see the
 builder's ``_generate_examples``).
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
+from himga.jsonfile import SOURCE_SUFFIXES
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 
@@ -52,7 +54,7 @@ def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
     """The source files of ``folder`` in name order (raises SourceFormatError when there is none)."""
     files = sorted(
         p for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs))
+        if p.is_file() and not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs))
     )
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")

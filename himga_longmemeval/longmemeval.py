@@ -25,7 +25,7 @@ import pyarrow as pa
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import iter_array_items
+from himga.jsonlines import iter_records
 from himga.provenance import warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, pinned_source
@@ -113,8 +113,9 @@ class LongmemevalConfig(datasets.BuilderConfig):
 
     @property
     def candidate_names(self) -> list[str]:
-        """File names accepted in ``data_dir``: ``filename`` with and without ``.json``."""
-        return self.remote_file().local_names
+        """File names that say this config: ``filename`` with and without ``.json``, then as JSON Lines
+        (``longmemeval_oracle.jsonl``, as harnesses write it)."""
+        return [*self.remote_file().local_names, f"{self.filename.removesuffix('.json')}.jsonl"]
 
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
@@ -212,10 +213,10 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()  # shares the parse's read: one pass over the file
-            for index, question in iter_array_items(file, id_key="question_id", id_label="question", digest=digest):
-                row = question_to_row(question, file=name, path=f"$[{index}]")
-                origins.check(row["sample_id"], file, f"$[{index}].question_id")
-                yield f"{name}:{index}", row
+            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest):
+                row = question_to_row(question, file=name, path=where)
+                origins.check(row["sample_id"], file, f"{where}.question_id")
+                yield f"{name}:{where}", row
                 count += 1
             warn_if_modified(file, digest.hexdigest(), [c.remote_file() for c in _CONFIGS])
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"

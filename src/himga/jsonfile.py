@@ -21,18 +21,22 @@ from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "json_files", "load_json", "reject_constant"]
+__all__ = ["SOURCE_SUFFIXES", "iter_array_items", "json_files", "load_json", "parse_json_text", "reject_constant"]
+
+
+#: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonlines`).
+SOURCE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 
 
 def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` files of a folder, sorted by name; other files, hidden files (``.name``, as
+    """The ``.json`` (and ``.jsonl``) files of a folder, sorted by name; other files, hidden files (``.name``, as
     ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
 
     Raises:
         SourceFormatError: the folder holds no ``.json`` file.
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix == ".json" and not p.name.startswith("."))
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES and not p.name.startswith("."))
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
     return files
@@ -77,31 +81,45 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
+    return parse_json_text(path.name, text)
+
+
+def parse_json_text(name: str, text: str, where: str = "$") -> Any:
+    """Parse one JSON document (a whole file, or one line of a JSON Lines file) with :func:`load_json`'s checks.
+
+    Args:
+        name: The file's name, for errors.
+        text: The document.
+        where: Its path in errors: ``"$"`` for a whole file, ``"line 7"`` for a line.
+
+    Raises:
+        SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
+            ``Infinity``, too deep, a duplicate key or a lone surrogate (with the JSON path below ``where``).
+    """
     try:
         value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
     except DuplicateKey:
-        where, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook)) or ("$", "?")
-        raise SourceFormatError(path.name, f"{where}.{key}", duplicate_detail(key)) from None
+        at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
+        raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
-        raise SourceFormatError(
-            path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
-        ) from None
+        position = f"line {e.lineno} column {e.colno}" if where == "$" else f"column {e.colno}"
+        raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
     except ValueError as e:  # from reject_constant
-        raise SourceFormatError(path.name, "$", f"expected standard JSON, got {e}") from None
+        raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
     except RecursionError:
-        raise SourceFormatError(path.name, "$", "invalid JSON: nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogate(value)) is not None:
+        raise SourceFormatError(name, where, "invalid JSON: nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text) and (at := _lone_surrogate(value, where)) is not None:
         # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
-        raise SourceFormatError(path.name, where, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
+        raise SourceFormatError(name, at, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
     return value
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _lone_surrogate(value: Any) -> str | None:
+def _lone_surrogate(value: Any, base: str = "$") -> str | None:
     """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
-    for where, item in walk(value):
+    for where, item in walk(value, base):
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return where

@@ -118,7 +118,7 @@ def test_no_source_file_hint_names_only_what_the_cli_takes(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (
         f"himga: error: longmemeval (config 'oracle'): no source file in {tmp_path}; looked for longmemeval_oracle.json, "
-        "longmemeval_oracle; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)\n"
+        "longmemeval_oracle, longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)\n"
     )
     assert "data_files" not in err
 

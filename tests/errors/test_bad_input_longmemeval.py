@@ -259,8 +259,8 @@ def test_config_folder_without_the_config_file_lists_the_names(tmp_path):
     with pytest.raises(HimgaError) as info:
         build_dataset("longmemeval", "oracle", path=data, cache_dir=tmp_path / "cache")
     assert str(info.value) == (
-        f"longmemeval (config 'oracle'): no source file in {data}; looked for longmemeval_oracle.json, longmemeval_oracle; "
-        "found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)")
+        f"longmemeval (config 'oracle'): no source file in {data}; looked for longmemeval_oracle.json, longmemeval_oracle, "
+        "longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)")
 
 
 def _write(path, data: bytes):

@@ -87,10 +87,11 @@ def test_a_source_whose_name_says_no_config_needs_the_config(shared_data, tmp_pa
     shutil.copy(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", folder / "my questions.json")
     path, what = (folder / "my questions.json", "my questions.json from its file name") if as_file else (folder, f"the files in {folder} from their names")
     message = (f"longmemeval: cannot tell the config of {what}; pass the config (config= / --config). "
-               "File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned; m: longmemeval_m_cleaned.json "
-               "or longmemeval_m_cleaned; oracle: longmemeval_oracle.json or longmemeval_oracle; s_original: longmemeval_s or "
-               "longmemeval_s.json; m_original: longmemeval_m or longmemeval_m.json; oracle_original: longmemeval_oracle or "
-               "longmemeval_oracle.json")
+               "File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned or longmemeval_s_cleaned.jsonl; "
+               "m: longmemeval_m_cleaned.json or longmemeval_m_cleaned or longmemeval_m_cleaned.jsonl; oracle: longmemeval_oracle.json "
+               "or longmemeval_oracle or longmemeval_oracle.jsonl; s_original: longmemeval_s or longmemeval_s.json or longmemeval_s.jsonl; "
+               "m_original: longmemeval_m or longmemeval_m.json or longmemeval_m.jsonl; oracle_original: longmemeval_oracle or "
+               "longmemeval_oracle.json or longmemeval_oracle.jsonl")
     for route, load in all_routes(capsys, path).items():
         assert error_message(load, "longmemeval", None, path, tmp_path / f"cache-{route}") == message, route
 
