@@ -37,6 +37,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from filelock import FileLock
@@ -88,8 +89,19 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, meta
         # ~30% smaller here and read by every Parquet reader the Hub uses.
         with pq.ParquetWriter(path, schema=schema, compression=PARQUET_COMPRESSION) as writer:
             for batch in shard.iter(batch_size=rows_per_group):
+                _check_decodes(batch, ds)
                 writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
+
+
+def _check_decodes(batch, ds) -> None:
+    """Refuse to publish rows whose text is not UTF-8 any more (a cache altered on disk): a ``CacheError``."""
+    try:
+        batch.validate(full=True)
+    except pa.ArrowInvalid as e:
+        from himga.cache import undecodable
+
+        raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
 
 
 def _kept_configs(name: str, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:

@@ -34,6 +34,7 @@ import contextlib
 import dataclasses
 import inspect
 import errno
+import json
 import os
 import shutil
 import threading
@@ -258,6 +259,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             result = super().as_dataset(split, *args, **kwargs)
         except (pa.ArrowException, OSError) as e:  # ArrowInvalid: an emptied file; OSError: a message cut short
             raise cache.damaged(folder, f"its Arrow data is unreadable ({type(e).__name__}: {e})") from e
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:  # a bit flipped in the schema's features metadata
+            raise cache.undecodable(folder, e) from None
         splits = list(self.info.splits.values())
         for spec, ds in _splits_read(split, result):  # rows read vs the rows dataset_info.json says the split/slice has
             if not isinstance(spec, ReadInstruction):

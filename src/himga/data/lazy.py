@@ -7,7 +7,9 @@ too; they share the same ``datasets.Dataset`` and hold only a ``range`` of row i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import overload
 
 import datasets
@@ -81,7 +83,7 @@ class LazySamples(Sequence[Sample]):
             raise IndexError(f"LazySamples index {index} out of range for length {len(self)}") from None
         except TypeError:
             raise TypeError(f"LazySamples indices must be integers or slices, not {type(index).__name__}") from None
-        return table_to_samples(self._arrow[row : row + 1])[0]
+        return _converted(self._dataset, self._arrow[row : row + 1])[0]
 
     def __iter__(self) -> Iterator[Sample]:
         """Yield the Samples in order, converting Arrow batches of rows (one batch in memory at a time)."""
@@ -92,10 +94,23 @@ class LazySamples(Sequence[Sample]):
         for start in range(0, len(indices), step):
             chunk = indices[start : start + step]
             table = self._arrow[chunk.start : chunk.stop] if chunk.step == 1 else self._arrow[list(chunk)]
-            yield from table_to_samples(table)
+            yield from _converted(self._dataset, table)
 
     def __repr__(self) -> str:
         return f"LazySamples(len={len(self)}, rows={self._indices!r})"
+
+
+def _converted(dataset: datasets.Dataset, table) -> list[Sample]:
+    """:func:`table_to_samples`, with rows that no longer decode (bytes altered on disk) a ``CacheError``
+    naming the cache folder (:func:`himga.cache.undecodable`), never a bare ``UnicodeDecodeError``."""
+    try:
+        return table_to_samples(table)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        if not dataset.cache_files:  # an in-memory dataset: no cache to blame
+            raise
+        from himga.cache import undecodable
+
+        raise undecodable(Path(dataset.cache_files[0]["filename"]).parent, e) from None
 
 
 # --- any datasets.Dataset / IterableDataset with our features ------------------------------------------
