@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
-from .jsonfile import iter_array_items, parse_json_text
+from .jsonfile import iter_array_items, load_json, parse_json_text
 from .notjson import not_json
 from .sourceid import check_unchanged, file_identity
 
@@ -72,7 +72,7 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
 def iter_records(
     path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
 ) -> Iterator[tuple[str, Any]]:
-    """The records of a source file, streamed: a JSON Lines file's lines, else a JSON array's items.
+    """The records of a source file, streamed: a JSON Lines file's lines, a JSON array's items, or one object.
 
     Args:
         path: A ``.jsonl`` file (:func:`is_json_lines`) or a JSON file whose top level is an array.
@@ -80,7 +80,8 @@ def iter_records(
         digest: A ``hashlib`` object updated with every byte of the file.
 
     Yields:
-        ``(where, record)``: ``where`` names the record in errors and keys, ``"$[212]"`` or ``"line 213"``.
+        ``(where, record)``: ``where`` names the record in errors and keys, ``"$[212]"`` or ``"line 213"``;
+        a JSON file whose top level is one object is that one record, ``"$"``.
 
     Raises:
         SourceFormatError, SourceChangedError, OSError: see :func:`iter_json_lines` and ``iter_array_items``.
@@ -88,6 +89,15 @@ def iter_records(
     if is_json_lines(path):
         for number, record in iter_json_lines(path, digest=digest):
             yield f"line {number}", record
+    elif _starts_with_object(path):  # one record per file (a harness's one-question files): small, read whole
+        yield "$", load_json(path, digest=digest)
     else:
         for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest):
             yield f"$[{index}]", record
+
+
+def _starts_with_object(path: str | Path) -> bool:
+    """Whether the file's first significant byte (after a byte-order mark and whitespace) is ``{``."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"

@@ -229,14 +229,16 @@ def test_truncated_file_names_file_and_question(shared_data, tmp_path):
     assert (error.file, error.path) == ("truncated.json", "$[1]")
 
 
-def test_top_level_dict_names_file_and_question(shared_data, tmp_path):
+def test_a_file_holding_one_question_object_is_that_question(shared_data, tmp_path):
+    """Issue 17 §5: a harness's one-question file (top level: the question object, not an array)."""
     path = tmp_path / "one_question.json"
     path.write_text(json.dumps(_pair_records(shared_data)[0]))
+    assert [s.sample_id for s in load_longmemeval(path, config="oracle", cache_dir=tmp_path / "c")] == ["gpt4_2655b836"]
+    record = _pair_records(shared_data)[1]
+    del record["haystack_dates"]
+    path.write_text(json.dumps(record))
     error = _load_error(path, tmp_path)
-    assert str(error) == (
-        "one_question.json: $: expected a JSON array at the top level, got object "
-        "(question gpt4_2655b836; put it inside [...] to read it)"
-    )
+    assert str(error) == "one_question.json: $: missing required key 'haystack_dates' (question 09ba9854_abs)"
 
 
 def test_missing_haystack_dates_names_file_and_question(shared_data, tmp_path):

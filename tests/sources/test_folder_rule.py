@@ -159,3 +159,20 @@ def test_a_file_named_for_another_config_is_refused_under_an_explicit_config(ups
         assert error_message(load, "longmemeval", "s", path, tmp_path / f"cache-{route}") == message, route
     for route, load in all_routes(capsys, path).items():
         assert [s.sample_id for s in load("longmemeval", "oracle_original", path, tmp_path / f"ok-{route}")] == PAIR_IDS, route
+
+
+def test_a_folder_of_one_question_files(shared_data, tmp_path, capsys):
+    """Issue 17 §5: a harness layout (one question object per file) is read by the folder rule on every
+    route, in file-name order, with the same duplicate-id check as other parts of one source."""
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    pair = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
+    for i, question in enumerate(pair):
+        (folder / f"{i:03d}_{question['question_id']}.json").write_text(json.dumps(question, indent=1))
+    for route, load in all_routes(capsys, folder).items():
+        assert [s.sample_id for s in load("longmemeval", "oracle", folder, tmp_path / f"cache-{route}")] == PAIR_IDS, route
+    (folder / "002_copy.json").write_text(json.dumps(pair[0]))
+    message = ("002_copy.json: $.question_id: question gpt4_2655b836 is also in 000_gpt4_2655b836.json; "
+               "a question must come from one file (read one file, or pass config=)")
+    for route, load in all_routes(capsys, folder).items():
+        assert error_message(load, "longmemeval", "oracle", folder, tmp_path / f"cache-dup-{route}") == message, route
