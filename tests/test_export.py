@@ -165,3 +165,14 @@ def test_readme_says_the_load_by_name_line_needs_the_export_first():
              if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
     assert len(lines) == 1
     assert "only after `himga export locomo himga_locomo`" in lines[0]
+
+
+def test_the_locomo_card_says_non_commercial_in_words():
+    """Issue 17 §12: the `cc-by-nc-4.0` tag alone does not tell a reader; the text says it."""
+    locomo = render_card("locomo", dict.fromkeys(all_configs("locomo")))
+    body = locomo.split("\n---\n", 1)[1]  # the text, not the front matter's tag
+    assert "License of the data: `cc-by-nc-4.0` (Creative Commons Attribution-NonCommercial 4.0 International: " \
+           "non-commercial use only, with attribution)" in body
+    assert "non-commercial" in (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
+    assert "License of the data: `mit` (the MIT License)" in lme and "non-commercial" not in lme

@@ -278,6 +278,18 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
+#: Licence id (the card's ``license:`` tag) → what it means, in words, for the card's text.
+LICENCE_WORDS = {
+    "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
+    "mit": "the MIT License",
+}
+
+
+def licence_words(licence: str) -> str:
+    """`` (<the licence in words>)`` for a licence id of :data:`LICENCE_WORDS`, else ``""``."""
+    return f" ({LICENCE_WORDS[licence]})" if licence in LICENCE_WORDS else ""
+
+
 def render_card(
     name: str, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
 ) -> str:
@@ -306,7 +318,7 @@ def render_card(
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
         "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
-        f"`{module._LICENSE}`; homepage: {module._HOMEPAGE}.",
+        f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(name, configs, sources),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
