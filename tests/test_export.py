@@ -59,8 +59,7 @@ def test_locomo_export_loads_without_himga(shared_data, tmp_path):
     out = tmp_path / "locomo_export"
     sizes = export("locomo", out, data_dir=shared_data / "locomo")
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
-        ".himga-export.lock",  # hidden: datasets' data-file patterns skip it, push never uploads it
-        "README.md",
+        "README.md",  # and nothing else: no lock file left behind (issue 17 §15)
         "data/default/test-00000-of-00001.parquet",
     ]
     assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2366972)

@@ -108,7 +108,7 @@ def test_interrupted_first_export_leaves_nothing_loadable(fresh, tmp_path, monke
             with pytest.raises(Interrupt):
                 export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)
         assert _visible(out) == {}, call
-        assert sorted(p.name for p in out.iterdir()) == [".himga-export.lock"]  # staging folder removed
+        assert sorted(p.name for p in out.iterdir()) == []  # staging folder removed, and no lock file in the export
         for config in ((), ("oracle",), ("oracle_original",)):
             assert _load(out, tmp_path, *config) is None, (call, config)
         export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)  # re-run: exactly a fresh export

@@ -4,7 +4,6 @@ Layout of an export folder::
 
     README.md                                   the dataset card (:mod:`himga.card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
-    .himga-export.lock                          held while an export writes here (hidden: datasets ignores it)
 
 ``datasets.load_dataset(OUT_DIR)`` (or the Hub repository it is pushed to) then gives the builder's
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
@@ -28,6 +27,7 @@ a config replaces the whole folder.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -48,6 +48,7 @@ from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
 from himga.exported import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
 from himga.export_sources import SourceFile, checked_sources, select_configs
+from himga.sources import cache_root
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
@@ -59,8 +60,17 @@ ROW_GROUP_BYTES = 16 * 2**20
 PARQUET_COMPRESSION = "zstd"
 #: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
 SHARD_BYTES = 500 * 2**20
-#: Hidden names in an export folder: the staging folder of a running export, and its lock.
-STAGING, LOCK = ".himga-export.incomplete", ".himga-export.lock"
+#: The hidden staging folder of a running export, inside the export folder.
+STAGING = ".himga-export.incomplete"
+
+
+def _lock_path(out: Path) -> Path:
+    """The lock held while an export writes ``out``: in ``$HIMGA_CACHE/export-locks/``, one per output
+    folder (its resolved path's sha256), so that nothing but the export is left in ``out``."""
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    folder = cache_root() / "export-locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{key}.lock"
 
 
 def all_configs(name: str) -> list[str]:
@@ -197,7 +207,7 @@ def export(
     sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
-    with FileLock(out / LOCK):
+    with FileLock(_lock_path(out)):
         shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed
         try:
             staging.mkdir()

@@ -144,3 +144,23 @@ def test_command_line(tmp_path):
                           capture_output=True, text=True, check=True)  # fmt: skip
     assert proc.stdout == f"{out}: 899472 bytes, 12 questions, 73 session entries, 741 turns, 1 abstentions\n"
     assert hashlib.sha256(out.read_bytes()).hexdigest() == SMALL_SHA256
+
+
+def test_m_scale_flag_is_the_m_session_count(monkeypatch, tmp_path, capsys):
+    """Issue 17 §15: `python -m himga.testing OUT --m-scale` (as the benchmark page names it) is `--sessions 480`."""
+    from himga.testing import longmemeval_like
+
+    calls = []
+    monkeypatch.setattr(longmemeval_like, "write_longmemeval_like",
+                        lambda out, questions, sessions, seed: calls.append((questions, sessions, seed)) or _Written(out))
+    assert longmemeval_like.main([str(tmp_path / "m.json"), "--m-scale", "--questions", "3"]) == 0
+    assert longmemeval_like.main([str(tmp_path / "s.json")]) == 0
+    assert calls == [(3, 480, 0), (500, 48, 0)]
+    with pytest.raises(SystemExit):
+        longmemeval_like.main([str(tmp_path / "x.json"), "--m-scale", "--sessions", "10"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+class _Written:
+    def __init__(self, path):
+        self.path, self.bytes, self.questions, self.session_entries, self.turns, self.abstentions = path, 0, 0, 0, 0, 0

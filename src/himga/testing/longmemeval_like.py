@@ -273,12 +273,19 @@ def write_longmemeval_like(path: str | os.PathLike, questions: int = 500, sessio
     return GeneratedFile(path, n_questions, n_sessions, n_turns, n_abs, path.stat().st_size)
 
 
+#: Mean haystack sessions per question of an M-scale file (``--m-scale``, as ``benchmarks/run.py --m-scale``).
+M_SESSIONS = 480
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m himga.testing OUT.json [--questions N] [--sessions N] [--seed N]``; prints the counts."""
+    """``python -m himga.testing OUT.json [--questions N] [--sessions N | --m-scale] [--seed N]``; prints the counts."""
     ap = argparse.ArgumentParser(prog="python -m himga.testing", description="Write a LongMemEval-shaped JSON file.")
     ap.add_argument("out", type=Path)
     ap.add_argument("--questions", type=int, default=500, help="questions (default 500)")
-    ap.add_argument("--sessions", type=int, default=48, help="mean haystack sessions per question (48 ≈ S, 480 ≈ M)")
+    scale = ap.add_mutually_exclusive_group()
+    scale.add_argument("--sessions", type=int, default=48, help="mean haystack sessions per question (48 ≈ S, 480 ≈ M)")
+    scale.add_argument("--m-scale", dest="sessions", action="store_const", const=M_SESSIONS,
+                       help=f"an M-scale file: --sessions {M_SESSIONS} (~2.6 GB)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     written = write_longmemeval_like(args.out, args.questions, args.sessions, seed=args.seed)
