@@ -16,6 +16,7 @@ import datasets
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
+from himga.data.progress import split_generator
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonfile import json_files, load_json
 from himga.jsonlines import is_json_lines, iter_records
@@ -110,7 +111,7 @@ class LocomoConfig(datasets.BuilderConfig):
 
     def remote_file(self) -> RemoteFile:
         """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
-        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO,
+        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
                           licence=_LICENSE, evidence=_EVIDENCE)
 
     @property
@@ -150,7 +151,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             files = [pinned_source("locomo", self.config.remote_file())]  # the default source: its own file only
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         index = 0

@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
+from himga.data.progress import split_generator
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonlines import iter_records
 from himga.provenance import warn_if_modified
@@ -120,7 +121,7 @@ class LongmemevalConfig(datasets.BuilderConfig):
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
         url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
-        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size,
+        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size, rows=500,
                           licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
 
 
@@ -205,7 +206,7 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
             files = [path] if path.is_file() else self._folder_files
         else:  # the default source: this config's own file only
             files = [pinned_source("longmemeval", self.config.remote_file(), config=self.config.name)]
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         count = 0

@@ -60,6 +60,8 @@ class RemoteFile:
         repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
         licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
+        rows: The rows a build of this file makes (LoCoMo: 10 samples; LongMemEval: 500 questions), the
+            total of the build's progress bar; ``None`` where unknown.
     """
 
     filename: str
@@ -72,6 +74,7 @@ class RemoteFile:
     repo: str | None = None
     licence: str | None = None
     evidence: str | None = None
+    rows: int | None = None
 
     @property
     def repo_path(self) -> str:
