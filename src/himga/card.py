@@ -330,7 +330,10 @@ def render_card(
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'
         f'it = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}", streaming=True)\n'
-        "```\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
+        "```\n\nDistributed: each config is written as a multiple of 16 Parquet files, so "
+        "`datasets.distributed.split_dataset_by_node(it, rank, world_size)` gives each of 2, 4, 8 or 16 ranks "
+        "whole files; for another world size, `it = it.reshard()` first (datasets ≥ 5: one shard per Parquet "
+        "row group).\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
         "import datasets\nimport himga\nfrom himga.data import samples_from_dataset\n\n"
         f'samples = samples_from_dataset(datasets.load_dataset("ORG/NAME"{config_arg}, split="{SPLIT}"))\n'
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # runs the himga builder on the pinned source\n'

@@ -50,7 +50,7 @@ from himga.exported import METADATA_KEY, check_card, checked_export, exported_co
 from himga.export_sources import SourceFile, checked_sources, select_configs
 from himga.sources import cache_root
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +60,8 @@ ROW_GROUP_BYTES = 16 * 2**20
 PARQUET_COMPRESSION = "zstd"
 #: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
 SHARD_BYTES = 500 * 2**20
+#: The shard count of an export is a multiple of this (see :func:`shard_count`): it divides 2, 4, 8 and 16 ranks.
+SHARD_MULTIPLE = 16
 #: The hidden staging folder of a running export, inside the export folder.
 STAGING = ".himga-export.incomplete"
 
@@ -82,14 +84,31 @@ def all_configs(name: str) -> list[str]:
     return [c.name for c in builder_class(name).BUILDER_CONFIGS]
 
 
-def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict) -> SplitSize:
+def shard_count(rows: int, num_bytes: float, shard_bytes: int = SHARD_BYTES, num_shards: int | None = None) -> int:
+    """How many Parquet files a config is written as: ``num_shards`` when given, else a multiple of
+    :data:`SHARD_MULTIPLE` (16: S, M and oracle get 16 files, M's ~170 MB each) with at most about
+    ``shard_bytes`` of Arrow data per file, so that ``split_dataset_by_node(..., world_size=2, 4, 8 or 16)``
+    gives every rank whole, equal files ("shards" mode). A split of fewer rows than that is one file.
+    Never more files than rows.
+    """
+    if num_shards is not None:
+        if num_shards < 1:
+            raise ConfigurationError(f"num_shards: expected a positive integer, got {num_shards!r}")
+        return min(num_shards, max(rows, 1))
+    natural = max(1, math.ceil(num_bytes / shard_bytes))
+    if rows < SHARD_MULTIPLE:
+        return max(1, min(rows, natural))
+    return min(SHARD_MULTIPLE * math.ceil(natural / SHARD_MULTIPLE), rows // SHARD_MULTIPLE * SHARD_MULTIPLE)
+
+
+def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict, num_shards: int | None = None) -> SplitSize:
     """Write one config's rows as ``folder/test-0000i-of-0000N.parquet`` (``folder`` is created new)."""
     folder.mkdir(parents=True)
     num_bytes = ds.info.splits[SPLIT].num_bytes if ds.info.splits and SPLIT in ds.info.splits else ds.data.nbytes
     rows = ds.num_rows
     row_bytes = num_bytes / rows if rows else 1
     rows_per_group = max(1, int(row_group_bytes // row_bytes))
-    num_shards = max(1, min(rows, math.ceil(num_bytes / shard_bytes)))
+    num_shards = shard_count(rows, num_bytes, shard_bytes, num_shards)
     schema = ds.features.arrow_schema  # carries the features as metadata; raw columns are plain JSON text
     schema = schema.with_metadata({**schema.metadata, METADATA_KEY: json.dumps(metadata).encode()})
     for index in range(num_shards):
@@ -166,6 +185,7 @@ def export(
     row_group_bytes: int = ROW_GROUP_BYTES,
     shard_bytes: int = SHARD_BYTES,
     card_only: bool = False,
+    num_shards: int | None = None,
 ) -> dict[str, SplitSize | None]:
     """Build the configs of dataset ``name`` and write them with their card to ``out_dir``.
 
@@ -191,6 +211,7 @@ def export(
         card_only: Build nothing; rewrite ``README.md`` for the configs already in ``out_dir``, or, when
             it holds no data, for every config without split sizes, listing the pinned files (how the
             committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
+        num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
 
     Returns:
         Config → split size (``None`` if unknown), for every config on the written card, in builder order.
@@ -215,7 +236,7 @@ def export(
             for config in wanted:
                 ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir)
                 metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
-                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata)
+                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata, num_shards)
                 logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
             kept = _kept_configs(name, out, wanted)
             sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(name) if c in written or c in kept}
