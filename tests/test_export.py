@@ -161,9 +161,9 @@ def test_project_folder_loads_by_name_without_himga(shared_data, tmp_path):
     _assert_same_as_builder(_load_without_himga(tmp_path, "himga_locomo", cwd=project), ds)
 
 
-def test_readme_says_the_load_by_name_line_needs_the_export_first():
-    """Issue 12: the README's plain ``load_dataset("himga_locomo")`` line reads the export, so it says to make it."""
-    lines = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+def test_docs_say_the_load_by_name_line_needs_the_export_first():
+    """Issue 12: the docs' plain ``load_dataset("himga_locomo")`` line reads the export, so it says to make it."""
+    lines = [line for line in (ROOT / "docs" / "datasets-export-and-hub.md").read_text(encoding="utf-8").splitlines()
              if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
     assert len(lines) == 1
     assert "only after `himga export locomo himga_locomo`" in lines[0]

@@ -3,7 +3,7 @@
 Each reader runs in a fresh interpreter in which importing himga fails, reads every column of the
 export, unnests ``qa_pairs`` and reads ``raw.category`` with its own JSON function (DuckDB
 ``json_extract``, polars ``.str.json_path_match``, Python ``json.loads`` for ``datasets`` and pyarrow).
-The counts are checked against ``locomo10.json`` itself. The README's reader table lists these queries.
+The counts are checked against ``locomo10.json`` itself. The reader table of docs/datasets-export-and-hub.md lists these queries.
 """
 
 from __future__ import annotations

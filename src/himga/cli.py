@@ -246,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dataset", nargs="*", metavar="{locomo,longmemeval}", help="which benchmarks' caches (default: both)")
     p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
     p.set_defaults(func=_cmd_verify)
+
+    from himga.scoring.command import add_parser as add_score_parser
+
+    add_score_parser(sub, DATASETS)
     return parser
 
 

@@ -1,0 +1,32 @@
+"""Official scoring as functions: LoCoMo's answer F1 and LongMemEval's judge, the papers' tables, a run record.
+
+Pure functions, the official text and rules in one place each, with their source commits:
+
+- :func:`locomo_score` (:mod:`himga.scoring.locomo`): LoCoMo's per-QA score, equal to the official code's
+  (snap-research/locomo@92286325, ``task_eval/evaluation.py``); needs ``pip install 'himga[scoring]'``.
+- :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring.longmemeval`):
+  LongMemEval's judge prompts, byte-identical to ``get_anscheck_prompt`` (xiaowu0162/LongMemEval@9e0b455); himga
+  calls no model.
+- :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring.report`): per-type n, mean, 95% interval and
+  the benchmark's totals; :func:`run_record` (:mod:`himga.scoring.record`): what produced them.
+
+What differs between the benchmarks is in one mapping, :data:`SCORERS` (:mod:`himga.scoring.benchmarks`).
+
+Example:
+    >>> from himga.scoring import judge_label, locomo_score
+    >>> locomo_score({"category": 2, "answer": "7 May 2023"}, "On the 7th of May, 2023")
+    0.5
+    >>> judge_label("Yes.")
+    True
+"""
+
+from himga.scoring.benchmarks import SCORERS, Benchmark
+from himga.scoring.locomo import locomo_score
+from himga.scoring.longmemeval import judge_label, judge_request, longmemeval_judge_prompt
+from himga.scoring.predictions import read_labels, read_predictions
+from himga.scoring.record import dumps_report, run_record
+from himga.scoring.report import format_table, questions_by_id, score_questions, score_samples
+
+__all__ = ["SCORERS", "Benchmark", "dumps_report", "format_table", "judge_label", "judge_request", "locomo_score",
+           "longmemeval_judge_prompt", "questions_by_id", "read_labels", "read_predictions", "run_record", "score_questions",
+           "score_samples"]

@@ -1,0 +1,116 @@
+"""What differs between the benchmarks' scoring, in one place: :data:`SCORERS`, one :class:`Benchmark` each.
+
+Everything else in :mod:`himga.scoring` (reports, run records, the ``himga score`` command) reads these
+objects and never tests a dataset name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from himga.scoring import locomo, longmemeval
+from himga.scoring.intervals import summarize
+
+__all__ = ["LOCOMO", "LONGMEMEVAL", "SCORERS", "Benchmark", "Row"]
+
+#: One scored question: ``(question_id, table row key, score)``.
+Row = tuple[str, str, float]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """How one benchmark is scored.
+
+    Attributes:
+        name: The dataset name (``"locomo"``).
+        metric: What a per-question score is.
+        source: Where the scoring rules were read (repository, path, commit, functions).
+        type_order: The table's rows, in the papers' order.
+        row_key: ``qa -> type_order key`` of a QA pair.
+        score: ``(qa, hypothesis) -> score`` when himga computes the score; ``None`` when a judge model gives
+            it (the verdicts are read back with ``--labels``).
+        summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
+        gold_options: ``() -> dict``: the gold rules, for the run record.
+        judge: The judge's request parameters and the sha256 of its templates; ``None`` without a judge.
+        judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge.
+    """
+
+    name: str
+    metric: str
+    source: dict
+    type_order: tuple[str, ...]
+    row_key: Callable
+    score: Callable | None
+    summaries: Callable[[Sequence[Row]], dict]
+    gold_options: Callable[[], dict]
+    judge: dict | None = None
+    judge_request: Callable | None = None
+
+
+def _locomo_key(qa) -> str:
+    return locomo.CATEGORY_NAMES[locomo.qa_record(qa)["category"]]
+
+
+def _locomo_summaries(rows: Sequence[Row]) -> dict:
+    return {"overall": summarize([s for _, _, s in rows]),
+            "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]])}
+
+
+LOCOMO = Benchmark(
+    name="locomo",
+    metric="official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
+           "category 5: abstention phrase 0/1)",
+    source=locomo.SOURCE,
+    type_order=tuple(locomo.CATEGORY_NAMES[c] for c in locomo.CATEGORY_ORDER),
+    row_key=_locomo_key,
+    score=locomo.locomo_score,
+    summaries=_locomo_summaries,
+    gold_options=locomo.gold_options,
+)
+
+#: print_qa_metrics.py's task order.
+_LME_TYPES = ("single-session-user", "single-session-preference", "single-session-assistant", "multi-session",
+              "temporal-reasoning", "knowledge-update")
+
+
+def _lme_key(qa) -> str:
+    return longmemeval.question_fields(qa)[1]
+
+
+def _lme_summaries(rows: Sequence[Row]) -> dict:
+    """Overall, task-averaged and abstention accuracy as ``src/evaluation/print_qa_metrics.py`` computes them."""
+    import numpy as np
+
+    by_type = {t: [s for _, key, s in rows if key == t] for t in _LME_TYPES}
+    empty = [t for t, v in by_type.items() if not v]
+    task = {"mean": None if empty else float(np.mean([np.mean(v) for v in by_type.values()])), "tasks": len(_LME_TYPES)}
+    if empty:
+        task["undefined"] = f"no questions of {', '.join(empty)} (print_qa_metrics.py prints nan)"
+    all_scores = [s for v in by_type.values() for s in v]  # print_qa_metrics.py's all_acc: grouped by task
+    return {"overall": summarize(all_scores), "task_averaged": task,
+            "abstention": summarize([s for qid, _, s in rows if "_abs" in qid])}
+
+
+def _lme_gold_options() -> dict:
+    return {"type_order": list(_LME_TYPES),
+            "answer": "raw answer of the source question, formatted by str.format (an integer as str(int))",
+            "abstention": "'_abs' in question_id: the abstention template; its own question_type row too",
+            "label": "'yes' in reply.strip().lower()"}
+
+
+LONGMEMEVAL = Benchmark(
+    name="longmemeval",
+    metric="judge label (1 = the judge answered yes), read from the judge's replies",
+    source={**longmemeval.SOURCE, "metrics": "src/evaluation/print_qa_metrics.py"},
+    type_order=_LME_TYPES,
+    row_key=_lme_key,
+    score=None,
+    summaries=_lme_summaries,
+    gold_options=_lme_gold_options,
+    judge={**longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
+    judge_request=longmemeval.judge_request,
+)
+
+#: dataset name → how it is scored.
+SCORERS: dict[str, Benchmark] = {b.name: b for b in (LOCOMO, LONGMEMEVAL)}

@@ -1,0 +1,107 @@
+"""``himga score``: score a run's predictions with the official rules, print the table, write the report.
+
+::
+
+    himga score locomo PRED.jsonl [--config C] [--data-dir D] [--out REPORT.json] [--partial]
+    himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one per line
+    himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored
+
+A benchmark scored by a judge model (LongMemEval) needs ``--prompts`` or ``--labels``; himga calls no model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from himga.errors import ConfigurationError
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub, datasets: tuple[str, ...]) -> None:
+    """Register ``score`` on the ``himga`` command's subparsers."""
+    p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
+    p.add_argument("dataset", choices=datasets, help="which benchmark")
+    p.add_argument("predictions", help='JSON Lines: {"question_id": ..., "hypothesis": ...} (LoCoMo ids as in the qrels: conv-26:0)')
+    p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, ...)")
+    p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+    p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
+    p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
+    p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
+    p.add_argument("--labels", metavar="FILE", default=None,
+                   help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
+    p.set_defaults(func=run)
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` completely or not at all."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``himga score``; returns the exit status.
+
+    Raises:
+        ConfigurationError: conflicting options, or a judged benchmark without ``--prompts``/``--labels``.
+        SourceFormatError: a malformed predictions or labels file, missing, unknown or duplicate ids.
+    """
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+    from himga.scoring.predictions import check_ids, read_labels, read_predictions
+    from himga.scoring.record import dumps_report, run_record
+    from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
+    from himga.validate import source_files
+
+    bench = benchmark(args.dataset)
+    judged = bench.score is None
+    if not judged and (args.prompts or args.labels):
+        raise ConfigurationError(f"{args.dataset}: --prompts and --labels apply to benchmarks scored by a judge model")
+    if judged and not (args.prompts or args.labels):
+        raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
+                                 "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
+    predictions = read_predictions(args.predictions)
+    labels, models = read_labels(args.labels) if args.labels else (None, [])  # both files checked before the build
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
+    name = Path(args.predictions).name
+    questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
+    missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None)
+    if args.prompts:
+        lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
+                 for qid in questions if qid in predictions]
+        _write_atomic(args.prompts, "".join(line + "\n" for line in lines))
+        print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
+        if not args.labels:
+            return 0
+    if labels is not None:
+        unasked = sorted(set(labels) - set(predictions))
+        if unasked:
+            raise ConfigurationError(f"{Path(args.labels).name}: {len(unasked)} verdicts for questions without a hypothesis "
+                                     f"in {name}: {', '.join(unasked[:20])}")
+    report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
+                             file=Path(args.labels).name if labels is not None else name)
+    inputs = {"predictions": args.predictions, **({"labels": args.labels} if args.labels else {})}
+    files = source_files(args.dataset, args.config, data_dir=args.data_dir)
+    record = run_record(args.dataset, ds.info.config_name, files, report, inputs=inputs, label_models=models)
+    per_question = report.pop("per_question")
+    report.update(run=record, per_question=per_question)  # the record before the long per-question map
+    print(format_table(report))
+    if bench.judge is not None and any(m != bench.judge["model"] for m in models):
+        print(f"note: {Path(args.labels).name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
+              f"accepts only {bench.judge['model']}")
+    if args.out:
+        _write_atomic(args.out, dumps_report(report))
+        print(f"wrote {args.out}")
+    return 0

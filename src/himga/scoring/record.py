@@ -1,0 +1,92 @@
+"""A record of every run: which data, gold rules, scorer and prompts produced a report.
+
+Like lm-evaluation-harness's results JSON (``config``, ``versions``, ``n-samples``): two reports from the same
+inputs are byte-identical but for the one timestamp field ``run.created``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import platform
+from importlib import metadata
+from pathlib import Path
+
+from himga.data.builders import pinned_files
+from himga.provenance import file_sha256
+from himga.scoring.report import benchmark
+from himga.version import __version__
+
+__all__ = ["dumps_report", "run_record"]
+
+
+def _versions() -> dict[str, str | None]:
+    out = {"himga": __version__, "python": platform.python_version()}
+    for package in ("nltk", "regex", "numpy"):  # the libraries the scores are computed with
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out[package] = None
+    return out
+
+
+def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
+    """Per source file: name, sha256 and the pin it equals (``"snap-research/locomo@3eb6f2c…"``) or ``None``.
+
+    Raises:
+        OSError: a file cannot be read.
+    """
+    pins = list(pinned_files(dataset).values())
+    out = []
+    for path in files:
+        digest = file_sha256(path)
+        pin = next((p for p in pins if p.sha256 == digest), None)
+        out.append({"name": Path(path).name, "sha256": digest, "is_pin": pin is not None,
+                    "pin": f"{pin.origin} {pin.filename}" if pin is not None else None})
+    return out
+
+
+def run_record(dataset: str, config: str | None, files: list[str | Path], report: dict, *,
+               inputs: dict[str, str] | None = None, label_models: list[str] | None = None,
+               created: str | None = None) -> dict:
+    """The ``run`` block of a report.
+
+    Args:
+        dataset: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config the Samples came from.
+        files: The source files read (:func:`himga.validate.source_files`).
+        report: The report of :func:`~himga.scoring.report.score_samples` (for the counts).
+        inputs: ``{"predictions"|"labels": path}``: the run's own files, recorded by name and sha256.
+        label_models: The judge models named in a labels file.
+        created: The timestamp (default: now, UTC, ISO 8601, seconds).
+
+    Returns:
+        ``{"created", "versions", "dataset", "config", "sources", "inputs", "gold_options", "scorer", "judge",
+        "scored", "missing"}``.
+
+    Raises:
+        ConfigurationError: an unknown dataset.
+        OSError: a file cannot be read.
+    """
+    bench = benchmark(dataset)
+    judge = None
+    if bench.judge is not None:
+        judge = {**bench.judge, "models_in_labels": label_models or []}
+    return {
+        "created": created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+        "versions": _versions(),
+        "dataset": dataset,
+        "config": config,
+        "sources": source_record(dataset, files),
+        "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(p)} for k, p in sorted((inputs or {}).items())},
+        "gold_options": bench.gold_options(),
+        "scorer": {"metric": bench.metric, **bench.source},
+        "judge": judge,
+        "scored": report["scored"],
+        "missing": len(report["missing"]),
+    }
+
+
+def dumps_report(report: dict) -> str:
+    """The report as deterministic JSON text (key order as built, two-space indent, UTF-8 kept, final newline)."""
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,119 @@
+"""The papers' tables: one report shape for both benchmarks, from Samples and a run's predictions or verdicts.
+
+A report (a JSON-ready dict)::
+
+    {"dataset", "metric", "per_type": [{"type", "n", "mean", "ci95", "ci_method"}, ...],   # the papers' order
+     "overall": {...}, <benchmark totals>, "scored", "missing", "per_question": {question_id: score}}
+
+LoCoMo adds ``overall_without_category_5``; LongMemEval ``task_averaged`` and ``abstention``
+(:mod:`himga.scoring.benchmarks`). Intervals: :mod:`himga.scoring.intervals`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from himga.errors import ConfigurationError, SourceFormatError
+from himga.qrels import query_id
+from himga.scoring.benchmarks import SCORERS, Benchmark, Row
+from himga.scoring.intervals import summarize
+from himga.scoring.predictions import check_ids
+
+__all__ = ["benchmark", "format_table", "questions_by_id", "score_questions", "score_samples"]
+
+
+def benchmark(dataset: str) -> Benchmark:
+    """The :class:`~himga.scoring.benchmarks.Benchmark` of ``dataset``.
+
+    Raises:
+        ConfigurationError: an unknown dataset.
+    """
+    if dataset not in SCORERS:
+        raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {', '.join(SCORERS)}")
+    return SCORERS[dataset]
+
+
+def questions_by_id(samples: Iterable) -> dict:
+    """``{query id: QAPair}`` in dataset order (ids as in the qrels: ``conv-26:0``, LongMemEval's own).
+
+    Keeps the QA pairs only, so that one pass over :class:`~himga.data.LazySamples` of LongMemEval-M holds
+    no haystack.
+    """
+    return {query_id(sample, qa): qa for sample in samples for qa in sample.qa_pairs}
+
+
+def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, str] | None = None,
+                  labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions") -> dict:
+    """Score a run: per question, per question type in the papers' order, and the benchmark's totals.
+
+    Args:
+        dataset: ``"locomo"`` or ``"longmemeval"``.
+        samples: The dataset's Samples (a list or :class:`~himga.data.LazySamples`).
+        predictions: ``{question_id: hypothesis}`` (LoCoMo: scored with the official F1).
+        labels: ``{question_id: judge label}`` (LongMemEval: the judge's verdicts).
+        partial: Score the given ids and report the missing ones instead of raising.
+        file: The name of the file the ids came from, for messages.
+
+    Returns:
+        The report (see the module docstring); ``missing`` lists the ids not scored.
+
+    Raises:
+        ConfigurationError: an unknown dataset, or predictions given for a judged benchmark (or labels for
+            a computed one), or a question type outside the official table.
+        SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), a non-string
+            hypothesis.
+    """
+    return score_questions(dataset, questions_by_id(samples), predictions=predictions, labels=labels, partial=partial,
+                           file=file)
+
+
+def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
+                    labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions") -> dict:
+    """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors."""
+    bench = benchmark(dataset)
+    given = predictions if bench.score is not None else labels
+    if given is None:
+        what = "predictions" if bench.score is not None else "judge labels (--labels)"
+        raise ConfigurationError(f"{dataset}: scoring needs {what}")
+    missing = check_ids(file, given, questions, partial=partial)
+    rows: list[Row] = []
+    for qid, qa in questions.items():
+        if qid not in given:
+            continue
+        key = bench.row_key(qa)
+        if key not in bench.type_order:
+            raise ConfigurationError(f"{dataset}: {qid}: question type {key!r} is not one of {', '.join(bench.type_order)}")
+        if bench.score is None:
+            score = 1.0 if given[qid] else 0.0
+        else:
+            if not isinstance(given[qid], str):
+                raise SourceFormatError(file, qid, "hypothesis: expected a string")
+            score = bench.score(qa, given[qid])
+        rows.append((qid, key, float(score)))
+    per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
+    return {"dataset": dataset, "metric": bench.metric, "per_type": per_type, **bench.summaries(rows),
+            "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows}}
+
+
+def _cell(summary: dict) -> str:
+    if summary.get("mean") is None:
+        return f"{summary.get('n', 0):>6}  {'—':>7}"
+    ci = summary.get("ci95")
+    interval = f"[{ci[0]:.4f}, {ci[1]:.4f}] {summary['ci_method']}" if ci else "—"
+    return f"{summary['n']:>6}  {summary['mean']:>7.4f}  {interval}"
+
+
+def format_table(report: dict) -> str:
+    """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
+    lines = [f"{report['dataset']}: {report['scored']} questions scored"
+             + (f", {len(report['missing'])} missing" if report["missing"] else ""),
+             f"{'':<28}{'n':>6}  {'mean':>7}  95% interval"]
+    lines += [f"{row['type']:<28}{_cell(row)}" for row in report["per_type"]]
+    for name in ("overall", "overall_without_category_5", "abstention"):
+        if name in report:
+            lines.append(f"{name:<28}{_cell(report[name])}")
+    if "task_averaged" in report:
+        task = report["task_averaged"]
+        value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
+        lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
+    return "\n".join(lines)

@@ -1,0 +1,31 @@
+"""Fixtures of the scoring tests: the official-code outputs (tests/fixtures/scoring) and the real questions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
+
+
+def load_fixture(name: str) -> dict:
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def longmemeval_file(shared_data, tmp_path_factory) -> Path:
+    """Every real LongMemEval question (../shared/data/longmemeval/*.json, files in name order) as one oracle file."""
+    questions = [q for path in sorted((shared_data / "longmemeval").glob("*.json")) for q in json.loads(path.read_text())]
+    path = tmp_path_factory.mktemp("lme") / "longmemeval_oracle.json"
+    path.write_text(json.dumps(questions))
+    return path
+
+
+@pytest.fixture(scope="session")
+def longmemeval_samples(longmemeval_file, tmp_path_factory):
+    """The 99 real LongMemEval questions as himga Samples (config oracle)."""
+    from himga.data import load_longmemeval
+
+    return load_longmemeval(longmemeval_file, config="oracle", cache_dir=tmp_path_factory.mktemp("lme_cache"))

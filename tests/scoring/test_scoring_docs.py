@@ -1,0 +1,56 @@
+"""docs/scoring-a-run.md: each Python example runs and prints exactly the output shown under it; each
+command runs (on the files the page describes)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from himga.cli import main
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring-a-run.md"
+TEXT = DOC.read_text(encoding="utf-8")
+EXAMPLES = re.findall(r"```python\n(.*?)```\n\n```text\n(.*?)```", TEXT, re.S)
+COMMANDS = [line[2:] for block in re.findall(r"```console\n(.*?)```", TEXT, re.S) for line in block.splitlines()]
+
+
+@pytest.fixture
+def in_docs_folder(shared_data, tmp_path, monkeypatch):
+    """A working folder with ``data`` = the real data, as the page assumes."""
+    (tmp_path / "data").symlink_to(shared_data, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_page_has_an_example_of_at_most_ten_lines_per_benchmark():
+    assert len(EXAMPLES) == 2 and len(COMMANDS) == 3
+    assert [len(code.splitlines()) for code, _ in EXAMPLES] == [10, 10]
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["locomo", "longmemeval"])
+def test_example_prints_what_the_page_shows(in_docs_folder, index):
+    code, shown = EXAMPLES[index]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, f"{DOC.name} example {index + 1}", "exec"), {"__name__": "__doc_example__"})
+    assert out.getvalue() == shown
+
+
+def test_commands_run(in_docs_folder, locomo_samples, capsys):
+    from himga.qrels import query_id
+
+    rows = [{"question_id": query_id(s, qa), "hypothesis": "Not mentioned in the conversation"} for s in locomo_samples for qa in s.qa_pairs]
+    (in_docs_folder / "predictions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ids = ["gpt4_2655b836", "09ba9854_abs"]
+    (in_docs_folder / "hypotheses.jsonl").write_text("".join(json.dumps({"question_id": q, "hypothesis": "I don't know."}) + "\n" for q in ids))
+    (in_docs_folder / "replies.jsonl").write_text("".join(json.dumps({"question_id": q, "reply": r}) + "\n" for q, r in zip(ids, ["No", "Yes."])))
+    for command in COMMANDS:
+        assert main(shlex.split(command)[1:]) == 0, command
+    assert len((in_docs_folder / "requests.jsonl").read_text().splitlines()) == 2
+    assert json.loads((in_docs_folder / "report.json").read_text())["abstention"]["mean"] == 1.0
