@@ -33,6 +33,7 @@ ROWS_S = [
     ("parse", "(1) parse limit: ijson C items, no work", None, None),
     ("seed", "(2) seed-style: json.load + dataclasses", "parse", None),
     ("build", "(3) cold build: raw JSON -> Arrow cache", "parse", ("ratio<=", 2.0)),
+    ("content", "(3b) content fingerprint alone: canonical JSON + sha256 of the items", "parse", None),
     ("open", "(4) warm open: build_dataset on the cache", "seed", ("s<=", 0.050)),
     ("materialize", "(5) all Samples from the cache", "seed", ("ratio<=", 0.5)),
     ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),
@@ -128,7 +129,7 @@ def table(scale: str, rows, results: dict) -> list[str]:
         else:
             ratio_s = f"{ratio:.2g}x {base}" if ratio is not None else "1.00x" if name == "parse" else ""
             value = f"{r['seconds'] * 1000:.1f} ms" if r["seconds"] < 1 else f"{r['seconds']:.2f} s"
-            if "cpu_seconds" in r and name in ("parse", "build"):
+            if "cpu_seconds" in r and name in ("parse", "build", "content"):
                 value += f" (CPU {r['cpu_seconds']:.2f} s)"
             if name == "lazy":
                 value += f" (open {r['open_seconds'] * 1000:.0f} ms; random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"

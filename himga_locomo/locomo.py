@@ -17,12 +17,16 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
 from himga.data.progress import split_generator
-from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.jsonfile import json_files, load_json
+from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
+from himga.jsonfile import load_json
 from himga.jsonlines import is_json_lines, iter_records
-from himga.provenance import warn_if_modified
+from himga.sourcefolder import json_files
+from himga.content import content_sha256
+from himga.provenance import record_content, warn_if_modified
 from himga.sourceid import OneFileEach
 from himga.sources import RemoteFile, pinned_source
+from himga_locomo import gold
+from himga_locomo.gold import GOLD_VARIANTS, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
 
 _CITATION = """\
@@ -59,6 +63,11 @@ _FILENAME = "locomo10.json"
 _SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
+#: The content fingerprint of that file (himga.content: sha256 of its parsed JSON in canonical form) and its
+#: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
+#: tests/sources/test_content.py checks both against it.
+_CONTENT_SHA256 = "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"
+_CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
@@ -66,7 +75,14 @@ _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github
 #          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
 #   2.0.0  category-3 gold cut at its first ";" as LoCoMo's scorer does (option category3_answer);
 #          raw event_summary / observation / session_summary keyed by session id ("1", not "events_session_1").
+#          Option gold ("published" default: these rows unchanged; "audited": himga_locomo.gold) added since,
+#          a config option, so its rows have their own config id.
 _VERSION = datasets.Version("2.0.0")
+
+
+def card_notes() -> str:
+    """Card paragraphs generated from the builder's own data (:mod:`himga.card`): the gold variant."""
+    return gold.card_note()
 
 
 @dataclass
@@ -84,13 +100,22 @@ class LocomoConfig(datasets.BuilderConfig):
             the first ``;``, stripped, as LoCoMo's scorer (``task_eval/evaluation.py``) cuts it
             (``"Yes; it's classical music"`` → ``"Yes"``); ``"full"``: the whole source string, rationale
             included. Either way ``raw["answer"]`` keeps the source value.
+        gold: ``"published"`` (default): the source's answers and evidence; ``"audited"``: those an errata
+            file corrects replaced (:mod:`himga_locomo.gold`, :data:`~himga_locomo.gold.GOLD_VARIANTS`).
+        errata: With ``gold="audited"``: a user's errata file (default: the pinned dial481/locomo-audit
+            ``errors.json``, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` or downloaded once).
+        errata_sha256: Set by the builder, not by users: the sha256 of the errata file, so that the
+            config id (the cache folder) changes with the errata's content.
     """
 
-    USER_OPTIONS: ClassVar[tuple[str, ...]] = ("category_order", "adversarial_answer", "category3_answer")  # listed in errors
+    USER_OPTIONS: ClassVar[tuple[str, ...]] = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")  # listed in errors
 
     category_order: str = "authors"
     adversarial_answer: str = "abstain"
     category3_answer: str = "scorer"
+    gold: str = "published"
+    errata: str | None = None
+    errata_sha256: str | None = None
 
     def __post_init__(self):
         self.validate()
@@ -108,11 +133,22 @@ class LocomoConfig(datasets.BuilderConfig):
             raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
         if self.category3_answer not in CATEGORY3_ANSWERS:
             raise ConfigurationError(f"category3_answer: expected 'scorer' or 'full', got {self.category3_answer!r}")
+        if self.gold not in GOLD_VARIANTS:
+            raise ConfigurationError(f"gold: expected one of {list(GOLD_VARIANTS)}, got {self.gold!r}")
+        if self.errata is not None and self.gold != "audited":
+            raise ConfigurationError(f"errata: an errata file applies with gold='audited' only, got gold={self.gold!r}")
+        if self.errata_sha256 is not None and self.gold != "audited":
+            raise ConfigurationError("errata_sha256 is set by the builder with gold='audited'; do not pass it")
 
     def remote_file(self) -> RemoteFile:
         """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
         return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
-                          licence=_LICENSE, evidence=_EVIDENCE)
+                          licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
+
+    @classmethod
+    def auxiliary_pins(cls) -> tuple[tuple[str, str, RemoteFile], ...]:
+        """Other pinned files as ``(folder, label, pin)``, listed by ``himga sources``: the errata of ``gold="audited"``."""
+        return ((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),)
 
     @property
     def options(self) -> dict[str, str]:
@@ -123,6 +159,13 @@ class LocomoConfig(datasets.BuilderConfig):
 
 class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
+
+    def __init__(self, *args, **kwargs):
+        # gold="audited": resolve the errata file now and key the config by its sha256 (datasets derives the
+        # config id from these keywords), so an edited errata file never serves rows built from the old one.
+        if kwargs.get("gold") == "audited":
+            kwargs["errata"], kwargs["errata_sha256"] = errata_sha256(kwargs.get("errata"))
+        super().__init__(*args, **kwargs)
 
     BUILDER_CONFIG_CLASS = LocomoConfig
     BUILDER_CONFIGS = [LocomoConfig(name="default", version=_VERSION, description="All 10 LoCoMo conversations.")]
@@ -154,29 +197,43 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
+        errata = None
+        if self.config.gold == "audited":
+            errata = read_errata(errata_path(self.config.errata))
+            if self.config.errata_sha256 not in (None, errata.sha256):
+                raise SourceChangedError(errata.file)
         index = 0
         origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()
-            if is_json_lines(file):  # one sample per line, read as the lines come (provenance checked after)
-                records = iter_records(file, digest=digest)
+            pins = [self.config.remote_file()]
+            if is_json_lines(file):  # one sample per line (LoCoMo files are small: read whole, as JSON files are)
+                records = list(iter_records(file, digest=digest))
+                data = [record for _, record in records]
             else:
                 data = load_json(file, digest=digest)
-                warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
-                if isinstance(data, dict):
-                    records = [("$", data)]
-                elif isinstance(data, list):
-                    records = [(f"$[{i}]", r) for i, r in enumerate(data)]
-                else:
-                    raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
+            content = content_sha256(data)  # the same parse: the data's fingerprint, whatever its bytes
+            warn_if_modified(file, digest.hexdigest(), pins, content=content)
+            record_content(file, content, pins, data)
+            if is_json_lines(file):
+                pass
+            elif isinstance(data, dict):
+                records = [("$", data)]
+            elif isinstance(data, list):
+                records = [(f"$[{i}]", r) for i, r in enumerate(data)]
+            else:
+                raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
             for path, record in records:
                 row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
+                if errata is not None:
+                    apply_errata(row, record, errata.for_conversation(index), errata, file=name, path=path, options=self.config.options)
                 origins.check(row["sample_id"], file, f"{path}.sample_id")
                 index += 1
                 yield row["sample_id"], row
-            if is_json_lines(file):
-                warn_if_modified(file, digest.hexdigest(), [self.config.remote_file()])
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             names = ", ".join(Path(f).name for f in files)
             raise SourceFormatError(names, "$", "expected at least one sample record, found none")
+        if errata is not None and (extra := unused_entries(errata, index)):
+            raise SourceFormatError(errata.file, f"{extra[0].path}.question_id",
+                                    f"{extra[0].errata_id}: no such conversation (the source has {index})")

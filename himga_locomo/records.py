@@ -31,12 +31,15 @@ import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
+from himga.identifiers import id_problem
 from himga.rawcell import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",
+    "AUDIT_KEY",
     "CATEGORY3_ANSWERS",
     "CATEGORY_ORDERS",
+    "cut_category3",
     "normalize_evidence",
     "record_to_row",
     "sample_to_record",
@@ -52,6 +55,9 @@ CATEGORY_ORDERS: dict[str, dict[int, str]] = {
 
 #: The gold answer of category-5 (adversarial) questions: an abstention LoCoMo's scorer accepts.
 ABSTENTION_ANSWER = "Not mentioned in the conversation"
+
+#: The key ``gold="audited"`` adds to an audited QA pair's ``raw`` (see :mod:`himga_locomo.gold`).
+AUDIT_KEY = "gold_audit"
 
 #: Values of the ``category3_answer`` option. ``scorer``: the text before the first ``;``, stripped, as
 #: LoCoMo's scorer cuts it (snap-research/locomo@92286325a40764bee61f77824ddb95233b11c4d6,
@@ -91,6 +97,13 @@ def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
     return _expect(obj[key], kind, file, f"{path}.{key}")
 
 
+def _id(value: str, file: str, path: str, *, controls: bool = True) -> str:
+    """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
+    if (problem := id_problem(value, controls=controls)) is not None:
+        raise _fail(file, path, problem)
+    return value
+
+
 def normalize_evidence(evidence: list[str]) -> list[str]:
     """Normalize LoCoMo evidence strings to turn ids ``D<session>:<turn>``.
 
@@ -120,7 +133,7 @@ def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
     _expect(turn, dict, file, path)
     role = _require(turn, "speaker", str, file, path)
     text = _require(turn, "text", str, file, path)
-    turn_id = _require(turn, "dia_id", str, file, path)
+    turn_id = _id(_require(turn, "dia_id", str, file, path), file, f"{path}.dia_id")
     raw = {k: v for k, v in turn.items() if k not in ("speaker", "text", "dia_id")}
     if "blip_caption" in raw:
         caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
@@ -139,9 +152,24 @@ def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: s
         value = qa["answer"]
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
-    if category == 3 and options["category3_answer"] == "scorer":
-        return str(value).split(";")[0].strip()
-    return str(value)
+    return cut_category3(str(value), category, options)
+
+
+def cut_category3(answer: str, category: int, options: dict[str, str]) -> str:
+    """A gold answer as the ``category3_answer`` option shapes it.
+
+    Args:
+        answer: The answer text.
+        category: The QA pair's LoCoMo category (1-5).
+        options: The builder options; ``category3_answer`` (``"scorer"`` when absent).
+
+    Returns:
+        Category 3 under ``"scorer"``: the text before the first ``;``, stripped (the scorer's cut,
+        see :data:`CATEGORY3_ANSWERS`); otherwise ``answer`` unchanged.
+    """
+    if category == 3 and options.get("category3_answer", "scorer") == "scorer":
+        return answer.split(";")[0].strip()
+    return answer
 
 
 def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str) -> dict[str, Any]:
@@ -155,7 +183,8 @@ def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str)
         raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
     evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
     for j, item in enumerate(evidence):
-        _expect(item, str, file, f"{path}.evidence[{j}]")
+        # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>
+        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
     return {
         "question_id": str(index),
         "question": question,
@@ -250,6 +279,9 @@ def record_to_row(
     for key, value in conversation.items():
         if key in ("speaker_a", "speaker_b"):
             continue
+        m = _SESSION.fullmatch(key) or _SESSION_DATE.fullmatch(key)
+        if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
+            raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
         if m := _SESSION.fullmatch(key):
             turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
         elif m := _SESSION_DATE.fullmatch(key):
@@ -278,7 +310,7 @@ def record_to_row(
     qa_list = _require(top, "qa", list, file, path)
     qa_pairs = [_qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
     if "sample_id" in top:
-        sample_id = _expect(top["sample_id"], str, file, f"{path}.sample_id")
+        sample_id = _id(_expect(top["sample_id"], str, file, f"{path}.sample_id"), file, f"{path}.sample_id")
     else:
         sample_id = fallback_id
         raw["sample_id_generated"] = True
@@ -318,7 +350,8 @@ def sample_to_record(sample) -> dict[str, Any]:
             conversation[f"session_{session.session_id}_date_time"] = session.date_str
         conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
     conversation.update(raw.get("conversation_extra", {}))
-    record: dict[str, Any] = {"qa": [qa.raw for qa in sample.qa_pairs]}
+    # gold="audited" adds one key to the QA's raw (AUDIT_KEY); the rest is the source QA
+    record: dict[str, Any] = {"qa": [{k: v for k, v in qa.raw.items() if k != AUDIT_KEY} for qa in sample.qa_pairs]}
     if not raw.get("sample_id_generated"):
         record["sample_id"] = sample.sample_id
     aux = {

@@ -28,8 +28,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import SOURCE_SUFFIXES
+from himga.errors import ConfigurationError, SourceFormatError, shown
+from himga.sourceid import path_kind
+from himga.sourcefolder import SOURCE_SUFFIXES, check_source_entry
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 
@@ -51,10 +52,15 @@ def _no_config(what: str, configs: Mapping[str, Any], *, names: str = "its file 
 
 
 def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
-    """The source files of ``folder`` in name order (raises SourceFormatError when there is none)."""
+    """The source files of ``folder`` in name order.
+
+    Raises:
+        SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
+            read as a file (:func:`himga.sourcefolder.check_source_entry`).
+    """
     files = sorted(
         p for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs))
+        if not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs)) and check_source_entry(p)
     )
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
@@ -67,10 +73,15 @@ def folder_files(config: str, folder: Path, configs: Mapping[str, Any]) -> list[
 
     Raises:
         SourceFormatError: the folder holds no source file.
+        ConfigurationError: an entry with the config's file name that is not a regular file.
     """
     for name in configs[config].candidate_names:
         if (folder / name).is_file():
             return [folder / name]
+        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
+            raise ConfigurationError(
+                f"longmemeval (config {config!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
+                "no source can be read from it")
     files = _source_files(folder, configs)
     return [] if any(config_of(p.name, configs) for p in files) else files
 

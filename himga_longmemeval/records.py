@@ -34,6 +34,7 @@ from typing import Any
 
 from himga.data.dates import parse_date
 from himga.errors import SourceFormatError, type_name
+from himga.identifiers import id_problem
 
 __all__ = ["QUESTION_TYPES", "chronological", "question_to_row", "sample_to_record", "session_sort_key"]
 
@@ -70,6 +71,13 @@ def _field(q: dict, key: str, kind: type | tuple, file: str, path: str, qid: Any
     if not isinstance(value, kind) or isinstance(value, bool):
         names = {str: "string", list: "array", (str, int, float): "string or number"}
         raise _fail(file, f"{path}.{key}", f"expected {names[kind]}, got {type_name(value)}", qid)
+    return value
+
+
+def _id(value: str, file: str, path: str, qid: Any) -> str:
+    """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
+    if (problem := id_problem(value)) is not None:
+        raise _fail(file, path, problem, qid)
     return value
 
 
@@ -129,7 +137,7 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
         raise _fail(file, path, f"expected a question object, got {type_name(q)}", None)
     if "question_id" not in q and ("conversation" in q or "qa" in q):
         raise _fail(file, path, "missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')", None)
-    qid = _field(q, "question_id", str, file, path, None)
+    qid = _id(_field(q, "question_id", str, file, path, None), file, f"{path}.question_id", None)
     question = _field(q, "question", str, file, path, qid)
     answer = _field(q, "answer", (str, int, float), file, path, qid)
     qtype = _question_type(_field(q, "question_type", str, file, path, qid), qid)
@@ -144,9 +152,13 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
         for i, value in enumerate(values):
             if type(value) not in kinds:
                 raise _fail(file, f"{path}.{key}[{i}]", f"expected string, got {type_name(value)}", qid)
+            if key == "haystack_session_ids":
+                _id(value, file, f"{path}.{key}[{i}]", qid)
     evidence = q.get("answer_session_ids", [])
     if type(evidence) is not list or any(type(s) is not str for s in evidence):
         raise _fail(file, f"{path}.answer_session_ids", "expected an array of strings", qid)
+    for i, value in enumerate(evidence):
+        _id(value, file, f"{path}.answer_session_ids[{i}]", qid)
     question_date = q.get("question_date")
     if question_date is not None and type(question_date) is not str:
         raise _fail(file, f"{path}.question_date", f"expected string, got {type_name(question_date)}", qid)

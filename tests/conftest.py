@@ -9,6 +9,8 @@ under CI (``CI`` set) a missing folder is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -116,3 +118,29 @@ def locomo_samples(shared_data, tmp_path_factory):
     from himga.data import load_locomo
 
     return load_locomo(shared_data / "locomo", cache_dir=tmp_path_factory.mktemp("locomo_cache"))
+
+
+#: The unprivileged user of tests that must also hold for a user who is not root.
+NOBODY = 65534
+
+
+@pytest.fixture
+def as_nobody(tmp_path):
+    """A function running a command as uid 65534 (no groups, HOME and HF_HOME unwritable, no .pyc writes)."""
+    if os.geteuid() != 0:
+        pytest.skip(f"dropping to uid {NOBODY} with setpriv needs root (running as uid {os.geteuid()})")
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is not installed")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent", "HF_HOME": "/nonexistent/hf",
+           "HIMGA_CACHE": "/nonexistent/himga", "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
+           "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"}
+
+    def run(*command: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
+                              capture_output=True, text=True, env={**env, **(extra_env or {})}, timeout=600, cwd="/")
+
+    probe = run(sys.executable, "-c", "import himga.data")
+    if probe.returncode != 0:
+        reason = (probe.stderr.strip().splitlines() or ["?"])[-1]
+        pytest.skip(f"uid {NOBODY} cannot run {sys.executable} with himga (its interpreter or worktree is not readable by that user: {reason})")
+    return run

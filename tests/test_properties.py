@@ -35,6 +35,7 @@ BUILDS = settings(max_examples=40, deadline=None, database=None, suppress_health
 OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain", "category3_answer": "scorer"}
 
 text = st.text(max_size=12)  # any Unicode except surrogates
+ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # ids: no control characters (issue 16 §4)
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=6)
 plain_keys = st.text(string.ascii_lowercase + "_", min_size=1, max_size=8)
@@ -83,7 +84,7 @@ def locomo_records(draw):
                 keys = st.integers(1, 40).map(form.format) | text
                 record[key] = draw(st.dictionaries(keys, json_values, max_size=3))
     if draw(st.booleans()):
-        record["sample_id"] = draw(text)
+        record["sample_id"] = draw(ids)
     reserved = ("conversation", "qa", "sample_id", "event_summary", "observation", "session_summary", "speaker_a", "speaker_b")
     for key in draw(st.lists(plain_keys.filter(lambda k: k not in reserved and not k.startswith(("session_", "events_session_"))), max_size=2)):
         record.setdefault(key, draw(json_values))
@@ -102,7 +103,7 @@ def longmemeval_questions(draw):
         for _ in range(n)
     ]
     question = {
-        "question_id": draw(text),
+        "question_id": draw(ids),
         "question_type": draw(st.sampled_from(sorted(QUESTION_TYPES))),
         "question": draw(text),
         "answer": draw(text | st.integers(-(2**53), 2**53)),
@@ -110,10 +111,10 @@ def longmemeval_questions(draw):
     if draw(st.booleans()):
         question["question_date"] = draw(text)
     question["haystack_dates"] = draw(st.lists(text | st.none(), min_size=n, max_size=n))
-    question["haystack_session_ids"] = draw(st.lists(text, min_size=n, max_size=n))
+    question["haystack_session_ids"] = draw(st.lists(ids, min_size=n, max_size=n))
     question["haystack_sessions"] = sessions
     if draw(st.booleans()):
-        question["answer_session_ids"] = draw(st.lists(text, max_size=3))
+        question["answer_session_ids"] = draw(st.lists(ids, max_size=3))
     for key in draw(st.lists(plain_keys.filter(lambda k: k not in question and k != "question_date"), max_size=2)):
         question[key] = draw(json_values)
     return question

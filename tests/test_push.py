@@ -22,7 +22,7 @@ from huggingface_hub.utils import filter_repo_objects
 
 from himga.cli import main
 from himga.data.loaders import build_dataset
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, UploadError
 from himga.export import export, push
 
 FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
@@ -213,3 +213,35 @@ def test_push_of_one_unnamed_file_fails_before_any_network_call(shared_data, hub
     push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE, configs=["oracle"])
     assert hub.files("org/lme") == ["README.md"] + [f"data/oracle/test-{i:05d}-of-00016.parquet" for i in range(16)]  # 97 rows: 16 files
     assert "`longmemeval_oracle_sample.json` | 3,079,019 |" in (hub.root / "org/lme/main/README.md").read_text()
+
+
+def test_a_hub_error_echoing_the_token_is_redacted_to_one_line(shared_data, hub, monkeypatch, capsys, caplog):
+    """Issue 16 §10: an endpoint that echoes the Authorization header never makes himga print the token."""
+    class HfHubHTTPError(Exception):  # the shape of huggingface_hub's: status line, then headers and body
+
+        pass
+
+    def create_repo(self, repo_id, **kwargs):
+        raise HfHubHTTPError(f"403 Forbidden for url: https://hub.example/api/repos/create\n"
+                             f"request headers: {{'authorization': 'Bearer {FAKE_TOKEN}'}}\n"
+                             f"body: token {FAKE_TOKEN} and hf_otherTOKENvalue1234 are not allowed")
+
+    monkeypatch.setattr(HfApi, "create_repo", create_repo)
+    caplog.set_level(logging.DEBUG)
+    status = main(["push", "locomo", "--repo-id", "org/locomo", "--data-dir", str(shared_data / "locomo")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert err == "himga: error: cannot push to org/locomo: HfHubHTTPError: 403 Forbidden for url: https://hub.example/api/repos/create\n"
+    for text in (out, err, caplog.text):
+        assert FAKE_TOKEN not in text and "hf_otherTOKEN" not in text
+    with pytest.raises(UploadError) as info:
+        push("locomo", "org/locomo", data_dir=shared_data / "locomo")
+    assert info.value.__cause__ is None and FAKE_TOKEN not in str(info.value)
+
+
+def test_redacted_removes_every_token_shape(monkeypatch):
+    from himga.errors import redacted
+
+    monkeypatch.setenv("HF_TOKEN", "plainsecret42")
+    text = f"Authorization: Bearer xyz; token {FAKE_TOKEN}, env plainsecret42, hf_short stays"
+    assert redacted(text) == "Authorization: Bearer ***; token ***, env ***, hf_short stays"

@@ -138,3 +138,25 @@ def test_write_run_format_and_errors(tmp_path):
     with pytest.raises(ConfigurationError, match="document id 'a b'"):
         write_run({"q1": ["a b"]}, tmp_path / "y.run")
     assert not (tmp_path / "y.run").exists()
+
+
+def test_write_run_takes_scores_and_refuses_unordered_rankings(tmp_path):
+    """Issue 16 §8: a {doc: score} mapping is ranked by score (ties by doc id descending, as trec_eval) and keeps its scores."""
+    run = {"q1": {"b": 0.5, "a": 0.5, "c": 2}, "q2": (d for d in ["x", "y"])}  # a generator is a ranking too
+    path = write_run(run, tmp_path / "scores.run")
+    assert path.read_text() == "q1 Q0 c 1 2 himga\nq1 Q0 b 2 0.5 himga\nq1 Q0 a 3 0.5 himga\nq2 Q0 x 1 2 himga\nq2 Q0 y 2 1 himga\n"
+    qrels_ = {"q1": {"a": 1}}
+    from_file = ir_measures.calc_aggregate([RR], [ir_measures.Qrel("q1", "a", 1)], ir_measures.read_trec_run(str(path)))
+    from_dict = ir_measures.calc_aggregate([RR], qrels_, {"q1": {"b": 0.5, "a": 0.5, "c": 2.0}})
+    assert from_file[RR] == from_dict[RR] == 1 / 3  # 'a' at rank 3 in the file and for the evaluator
+    for bad, message in [
+        ({"q1": {"a", "b"}}, "run for query 'q1': a set has no order; pass a list of doc ids best first, or a {doc id: score} mapping"),
+        ({"q1": {"a": "high"}}, "run for query 'q1': document 'a' has score 'high', expected a finite number"),
+        ({"q1": {"a": float("nan")}}, "run for query 'q1': document 'a' has score nan, expected a finite number"),
+        ({"q1": [1, 2]}, "cannot write TREC files: document id 1 is int, expected a string"),
+        ({7: ["a"]}, "cannot write TREC files: query id 7 is int, expected a string"),
+    ]:
+        with pytest.raises(ConfigurationError) as info:
+            write_run(bad, tmp_path / "bad.run")
+        assert str(info.value) == message
+    assert not (tmp_path / "bad.run").exists()

@@ -296,7 +296,7 @@ def test_a_misspelled_option_is_a_configuration_error(shared_data):
     """Not datasets' ``ValueError: BuilderConfig ... doesn't have a 'category_ordr' key``: the options a user may pass."""
     with pytest.raises(ConfigurationError) as info:
         datasets.load_dataset("himga_locomo", data_dir=str(shared_data / "locomo"), category_ordr="seed", split="test")
-    assert str(info.value) == "locomo: unknown option 'category_ordr'; the config's options: category_order, adversarial_answer, category3_answer"
+    assert str(info.value) == "locomo: unknown option 'category_ordr'; the config's options: category_order, adversarial_answer, category3_answer, gold, errata"
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown option 'confg'; the config's options: none$"):
         datasets.load_dataset("himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test")
 

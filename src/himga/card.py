@@ -228,7 +228,7 @@ def _source_section(name: str, configs: list[str], sources: dict[str, list[Sourc
         rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(name) if c in configs]
         return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
     rows = [
-        (c, f"`{f.filename}`", f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(name, c, f)) for c in configs for f in sources[c]
+        (c, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(name, c, f)) for c in configs for f in sources[c]
     ]
     return (
         "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
@@ -270,6 +270,22 @@ def _front_matter(name: str, sizes: dict[str, SplitSize | None], default_config:
         )
     DatasetInfosDict(infos).to_dataset_card_data(card_data)
     return card_data.to_yaml()
+
+
+def code_cell(text: str) -> str:
+    """``text`` (user-supplied, e.g. a source file's name) as an inline code span safe in a table cell.
+
+    A name may hold anything a file system allows: a newline or another non-printable character is
+    shown escaped (``\\n``, as ``repr`` does: a table row is one line); the span is delimited by a run of
+    backticks that the name does not contain (CommonMark code spans), padded with a space when the
+    name starts or ends with a backtick; ``|`` is escaped as ``\\|`` (GitHub-flavoured tables split cells
+    at every unescaped pipe, even inside code). So ``a|b`.json`` renders as itself, in its own cell.
+    """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    runs = {len(run) for run in re.findall(r"`+", text)}
+    fence = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -325,7 +341,7 @@ def render_card(
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
         "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + _NOTES[name].strip(),
+        "## Data notes\n\n" + _NOTES[name].strip() + (f"\n\n{module.card_notes()}" if hasattr(module, "card_notes") else ""),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from himga.errors import ConfigurationError, HimgaError
+from himga.errors import ConfigurationError, HimgaError, redacted
 
 DATASETS = ("locomo", "longmemeval")
 
@@ -29,15 +29,19 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
     parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
                         help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
+    parser.add_argument("--gold", choices=("published", "audited"), default=None,
+                        help="LoCoMo only: the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)")
+    parser.add_argument("--errata", metavar="FILE", default=None,
+                        help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    """The builder config options given on the command line (LoCoMo's two; none for LongMemEval)."""
+    """The builder config options given on the command line (LoCoMo's; none for LongMemEval)."""
     options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
-               "category3_answer": args.category3_answer}
+               "category3_answer": args.category3_answer, "gold": args.gold, "errata": args.errata}
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer apply to locomo only")
+        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer/--gold/--errata apply to locomo only")
     return options
 
 
@@ -64,15 +68,28 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
+    audit = None
+    if args.dataset == "locomo" and args.gold == "audited":
+        from himga_locomo.gold_report import audit_summary, format_audit_summary
+
+        audit = audit_summary(samples)
+        stats["gold"] = audit
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
+        if audit is not None:
+            print(format_audit_summary(audit))
         from himga.pins import provenance_lines
         from himga.validate import source_files
 
         for line in provenance_lines(args.dataset, source_files(args.dataset, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
+        if audit is not None:
+            from himga.provenance import provenance
+            from himga_locomo.gold import ERRATA_PIN, errata_path
+
+            print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
     if args.plot:
         from himga.plot import plot_stats
 
@@ -139,6 +156,29 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
         print(f"  {args.out_dir}/{name}: {lines} lines")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
+    return 0
+
+
+def _cmd_subset(args: argparse.Namespace) -> int:
+    from himga.subset import subset, write_ids
+
+    drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
+                   stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    write_ids(drawn.ids, args.out)
+    how = []
+    if args.stratify:
+        how.append(f"stratified by {args.stratify}")
+    if args.keep_abstention:
+        how.append("abstention share kept")
+    rule = f" ({', '.join(how)}; largest remainder)" if how else ""
+    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs, seed {args.seed}{rule}")
+    if how:
+        for stratum, (chosen, of) in drawn.strata.items():
+            print(f"  {stratum:<40} {chosen:>6,} of {of:,}")
+    for file, sha in drawn.sources:
+        print(f"source: {file} sha256 {sha}")
+    print(f"wrote {args.out}")
+    print(f"fingerprint: {drawn.fingerprint}")
     return 0
 
 
@@ -229,6 +269,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
     p.set_defaults(func=_cmd_qrels)
 
+    p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
+    _add_source_args(p)
+    p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
+    p.add_argument("--n", type=int, required=True, help="how many QA pairs")
+    p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
+    p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
+    p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
+    p.set_defaults(func=_cmd_subset)
+
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     p.add_argument("dataset", choices=DATASETS, help="which benchmark")
     p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
@@ -253,6 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(message: str) -> str:
+    """``message`` with every non-printable character escaped as ``repr`` does (one line, no raw ESC)."""
+    return message if message.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``himga`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -262,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
             return 0
-        print(f"himga: error: {e}", file=sys.stderr)
+        print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
         print("himga: interrupted", file=sys.stderr)

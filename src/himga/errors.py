@@ -12,6 +12,9 @@ and the wrapper, when a user calls ``datasets`` directly, names ours as its ``__
 
 from __future__ import annotations
 
+import os
+import re
+
 __all__ = [
     "CacheError",
     "ChecksumError",
@@ -23,7 +26,36 @@ __all__ = [
     "SourceChangedError",
     "SourceFormatError",
     "UploadError",
+    "redacted",
+    "shown",
 ]
+
+_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+_HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{8,}")
+_BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s'\",;]+")
+
+
+def redacted(text: str) -> str:
+    """``text`` without anything that looks like a Hugging Face token.
+
+    Removes the values of ``HF_TOKEN`` and ``HUGGING_FACE_HUB_TOKEN`` (at least 8 characters), any
+    ``hf_…`` token and the credential after ``Bearer``, each replaced by ``***``: an error body from an
+    endpoint that echoes the request's ``Authorization`` header must never print the token.
+    """
+    for variable in _TOKEN_VARIABLES:
+        if len(value := os.environ.get(variable, "")) >= 8:
+            text = text.replace(value, "***")
+    return _BEARER.sub(r"\1 ***", _HF_TOKEN.sub("***", text))
+
+
+def shown(text: object) -> str:
+    """``text`` as it may be shown in a message or a report: as is when printable, else ``repr``-escaped.
+
+    A file name or id holding a newline, ESC or NUL would reach a terminal raw (a forged second line,
+    an escape sequence); its ``repr`` shows ``'bad\\nFAKE: all good.json'`` on one line instead.
+    """
+    text = str(text)
+    return text if text.isprintable() else repr(text)
 
 
 class HimgaError(Exception):
@@ -44,7 +76,7 @@ class SourceFormatError(HimgaError, ValueError):
         self.file = file
         self.path = path
         self.detail = detail
-        super().__init__(f"{file}: {path}: {detail}")
+        super().__init__(f"{shown(file)}: {shown(path)}: {detail}")
 
     def __reduce__(self):  # keep the three fields across process boundaries (num_proc)
         return (type(self), (self.file, self.path, self.detail))
@@ -81,7 +113,7 @@ class SourceChangedError(HimgaError):
     def __init__(self, file: str) -> None:
         self.file = file
         super().__init__(
-            f"{file}: the source changed while it was read (its size, mtime, ctime or inode differ before and "
+            f"{shown(file)}: the source changed while it was read (its size, mtime, ctime or inode differ before and "
             "after); nothing was cached: load it again once it is no longer being written"
         )
 

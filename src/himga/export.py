@@ -22,7 +22,9 @@ folder is missing fails on its recorded split size. So at any instant a load of 
 or returns exactly the rows of a complete export (the previous one under the previous card, or this one
 under its card), and until the renames start an interrupted export leaves the previous export, or
 nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
-a config replaces the whole folder.
+a config replaces the whole folder, but only one that an earlier export of the same dataset wrote (its
+card and its shards' himga records say so); anything else in the way (a file of your own, a filesystem
+root) is an error naming it, raised before anything is written (:func:`~himga.exported.check_export_target`).
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ from filelock import FileLock
 from himga.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.data.builders import builder_class
 from himga.data.loaders import build_dataset
-from himga.errors import ConfigurationError, UploadError
-from himga.exported import METADATA_KEY, check_card, checked_export, exported_configs, shard_metadata
+from himga.errors import ConfigurationError, UploadError, redacted
+from himga.exported import METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target, checked_export, exported_configs, shard_metadata
 from himga.export_sources import SourceFile, checked_sources, select_configs
 from himga.sources import cache_root
 
@@ -62,8 +64,6 @@ PARQUET_COMPRESSION = "zstd"
 SHARD_BYTES = 500 * 2**20
 #: The shard count of an export is a multiple of this (see :func:`shard_count`): it divides 2, 4, 8 and 16 ranks.
 SHARD_MULTIPLE = 16
-#: The hidden staging folder of a running export, inside the export folder.
-STAGING = ".himga-export.incomplete"
 
 
 def _lock_path(out: Path) -> Path:
@@ -218,20 +218,25 @@ def export(
 
     Raises:
         ConfigurationError: unknown dataset or config; a config whose file ``data_dir`` does not give
-            (or whose name says another config); a source file that is another config's pinned file.
+            (or whose name says another config); a source file that is another config's pinned file;
+            ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
+            ``name`` did not write (see :func:`~himga.exported.check_export_target`; nothing is changed).
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)
     check_card(name, out)  # never overwrite a README.md that is not this dataset's card
     wanted = [] if card_only else select_configs(name, configs, data_dir)
+    check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
     described: dict = {}  # each file hashed once, before any build
     sources = {config: checked_sources(name, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
     with FileLock(_lock_path(out)):
-        shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed
+        check_export_target(name, out, wanted)  # again, now that no other export can change it
+        shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed (it holds STAGING_MARK)
         try:
             staging.mkdir()
+            (staging / STAGING_MARK).write_text(f"{name}\n", encoding="utf-8")
             written: dict[str, SplitSize] = {}
             for config in wanted:
                 ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir)
@@ -326,7 +331,9 @@ def push(
                 delete_patterns=patterns,
                 commit_message=f"himga: {name} ({', '.join(selected)})",
             )
-        except Exception as e:  # HTTP errors, connection failures, permissions: the Hub's own message
-            raise UploadError(f"cannot push to {repo_id}: {type(e).__name__}: {e}") from e
+        except Exception as e:  # HTTP errors, connection failures, permissions: the first line of the Hub's message
+            first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
+            # without the token an endpoint may echo, on one line, and not chained: the cause's text holds it all
+            raise UploadError(redacted(f"cannot push to {repo_id}: {type(e).__name__}: {first[:300]}")) from None
     logger.info("pushed %s (%s) to %s", name, ", ".join(selected), repo_id)
     return str(getattr(commit, "commit_url", commit))

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from himga.data.builders import builder_class
+from himga.data.builders import builder_class, check_source_kind
 from himga.errors import ConfigurationError
-from himga.jsonfile import json_files
+from himga.sourcefolder import json_files
 from himga.provenance import file_sha256
 from himga.sources import RemoteFile, pinned_source
 
@@ -106,6 +106,7 @@ def source_paths(name: str, config: str, data_dir: str | Path | None) -> list[Pa
     cfg = configs[config]
     if data_dir is None:
         return [pinned_source(name, cfg.remote_file(), config=config if len(configs) > 1 else None)]
+    check_source_kind(name, data_dir)
     folder = Path(data_dir).expanduser()
     if folder.is_file():
         return [folder]
@@ -148,6 +149,7 @@ def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_
     wanted = [c for c in known if c in configs] if configs else None
     if data_dir is None or len(known) == 1:
         return wanted or known
+    check_source_kind(name, data_dir)
     path = Path(data_dir).expanduser()
     if path.is_file():
         named = configs_named(name, path.name)

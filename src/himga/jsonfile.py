@@ -2,14 +2,17 @@
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
 are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals and an object
-holding the same key twice (JSON parsers silently keep one of the values), and raise
-:class:`~himga.errors.SourceChangedError` if the file changed while it was read.
+accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
+holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
+more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
+them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
+the file changed while it was read.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -17,30 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SourceFormatError
+from .jsondepth import DepthGuard, OnceReader, TooDeep
 from .notjson import not_json
 from .jsonkeys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from .sourceid import check_unchanged, file_identity
 
-__all__ = ["SOURCE_SUFFIXES", "iter_array_items", "json_files", "load_json", "parse_json_text", "reject_constant"]
-
-
-#: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonlines`).
-SOURCE_SUFFIXES = (".json", ".jsonl", ".ndjson")
-
-
-def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` (and ``.jsonl``) files of a folder, sorted by name; other files, hidden files (``.name``, as
-    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
-
-    Raises:
-        SourceFormatError: the folder holds no ``.json`` file.
-    """
-    folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES and not p.name.startswith("."))
-    if not files:
-        raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
-    return files
-
+__all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 
 def reject_constant(name: str) -> Any:
     """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
@@ -59,7 +44,7 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested too deeply for the parser, holds a lone surrogate escape (``"\\ud800"``, which
+            nested more than :data:`~himga.jsondepth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
             Arrow cannot store) or an object with a duplicate key; the message names the file and the
             line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
             A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
@@ -81,23 +66,30 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
-    return parse_json_text(path.name, text)
+    return parse_json_text(path.name, text, data=data)
 
 
-def parse_json_text(name: str, text: str, where: str = "$") -> Any:
+def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | None = None) -> Any:
     """Parse one JSON document (a whole file, or one line of a JSON Lines file) with :func:`load_json`'s checks.
 
     Args:
         name: The file's name, for errors.
         text: The document.
         where: Its path in errors: ``"$"`` for a whole file, ``"line 7"`` for a line.
+        data: ``text``'s bytes when at hand (the depth check reads bytes).
 
     Raises:
         SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
-            ``Infinity``, too deep, a duplicate key or a lone surrogate (with the JSON path below ``where``).
+            ``Infinity``, a number beyond a double, nested more than :data:`~himga.jsondepth.MAX_DEPTH`
+            levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
     """
     try:
-        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys)
+        DepthGuard().feed(data if data is not None else text.encode("utf-8", "surrogatepass"))
+    except TooDeep as e:
+        raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
+    overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
+    try:
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=_finite_float(overflow))
     except DuplicateKey:
         at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
         raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
@@ -108,10 +100,30 @@ def parse_json_text(name: str, text: str, where: str = "$") -> Any:
         raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
     except RecursionError:
         raise SourceFormatError(name, where, "invalid JSON: nested too deeply") from None
+    if overflow:
+        at = next((at for at, item in walk(value, where) if isinstance(item, float) and math.isinf(item)), where)
+        raise SourceFormatError(name, at, f"{NOT_FINITE}, got {overflow[0][:40]}")
     if _SURROGATE_ESCAPE.search(text) and (at := _lone_surrogate(value, where)) is not None:
         # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
         raise SourceFormatError(name, at, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
     return value
+
+
+#: The error of a number literal outside a double's range (``1e400``): Arrow, JSON readers and Python's
+#: ``json`` would hold it as ``inf`` and write it back as ``Infinity``, which is not JSON.
+NOT_FINITE = "expected a number that is finite in a double (at most ~1.8e308)"
+
+
+def _finite_float(overflow: list[str]):
+    """A ``parse_float`` hook: ``float(text)``, noting in ``overflow`` each literal that is not finite."""
+
+    def parse(text: str) -> float:
+        value = float(text)
+        if math.isinf(value):
+            overflow.append(text)
+        return value
+
+    return parse
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -162,8 +174,9 @@ def _first_byte(f) -> bytes:
 def _item_id(path: Path, index: int, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of item ``index``, read again up to the point of failure."""
     backend = _ijson_backend()
-    with open(path, "rb") as f:
-        _first_byte(f)
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
         try:
             for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
                 if i == index:
@@ -176,40 +189,10 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
 def _top_level_id(f, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
     try:
-        value = next(iter(_ijson_backend().items(f, id_key, use_float=True)), None)
+        value = next(iter(_ijson_backend().items(OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
     except Exception:  # noqa: BLE001 - the error being reported is the caller's
         return None
     return value if isinstance(value, str) else None
-
-
-class _HashingReader:
-    """A binary file whose bytes are fed to ``digest`` once each, in order, however often it is rewound."""
-
-    def __init__(self, f, digest) -> None:
-        self._f = f
-        self._digest = digest
-        self._hashed = 0  # bytes [0, _hashed) are in the digest
-
-    def read(self, n: int = -1) -> bytes:
-        start = self._f.tell()
-        data = self._f.read(n)
-        end = start + len(data)
-        if end > self._hashed:  # never a gap: the reader only rewinds
-            self._digest.update(memoryview(data)[self._hashed - start:])
-            self._hashed = end
-        return data
-
-    def seek(self, *args) -> int:
-        return self._f.seek(*args)
-
-    def tell(self) -> int:
-        return self._f.tell()
-
-    def finish(self) -> None:
-        """Hash whatever the parser did not read (trailing whitespace)."""
-        self._f.seek(self._hashed)
-        while self.read(1 << 20):
-            pass
 
 
 def iter_array_items(
@@ -249,21 +232,22 @@ def iter_array_items(
     index = 0
     with open(path, "rb") as raw:
         before = file_identity(os.fstat(raw.fileno()))
-        f = _HashingReader(raw, digest) if digest is not None else raw
-        if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
-            raise error
-        f.seek(0)
-        first = _first_byte(f)
-        if not first:
-            raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
-        if first != b"[":
-            kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
-            detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
-            if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
-                detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
-            raise SourceFormatError(path.name, "$", detail)
-        map_type, duplicates = unique_key_dict()
-        try:
+        # every byte passes the depth guard before ijson's C backend (which does not bound nesting) sees it
+        f = OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
+        try:  # the depth guard may stop any read, the header's too
+            if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
+                raise error
+            f.seek(0)
+            first = _first_byte(f)
+            if not first:
+                raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
+            if first != b"[":
+                kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
+                detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+                if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
+                    detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
+                raise SourceFormatError(path.name, "$", detail)
+            map_type, duplicates = unique_key_dict()
             for item in backend.items(f, "item", use_float=True, map_type=map_type):
                 if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
                     index, where, key = _first_duplicate(path, index)
@@ -275,6 +259,11 @@ def iter_array_items(
                 index += 1
             if digest is not None:
                 f.finish()
+        except TooDeep as e:
+            detail = e.detail
+            if id_key is not None and e.index is not None and (item_id := _item_id(path, e.index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, e.path, detail) from None
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
             raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
         except ijson.JSONError as e:
@@ -285,6 +274,11 @@ def iter_array_items(
             detail = f"invalid JSON: {lines[0] if lines else type(e).__name__}"
             if "premature EOF" in detail:
                 detail += " (truncated file?)"
+            elif "floating point) overflow" in detail:  # yajl: a literal such as 1e400
+                detail = f"{NOT_FINITE}: {detail.removeprefix('invalid JSON: ')}"
+            elif "integer overflow" in detail:  # yajl2_c reads integers as 64-bit
+                detail += (" (this reader holds integers in 64 bits, -2**63 to 2**63-1; write a larger one as a string,"
+                           " or as a float if precision does not matter)")
             elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
                 detail += f" near {lines[1][:80]!r}"
             if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
@@ -298,8 +292,9 @@ def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
 
     Reads the file again marking duplicates (only after :func:`~himga.jsonkeys.unique_key_dict` logged one).
     """
-    with open(path, "rb") as f:
-        _first_byte(f)
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
         for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
             if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
                 return (i, *found)

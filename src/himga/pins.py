@@ -15,7 +15,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from himga.data.builders import BUILDER_MODULES, pinned_files
+from himga.data.builders import BUILDER_MODULES, auxiliary_pins, pinned_files
 from himga.provenance import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
@@ -23,8 +23,12 @@ __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "loc
 
 
 def all_pins(names: list[str] | None = None) -> list[tuple[str, str, RemoteFile]]:
-    """``(dataset, config, pin)`` for every config of each dataset in ``names`` (default: all)."""
-    return [(name, config, pin) for name in names or list(BUILDER_MODULES) for config, pin in pinned_files(name).items()]
+    """``(dataset, config, pin)`` for every config of each dataset in ``names`` (default: all), then
+    ``(folder, label, pin)`` for the other files its builder reads (:func:`~himga.data.builders.auxiliary_pins`:
+    ``("locomo-audit", "errata", ...)``)."""
+    names = names or list(BUILDER_MODULES)
+    return ([(name, config, pin) for name in names for config, pin in pinned_files(name).items()]
+            + [pin for name in names for pin in auxiliary_pins(name)])
 
 
 def local_copy(name: str, pin: RemoteFile) -> str:

@@ -11,7 +11,8 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
 
-Ids are unique and stable (they depend only on the source file): LongMemEval ``qid`` = ``question_id``,
+Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
+:data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
 documents = the haystack session id and ``<session_id>_<n>`` (the official ids); LoCoMo ``qid`` =
 ``<sample_id>:<question_id>`` (``conv-26:0``), documents = ``<sample_id>:S<n>`` (``conv-26:S1``) and
 ``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
@@ -22,21 +23,25 @@ recall in :mod:`himga.data.relevance`. Every file is written completely or not a
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from himga.data.ids import item_id
 from himga.data.relevance import GRANULARITIES, check_granularity
 from himga.errors import ConfigurationError
+from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 
 __all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
 
 
 def query_id(sample, qa) -> str:
-    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``."""
-    return qa.question_id if sample.dataset == "longmemeval" else f"{sample.sample_id}:{qa.question_id}"
+    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``
+    (:func:`himga.data.ids.item_id`, the ids of ``himga subset`` too)."""
+    return item_id(sample, qa)
 
 
 def _doc_id(sample, local: str, granularity: str) -> str:
@@ -131,6 +136,10 @@ class QrelsSummary:
 
 
 def _check_id(value: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is {type(value).__name__}, expected a string")
+    if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
+        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}")
     if not value or any(c.isspace() for c in value):
         raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
     return value
@@ -147,7 +156,8 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         A :class:`QrelsSummary`.
 
     Raises:
-        ConfigurationError: an id is empty or contains whitespace, or a query id repeats.
+        ConfigurationError: an id is empty, contains whitespace or a control character, or is longer than
+            :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a query id repeats.
         OSError: the folder is not writable (no file is then replaced).
     """
     out = Path(out_dir)
@@ -200,12 +210,34 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
     return summary
 
 
-def write_run(rankings: Mapping[str, Sequence[str]], path: str | Path, *, tag: str = "himga") -> Path:
-    """Write rankings as a TREC run file, ``qid Q0 docid rank score tag`` (rank from 1, score = length - rank + 1).
+def _ranked(qid: str, docs: Any) -> list[tuple[str, Any]]:
+    """``[(doc id, score)]`` best first, from a list best first or a ``{doc id: score}`` mapping."""
+    if isinstance(docs, Mapping):  # the shape ranx and pytrec_eval take: rank by score, ties by doc id
+        for doc, score in docs.items():
+            if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                raise ConfigurationError(f"run for query {qid!r}: document {doc!r} has score {score!r}, expected a finite number")
+        # trec_eval (and pytrec_eval) ignore the rank column and sort by score, then doc id descending: so do we
+        return sorted(docs.items(), key=lambda item: (item[1], str(item[0])), reverse=True)
+    if isinstance(docs, (str, bytes, Set)):
+        what = "a set has no order" if isinstance(docs, Set) else f"a {type(docs).__name__} is not a ranking"
+        raise ConfigurationError(f"run for query {qid!r}: {what}; pass a list of doc ids best first, or a {{doc id: score}} mapping")
+    if not isinstance(docs, Iterable):
+        raise ConfigurationError(f"run for query {qid!r}: expected a list of doc ids best first or a {{doc id: score}} mapping, got {type(docs).__name__}")
+    docs = list(docs)  # a tuple, a generator: their order is the ranking
+    if len(set(docs)) != len(docs):
+        raise ConfigurationError(f"run for query {qid!r}: expected a list of distinct doc ids")
+    return [(doc, len(docs) - rank) for rank, doc in enumerate(docs)]
+
+
+def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himga") -> Path:
+    """Write rankings as a TREC run file, ``qid Q0 docid rank score tag`` (rank from 1).
 
     Args:
-        rankings: ``{qid: [doc ids, best first]}``, with the ids of :func:`write_qrels` (``queries.tsv``,
-            ``candidates.*.tsv``).
+        rankings: Per query id (the ids of :func:`write_qrels`: ``queries.tsv``, ``candidates.*.tsv``),
+            either a list (or tuple, or generator) of doc ids best first, written with score
+            ``length - rank + 1``, or a ``{doc id: score}`` mapping (what ``ranx`` and ``pytrec_eval``
+            take), ranked by score, highest first, ties by doc id in descending order (as trec_eval
+            breaks them, so the rank column agrees with what it scores), written with its scores.
         path: The run file (replaced).
         tag: The run tag (no whitespace).
 
@@ -213,15 +245,16 @@ def write_run(rankings: Mapping[str, Sequence[str]], path: str | Path, *, tag: s
         ``path`` as a :class:`~pathlib.Path`.
 
     Raises:
-        ConfigurationError: an id or the tag is empty or contains whitespace, or a doc id repeats in a ranking.
+        ConfigurationError: an id or the tag is not a string, is empty, contains whitespace or a control
+            character, or is longer than :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258)
+            characters; a doc id repeats in a list; a score is not a finite number; a ranking is a set
+            (no order) or a string. Nothing is written then.
     """
     _check_id(tag, "run tag")
     lines: list[str] = []
     for qid, docs in rankings.items():
         _check_id(qid, "query id")
-        if isinstance(docs, str) or len(set(docs)) != len(docs):
-            raise ConfigurationError(f"run for query {qid!r}: expected a list of distinct doc ids")
-        lines += [f"{qid} Q0 {_check_id(d, 'document id')} {r} {len(docs) - r + 1} {tag}\n" for r, d in enumerate(docs, 1)]
+        lines += [f"{qid} Q0 {_check_id(d, 'document id')} {r} {score!r} {tag}\n" for r, (d, score) in enumerate(_ranked(qid, docs), 1)]
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text("".join(lines), encoding="utf-8")

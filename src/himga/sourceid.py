@@ -17,12 +17,31 @@ before the read starts, could go unseen by the timestamps alone.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
 from .errors import SourceChangedError, SourceFormatError
 
-__all__ = ["Identity", "OneFileEach", "check_unchanged", "file_identity"]
+__all__ = ["Identity", "OneFileEach", "check_unchanged", "file_identity", "path_kind"]
+
+_KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def path_kind(path: str | Path) -> str:
+    """What ``path`` is, following links, for a message: ``"a regular file"``, ``"a folder"``, ``"a FIFO
+    (named pipe)"``, ``"a socket"``, ``"a character device"`` (``/dev/zero``, ``/dev/null``), ``"a block
+    device"``, ``"a symbolic link to '…', which does not exist"``, ``"missing"``, or ``"unreadable (…)"``.
+    Sources are regular files or folders of them; anything else is refused with this text."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return f"a symbolic link to {os.readlink(path)!r}, which does not exist" if path.is_symlink() else "missing"
+    except OSError as e:
+        return f"unreadable ({e.strerror})"
+    return next((text for test, text in _KINDS if test(mode)), "not a regular file")
 
 #: ``(size, mtime_ns, ctime_ns, inode)`` of a file.
 Identity = tuple[int, int, int, int]

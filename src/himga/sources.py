@@ -28,6 +28,7 @@ from .errors import ChecksumError, ConfigurationError, DownloadError
 from .offline import offline_switch
 
 __all__ = [
+    "AUXILIARY",
     "DATASETS",
     "RemoteFile",
     "cache_root",
@@ -42,6 +43,10 @@ __all__ = [
 
 #: The datasets :func:`get_dataset` knows.
 DATASETS = ("locomo", "longmemeval")
+
+#: Other pinned files :func:`get_dataset` fetches, each in a folder of its own: LoCoMo's errata
+#: (``himga_locomo.gold``), found under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
+AUXILIARY = ("locomo-audit",)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,9 @@ class RemoteFile:
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
         rows: The rows a build of this file makes (LoCoMo: 10 samples; LongMemEval: 500 questions), the
             total of the build's progress bar; ``None`` where unknown.
+        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.content`), or ``None``.
+        content_tree: A JSON file holding the file's content tree (:func:`himga.content.content_tree`), which
+            locates where a copy's content differs; or ``None``.
     """
 
     filename: str
@@ -75,6 +83,8 @@ class RemoteFile:
     licence: str | None = None
     evidence: str | None = None
     rows: int | None = None
+    content_sha256: str | None = None
+    content_tree: str | None = None
 
     @property
     def repo_path(self) -> str:
@@ -229,7 +239,7 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`).
+        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`), or ``"locomo-audit"`` (:data:`AUXILIARY`).
         files: The pinned files to make sure of (a builder config's :meth:`remote_file`);
             :func:`himga.utils.get_dataset` fills in the default config's.
 
@@ -242,8 +252,8 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    if name not in DATASETS:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS)}")
+    if name not in DATASETS + AUXILIARY:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS + AUXILIARY)}")
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name

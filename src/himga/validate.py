@@ -28,6 +28,7 @@ from typing import Any
 from himga.data.convert import row_to_sample
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import Sample
+from himga.errors import shown
 
 __all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "source_files", "validate"]
 
@@ -228,8 +229,8 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         The text, lines joined by ``\\n``.
     """
     title = f"{report.dataset}{f' ({report.config})' if report.config else ''}"
-    lines = [f"himga validate {title}: {', '.join(report.files)} ({report.samples:,} samples)"]
-    lines += [f"  source: {line}" for line in report.provenance] + [""]
+    lines = [f"himga validate {title}: {', '.join(shown(f) for f in report.files)} ({report.samples:,} samples)"]
+    lines += [f"  source: {shown(line)}" for line in report.provenance] + [""]
     width = max(len(t) for t in report.kinds.values())
     lines.append(f"  {'finding':<{width}}  {'count':>6}")
     counts = report.counts
@@ -240,11 +241,10 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         if not items:
             continue
         lines += ["", f"{text} ({len(items):,}):"]
-        sid_w = max(len(f.sample_id) for f in items[:limit])
-        where_w = max(len(f.where) for f in items[:limit])
-        lines += [
-            f"  {f.sample_id:<{sid_w}}  {f'{f.where:<{where_w}}  ' if where_w else ''}{f.detail}".rstrip() for f in items[:limit]
-        ]
+        rows = [(shown(f.sample_id), shown(f.where), shown(f.detail)) for f in items[:limit]]  # ids as repr if not printable
+        sid_w = max(len(sid) for sid, _, _ in rows)
+        where_w = max(len(where) for _, where, _ in rows)
+        lines += [f"  {sid:<{sid_w}}  {f'{where:<{where_w}}  ' if where_w else ''}{detail}".rstrip() for sid, where, detail in rows]
         if len(items) > limit:
             lines.append(f"  ... and {len(items) - limit:,} more (use --json FILE for all)")
     return "\n".join(lines)

@@ -107,28 +107,6 @@ def _digest(samples) -> str:
 
 
 @pytest.fixture
-def as_nobody(tmp_path):
-    """A function running a command as uid 65534 (no groups, HOME and HF_HOME unwritable, no .pyc writes)."""
-    if os.geteuid() != 0:
-        pytest.skip(f"dropping to uid {NOBODY} with setpriv needs root (running as uid {os.geteuid()})")
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv (util-linux) is not installed")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent", "HF_HOME": "/nonexistent/hf",
-           "HIMGA_CACHE": "/nonexistent/himga", "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
-           "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"}
-
-    def run(*command: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
-                              capture_output=True, text=True, env=env, timeout=600, cwd="/")
-
-    probe = run(sys.executable, "-c", "import himga.data")
-    if probe.returncode != 0:
-        reason = (probe.stderr.strip().splitlines() or ["?"])[-1]
-        pytest.skip(f"uid {NOBODY} cannot run {sys.executable} with himga (its interpreter or worktree is not readable by that user: {reason})")
-    return run
-
-
-@pytest.fixture
 def shared_cache(inp, reference):
     """A copy of the reference cache in a folder uid 65534 can read but not write (root-owned, 0755/0644)."""
     source, _, _ = reference

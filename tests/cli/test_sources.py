@@ -15,6 +15,9 @@ from urllib.parse import urlsplit
 import huggingface_hub.constants
 import pytest
 
+import dataclasses
+
+import himga_locomo.gold
 import himga_locomo.locomo
 from himga.cli import main
 from himga.data.builders import pinned_files
@@ -53,7 +56,9 @@ def remote(monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", base)
     locomo_url = himga_locomo.locomo._URL
     monkeypatch.setattr(himga_locomo.locomo, "_URL", base + urlsplit(locomo_url).path)
-    answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"})}
+    errata = himga_locomo.gold.ERRATA_PIN
+    monkeypatch.setattr(himga_locomo.gold, "ERRATA_PIN", dataclasses.replace(errata, url=base + urlsplit(errata.url).path))
+    answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"}), urlsplit(errata.url).path: (200, {"Content-Length": "150552"})}
     for config, pin in pinned_files("longmemeval").items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
@@ -77,6 +82,7 @@ def test_check_reports_every_pin_ok(remote, capsys):
         "longmemeval/s_original longmemeval_s": "ok: 278,025,796 bytes, sha256 matches",
         "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
         "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
+        "locomo-audit/errata errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
     }
 
 
@@ -100,7 +106,7 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
 
 def test_check_one_dataset(remote, capsys):
     assert main(["sources", "locomo", "--check"]) == 0
-    assert list(_lines(capsys)) == ["locomo/default locomo10.json"]
+    assert list(_lines(capsys)) == ["locomo/default locomo10.json", "locomo-audit/errata errors.json"]
 
 
 def test_check_offline_is_one_line(monkeypatch, capsys):
@@ -131,13 +137,22 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
         "  licence   cc-by-nc-4.0",
         "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo",
         "  local     none (downloaded into $HIMGA_CACHE on first use)",
+        "",
+        "locomo-audit/errata: errors.json",
+        "  url       https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
+        "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
+        "  size      150,552 bytes",
+        "  sha256    f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e",
+        "  licence   cc-by-nc-4.0",
+        "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
+        "  local     none (downloaded into $HIMGA_CACHE on first use)",
     ]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     assert main(["sources"]) == 0
     out = capsys.readouterr().out
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
-    assert out.count("\n\n") == 6  # seven blocks
+    assert out.count("\n\n") == 7  # eight blocks: seven data files and LoCoMo's errata
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):
@@ -146,6 +161,6 @@ def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monk
     copy.write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes()[:-1])
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     assert main(["sources", "locomo"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == (
+    assert capsys.readouterr().out.splitlines()[7] == (
         f"  local     {copy}: differs from the pinned locomo10.json: a modified copy or another release "
         "(2,805,273 bytes, pinned 2,805,274)")

@@ -37,15 +37,15 @@ def test_misspelled_option_is_a_configuration_error(shared_data, tmp_path):
     ("call", "message"),
     [
         (lambda p: load_dataset("locomo", data_dir=p, confg="x"),
-         "locomo: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, category_order, adversarial_answer, category3_answer"),
+         "locomo: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, ids, category_order, adversarial_answer, category3_answer, gold, errata"),
         (lambda p: load_dataset("longmemeval", data_dir=p, confg="oracle"),
-         "longmemeval: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy"),
+         "longmemeval: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, ids"),
         (lambda p: load_locomo(p, categroy_order="seed"),
-         "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, category_order, adversarial_answer, category3_answer"),
-        (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, cache_dir, lazy"),
+         "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, ids, category_order, adversarial_answer, category3_answer, gold, errata"),
+        (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, cache_dir, lazy, ids"),
         (lambda p: build_dataset("longmemeval", data_dir=p), "longmemeval: unknown keyword 'data_dir'; expected one of config, path, cache_dir"),
         (lambda p: make_builder("locomo", datadir=p),
-         "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, adversarial_answer, category3_answer"),
+         "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, adversarial_answer, category3_answer, gold, errata"),
     ],
 )  # fmt: skip
 def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
@@ -53,5 +53,5 @@ def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
     with pytest.raises(ConfigurationError) as caught:
         call(tmp_path)
     assert str(caught.value) == message
-    for internal in ("filename", "repo_id", "revision", "sha256", "writer_batch_size", "description", "version"):
+    for internal in ("filename", "repo_id", "revision", "sha256", "writer_batch_size", "description", "version", "errata_sha256"):
         assert internal not in message

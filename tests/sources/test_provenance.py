@@ -35,8 +35,8 @@ def test_provenance_lines_of_the_real_file_and_of_a_modified_copy(shared_data, t
     assert provenance_lines("locomo", [shared_data / "locomo" / "locomo10.json"]) == [
         "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"]
     copy = _modified_copy(shared_data, tmp_path)
-    assert provenance_lines("locomo", [copy]) == [
-        f"locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 {sha256_of(copy)})"]
+    assert provenance_lines("locomo", [copy]) == [  # "Caroline" first occurs in the first question
+        f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[0] (sha256 {sha256_of(copy)})"]
     renamed = shutil.copy(shared_data / "locomo" / "locomo10.json", tmp_path / "mine.json")
     assert provenance_lines("locomo", [renamed]) == ["mine.json = snap-research/locomo@3eb6f2c (locomo10.json), sha256 ok"]
 
@@ -57,7 +57,7 @@ def test_validate_and_stats_print_the_provenance_line(shared_data, tmp_path, cap
     copy = _modified_copy(shared_data, tmp_path / "mod")
     assert main(["stats", "locomo", "--data-dir", str(copy), "--cache-dir", str(tmp_path / "c")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        f"source: locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 {sha256_of(copy)})")
+        f"source: locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[0] (sha256 {sha256_of(copy)})")
 
 
 def test_validate_reads_each_file_once(shared_data, monkeypatch):
@@ -169,6 +169,7 @@ def test_the_digest_of_the_streaming_read_is_the_file_sha256(tmp_path):
 
 
 def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
+    """No hashing pass: the content fingerprint's parse (LoCoMo's pin has one) hashes in its own read."""
     import himga.sources
 
     def no_hash(path, chunk_size=0):
@@ -177,11 +178,13 @@ def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
     monkeypatch.setattr(himga.sources, "sha256_of", no_hash)
     path = tmp_path / "locomo10.json"
     path.write_text(json.dumps(ONE))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     pins = pinned_files("locomo").values()
-    size = path.stat().st_size
-    assert provenance(path, pins) == (
-        f"locomo10.json: differs from the pinned locomo10.json: a modified copy or another release ({size} bytes, pinned 2,805,274)")
-    assert provenance(path.rename(tmp_path / "mine.json"), pins) == f"mine.json: not a pinned file ({size} bytes; no pin has that size)"
+    assert provenance(path, pins) == f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[0] (sha256 {digest})"
+    assert provenance(path.rename(tmp_path / "mine.json"), pins) == f"mine.json: not a pinned file (sha256 {digest})"
+    path = tmp_path / "bad.json"
+    path.write_text("{")  # not JSON: no content to compare, nothing hashed
+    assert provenance(path, pins) == "bad.json: not a pinned file (1 bytes; no pin has that size)"
 
 
 def test_a_remembered_sha256_is_not_reused_after_an_edit_that_restores_the_mtime(shared_data, tmp_path):

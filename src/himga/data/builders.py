@@ -22,18 +22,20 @@ import datasets
 
 from himga.data.progress import rows_progress
 from himga.errors import ConfigurationError, HimgaError
-from himga.sourceid import file_identity
+from himga.sourceid import file_identity, path_kind
 from himga.sources import RemoteFile, pinned_source
 from himga.version import __version__
 
 __all__ = [
     "BUILDER_MODULES",
+    "auxiliary_pins",
     "builder_class",
     "cache_key",
     "check_options",
     "code_hash",
     "default_sources",
     "escaped",
+    "check_source_kind",
     "existing_source",
     "make_builder",
     "pinned_files",
@@ -72,6 +74,15 @@ def pinned_files(name: str) -> dict[str, RemoteFile]:
     """
     cls = builder_class(name)
     return {config.name: config.remote_file() for config in cls.BUILDER_CONFIGS}
+
+
+def auxiliary_pins(name: str) -> list[tuple[str, str, RemoteFile]]:
+    """``(folder, label, pin)`` of the other pinned files dataset ``name``'s builder reads, from its config
+    class's ``auxiliary_pins()`` (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``, read with
+    ``gold="audited"``). ``folder`` is where the file is found under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``.
+    """
+    config_class = builder_class(name).BUILDER_CONFIG_CLASS
+    return list(config_class.auxiliary_pins()) if hasattr(config_class, "auxiliary_pins") else []
 
 
 def default_sources(name: str) -> list[RemoteFile]:
@@ -209,13 +220,31 @@ def cache_key(name: str, data_dir: str | Path | None = None, data_files: list[Pa
     return f"{key}-{digest.hexdigest()[:8]}"
 
 
+def check_source_kind(name: str, path: str | Path) -> None:
+    """Refuse a source path that is neither a regular file nor a folder (nor missing: callers say that).
+
+    A FIFO or ``/dev/zero`` would be read forever, ``/dev/null`` is empty, a link to nothing is nothing;
+    the message says what the path is (:func:`himga.sourceid.path_kind`) instead of a bare
+    ``NotADirectoryError`` or "does not exist".
+
+    Raises:
+        ConfigurationError: ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
+            files: no source can be read from it"``.
+    """
+    kind = path_kind(Path(path).expanduser())
+    if kind not in ("a regular file", "a folder", "missing"):
+        raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
+
+
 def existing_source(name: str, data_dir: str | Path) -> str:
     """``data_dir`` (a source folder or file) as an absolute path.
 
     Raises:
         ConfigurationError: it does not exist ("source file '…' does not exist" for a name with a
-            suffix, "source file or folder '…'" otherwise).
+            suffix, "source file or folder '…'" otherwise), or is something else than a file or a
+            folder (:func:`check_source_kind`).
     """
+    check_source_kind(name, data_dir)
     path = Path(data_dir).expanduser().resolve()
     if not path.exists():
         what = "source file" if path.suffix else "source file or folder"

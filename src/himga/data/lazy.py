@@ -15,6 +15,7 @@ from typing import overload
 import datasets
 
 from .convert import row_to_sample, table_to_samples
+from .ids import restrict
 from .schema import Sample
 
 __all__ = ["LazySamples", "samples_from_dataset"]
@@ -37,6 +38,7 @@ class LazySamples(Sequence[Sample]):
         dataset: A ``datasets.Dataset`` with :data:`~.features.SAMPLE_FEATURES` (e.g. from
             :func:`~.loaders.build_dataset`), typically memory-mapped from the Arrow cache.
         indices: The dataset rows this sequence shows, in order; default all of them.
+        qa_ids: Keep only the QA pairs with these item ids (:func:`~.ids.item_id`); default all.
 
     Example:
         >>> samples = load_locomo("../shared/data/locomo", lazy=True)  # doctest: +SKIP
@@ -44,11 +46,12 @@ class LazySamples(Sequence[Sample]):
         (10, 'conv-50')
     """
 
-    __slots__ = ("_arrow", "_dataset", "_indices")
+    __slots__ = ("_arrow", "_dataset", "_indices", "_qa_ids")
 
-    def __init__(self, dataset: datasets.Dataset, indices: range | None = None) -> None:
+    def __init__(self, dataset: datasets.Dataset, indices: range | None = None, *, qa_ids: frozenset[str] | None = None) -> None:
         self._dataset = dataset
         self._indices = range(len(dataset)) if indices is None else indices
+        self._qa_ids = qa_ids
         # Rows are read as Arrow tables and converted column-wise (no per-row dicts).
         self._arrow = dataset.with_format("arrow")
 
@@ -76,6 +79,7 @@ class LazySamples(Sequence[Sample]):
         if isinstance(index, slice):
             view = LazySamples.__new__(LazySamples)
             view._dataset, view._arrow, view._indices = self._dataset, self._arrow, self._indices[index]
+            view._qa_ids = self._qa_ids
             return view
         try:
             row = self._indices[index]
@@ -83,7 +87,10 @@ class LazySamples(Sequence[Sample]):
             raise IndexError(f"LazySamples index {index} out of range for length {len(self)}") from None
         except TypeError:
             raise TypeError(f"LazySamples indices must be integers or slices, not {type(index).__name__}") from None
-        return _converted(self._dataset, self._arrow[row : row + 1])[0]
+        return self._restricted(_converted(self._dataset, self._arrow[row : row + 1]))[0]
+
+    def _restricted(self, samples: list[Sample]) -> list[Sample]:
+        return samples if self._qa_ids is None else [restrict(s, self._qa_ids) for s in samples]
 
     def __iter__(self) -> Iterator[Sample]:
         """Yield the Samples in order, converting Arrow batches of rows (one batch in memory at a time)."""
@@ -94,7 +101,7 @@ class LazySamples(Sequence[Sample]):
         for start in range(0, len(indices), step):
             chunk = indices[start : start + step]
             table = self._arrow[chunk.start : chunk.stop] if chunk.step == 1 else self._arrow[list(chunk)]
-            yield from _converted(self._dataset, table)
+            yield from self._restricted(_converted(self._dataset, table))
 
     def __repr__(self) -> str:
         return f"LazySamples(len={len(self)}, rows={self._indices!r})"

@@ -12,7 +12,8 @@ from typing import Any
 
 import datasets
 
-from .builders import check_options, make_builder, prepare
+from .builders import check_options, check_source_kind, make_builder, prepare
+from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
 from .schema import Sample
 
@@ -49,6 +50,7 @@ def build_dataset(
     check_options(name, options, build_dataset)
     data_dir = data_files = None
     if path is not None:
+        check_source_kind(name, path)
         path = Path(path).expanduser()
         if path.is_file():
             data_files = [str(path)]
@@ -58,13 +60,37 @@ def build_dataset(
     return prepare(builder)
 
 
-def _samples(dataset: datasets.Dataset, lazy: bool) -> list[Sample] | LazySamples:
-    samples = LazySamples(dataset)
+def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
+    """``(sample_id, item ids)`` per row, read from two Arrow columns (no Sample is built)."""
+    import pyarrow.compute as pc
+
+    table = dataset.with_format("arrow")[:]
+    sample_ids = table.column("sample_id").to_pylist()
+    datasets_ = table.column("dataset").to_pylist()
+    qa_pairs = table.column("qa_pairs")
+    question_ids = pc.struct_field(pc.list_flatten(qa_pairs), "question_id").to_pylist()
+    lengths = pc.list_value_length(qa_pairs).to_pylist()
+    pairs, start = [], 0
+    for sample_id, name, length in zip(sample_ids, datasets_, lengths):
+        local = question_ids[start : start + (length or 0)]
+        start += length or 0
+        pairs.append((sample_id, local if name == "longmemeval" else [f"{sample_id}:{q}" for q in local]))
+    return pairs
+
+
+def _samples(dataset: datasets.Dataset, lazy: bool, ids: str | Path | None = None) -> list[Sample] | LazySamples:
+    """The Samples of ``dataset``; with ``ids`` (an ids file) only the samples and QA pairs it names."""
+    qa_ids = None
+    if ids is not None:
+        wanted = read_ids(ids)
+        dataset = dataset.select(rows_with_ids(_item_ids(dataset), wanted, source=Path(ids).name))
+        qa_ids = frozenset(wanted)
+    samples = LazySamples(dataset, qa_ids=qa_ids)
     return samples if lazy else list(samples)
 
 
 def load_locomo(
-    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, **options: Any
+    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, ids: str | Path | None = None, **options: Any
 ) -> list[Sample] | LazySamples:
     """Load LoCoMo samples from a folder of ``.json`` files or from one file.
 
@@ -76,9 +102,12 @@ def load_locomo(
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (a read-only sequence that builds each Sample
             on access) instead of a list.
+        ids: An ids file (one ``<sample_id>:<QA index>`` per line, e.g. ``conv-26:0``, as ``himga subset``
+            writes it): only the samples holding one of its QA pairs, each with only those QA pairs.
         **options: ``category_order`` (``"authors"`` default, or ``"seed"``),
             ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``) and ``category3_answer``
-            (``"scorer"`` default, or ``"full"``); see the ``himga_locomo`` card.
+            (``"scorer"`` default, or ``"full"``), ``gold`` (``"published"`` default, or ``"audited"``) and
+            ``errata`` (a file, with ``gold="audited"``); see ``docs/gold-and-subsets.md`` and the ``himga_locomo`` card.
 
     Returns:
         One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first);
@@ -88,7 +117,8 @@ def load_locomo(
         SourceFormatError: malformed input, e.g. ``locomo10.json: $[3].qa[17].category: expected 1-5, got 7``;
             a duplicate key; a sample id in two files of the folder (names both).
         SourceChangedError: a file changed while it was read.
-        ConfigurationError: an unknown option value; a path that does not exist.
+        ConfigurationError: an unknown option value; a path that does not exist; an id of ``ids``
+            that names no QA pair.
 
     Example:
         >>> samples = load_locomo("../shared/data/locomo")  # doctest: +SKIP
@@ -96,7 +126,7 @@ def load_locomo(
         '1:56 pm on 8 May, 2023'
     """
     check_options("locomo", options, load_locomo)
-    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy)
+    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy, ids)
 
 
 def load_longmemeval(
@@ -105,6 +135,7 @@ def load_longmemeval(
     config: str | None = None,
     cache_dir: str | Path | None = None,
     lazy: bool = False,
+    ids: str | Path | None = None,
     **options: Any,
 ) -> list[Sample] | LazySamples:
     """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
@@ -121,6 +152,7 @@ def load_longmemeval(
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access; opening a built
             cache costs milliseconds) instead of a list.
+        ids: An ids file (one ``question_id`` per line, as ``himga subset`` writes it): only those questions.
         **options: Builder config options.
 
     Returns:
@@ -134,7 +166,7 @@ def load_longmemeval(
         SourceChangedError: the file changed while it was read.
     """
     check_options("longmemeval", options, load_longmemeval)
-    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy)
+    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy, ids)
 
 
 def load_dataset(
@@ -144,6 +176,7 @@ def load_dataset(
     data_dir: str | Path | None = None,
     cache_dir: str | Path | None = None,
     lazy: bool = False,
+    ids: str | Path | None = None,
     **options: Any,
 ) -> list[Sample] | LazySamples:
     """Load a benchmark by name, downloading the pinned source on first use.
@@ -156,6 +189,8 @@ def load_dataset(
             a folder is read by the folder rule (see :func:`load_longmemeval`).
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access) instead of a list.
+        ids: An ids file (``himga subset``): only the QA pairs it names, and the samples holding them
+            (see :func:`load_locomo`, :func:`load_longmemeval`).
         **options: Builder config options.
 
     Returns:
@@ -166,4 +201,4 @@ def load_dataset(
         DownloadError: offline with no local copy; the message says where to put the file.
     """
     check_options(name, options, load_dataset)
-    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy)
+    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy, ids)

@@ -2,7 +2,7 @@
 
 ::
 
-    himga score locomo PRED.jsonl [--config C] [--data-dir D] [--out REPORT.json] [--partial]
+    himga score locomo PRED.jsonl [--config C] [--data-dir D] [--out REPORT.json] [--partial] [--ids IDS] [--gold audited]
     himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one per line
     himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored
 
@@ -32,6 +32,10 @@ def add_parser(sub, datasets: tuple[str, ...]) -> None:
     p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
     p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
     p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
+    p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions are ignored")
+    p.add_argument("--gold", choices=("published", "audited"), default=None,
+                   help="LoCoMo only: the published gold, or the gold corrected by an errata file (docs/gold-and-subsets.md)")
+    p.add_argument("--errata", metavar="FILE", default=None, help="LoCoMo only, with --gold audited: your own errata file")
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
     p.add_argument("--labels", metavar="FILE", default=None,
                    help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
@@ -63,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from himga.scoring.predictions import check_ids, read_labels, read_predictions
     from himga.scoring.record import dumps_report, run_record
     from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
+    from himga.data.ids import read_ids
+    from himga.subset import run_identity
     from himga.validate import source_files
 
     bench = benchmark(args.dataset)
@@ -74,9 +80,20 @@ def run(args: argparse.Namespace) -> int:
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
     predictions = read_predictions(args.predictions)
     labels, models = read_labels(args.labels) if args.labels else (None, [])  # both files checked before the build
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir)
+    options = {k: v for k, v in (("gold", args.gold), ("errata", args.errata)) if v is not None}
+    if options and args.dataset != "locomo":
+        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to locomo only")
+    wanted = read_ids(args.ids) if args.ids else None
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     name = Path(args.predictions).name
     questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
+    if wanted is not None:
+        if unknown := [i for i in wanted if i not in questions]:
+            raise ConfigurationError(f"{Path(args.ids).name}: {unknown[0]!r} names no QA pair of the source"
+                                     + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+        keep = set(wanted)
+        questions = {qid: qa for qid, qa in questions.items() if qid in keep}
+        predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in keep}  # the subset's only
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None)
     if args.prompts:
         lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
@@ -94,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
                              file=Path(args.labels).name if labels is not None else name)
     inputs = {"predictions": args.predictions, **({"labels": args.labels} if args.labels else {})}
     files = source_files(args.dataset, args.config, data_dir=args.data_dir)
-    record = run_record(args.dataset, ds.info.config_name, files, report, inputs=inputs, label_models=models)
+    identity = run_identity(args.dataset, args.config, data_dir=args.data_dir, ids=args.ids, **options)
+    record = run_record(args.dataset, ds.info.config_name, files, report, inputs=inputs, label_models=models, identity=identity)
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))

@@ -105,7 +105,8 @@ def qa_record(qa) -> Mapping:
 
 
 def gold_answer(qa) -> str | None:
-    """The gold text the official code scores against: ``str(answer)``, category 3 cut at its first ``;``.
+    """The gold text the official code scores against: ``str(answer)``, category 3 cut at its first ``;``;
+    under ``gold="audited"`` the answer an errata entry corrects (``raw["gold_audit"]["answer"]``).
 
     Returns:
         ``None`` for category 5, whose score does not read the gold.
@@ -116,7 +117,8 @@ def gold_answer(qa) -> str | None:
     record = qa_record(qa)
     if record["category"] == 5:
         return None
-    answer = str(record["answer"])
+    audit = record.get("gold_audit")  # gold="audited": the errata's corrected answer (himga_locomo.gold)
+    answer = str(audit["answer"] if isinstance(audit, Mapping) and "answer" in audit else record["answer"])
     return answer.split(";")[0].strip() if record["category"] == 3 else answer
 
 
@@ -151,7 +153,7 @@ def gold_options() -> dict:
     """The gold rules of the score, for the run record."""
     return {
         "category_order": {str(c): CATEGORY_NAMES[c] for c in CATEGORY_ORDER},
-        "gold": "raw answer of the source QA record, str() of integers",
+        "gold": "raw answer of the source QA record, str() of integers; under gold='audited' the errata's correct_answer",
         "category_3": "gold before the first ';', stripped",
         "category_5": "1 if the lower-cased prediction contains 'no information available' or 'not mentioned', else 0",
         "category_1": "gold and prediction split on ',', each gold part scored by its best prediction part, mean",

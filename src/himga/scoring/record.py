@@ -48,7 +48,7 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
 
 def run_record(dataset: str, config: str | None, files: list[str | Path], report: dict, *,
                inputs: dict[str, str] | None = None, label_models: list[str] | None = None,
-               created: str | None = None) -> dict:
+               created: str | None = None, identity: dict | None = None) -> dict:
     """The ``run`` block of a report.
 
     Args:
@@ -59,10 +59,13 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         inputs: ``{"predictions"|"labels": path}``: the run's own files, recorded by name and sha256.
         label_models: The judge models named in a labels file.
         created: The timestamp (default: now, UTC, ISO 8601, seconds).
+        identity: :func:`himga.subset.run_identity` of the data scored: its gold variant, errata sha256 and
+            subset fingerprint go into ``gold`` and ``subset`` (default: the published gold, no subset).
 
     Returns:
-        ``{"created", "versions", "dataset", "config", "sources", "inputs", "gold_options", "scorer", "judge",
-        "scored", "missing"}``.
+        ``{"created", "versions", "dataset", "config", "sources", "inputs", "gold_options", "gold", "subset",
+        "scorer", "judge", "scored", "missing"}``: ``gold`` is ``{"variant", "errata", "errata_sha256"}``,
+        ``subset`` ``{"ids", "fingerprint"}`` or ``None``.
 
     Raises:
         ConfigurationError: an unknown dataset.
@@ -80,6 +83,10 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         "sources": source_record(dataset, files),
         "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(p)} for k, p in sorted((inputs or {}).items())},
         "gold_options": bench.gold_options(),
+        "gold": {"variant": identity["gold"], "errata": identity["errata"], "errata_sha256": identity["errata_sha256"]}
+        if identity else {"variant": "published", "errata": None, "errata_sha256": None},
+        "subset": {"ids": identity["ids"], "fingerprint": identity["subset_fingerprint"]}
+        if identity and identity["ids"] is not None else None,
         "scorer": {"metric": bench.metric, **bench.source},
         "judge": judge,
         "scored": report["scored"],

@@ -1,0 +1,115 @@
+"""Content fingerprints: whether two JSON files hold the same data, whatever their bytes.
+
+A copy of a source file re-serialised by another tool (non-ASCII characters escaped, other indentation, a
+trailing newline) has another sha256 but the same data. The *content fingerprint* is the sha256 of the
+parsed JSON value in a canonical form: ``json.dumps(value, ensure_ascii=True, sort_keys=True,
+separators=(",", ":"), allow_nan=False)`` (object keys sorted, no whitespace, every non-ASCII character
+as a ``\\uXXXX`` escape, which CPython's encoder writes twice as fast as UTF-8; numbers as Python prints the
+parsed ``int`` or ``float``). The builders compute it in their one parse (:class:`ContentDigest`: a whole
+value, or an array one item at a time, which gives the same digest).
+
+Where the pinned file's value differs, a *content tree* locates the first difference: the fingerprints (8
+hex digits) of the value's nodes down to a depth (:func:`content_tree`; for LoCoMo depth 3: records, their
+keys, each QA pair, session and summary), kept beside the pin; :func:`first_difference` walks it against a
+parsed value and returns a JSON path such as ``$[0].qa[1]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+__all__ = ["ContentDigest", "canonical", "content_sha256", "content_tree", "first_difference"]
+
+_HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full sha256 decides "same"
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical JSON text of ``value``, ASCII (see the module docstring).
+
+    Raises:
+        ValueError: ``NaN`` or an infinity (not JSON).
+    """
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def content_sha256(value: Any) -> str:
+    """The content fingerprint of a parsed JSON value: sha256 of :func:`canonical`."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+class ContentDigest:
+    """The content fingerprint of a value fed whole (:meth:`value`) or as the items of an array (:meth:`item`).
+
+    ``item(a); item(b); hexdigest()`` equals ``content_sha256([a, b])``: the canonical text of an array is
+    ``[`` + the items' canonical texts joined by ``,`` + ``]``.
+    """
+
+    def __init__(self) -> None:
+        self._digest = hashlib.sha256()
+        self._items = 0
+        self._whole = False
+
+    def value(self, value: Any) -> None:
+        """Feed a whole value (once)."""
+        self._digest.update(canonical(value))
+        self._whole = True
+
+    def item(self, item: Any) -> None:
+        """Feed the next item of a top-level array."""
+        self._digest.update(b"[" if self._items == 0 else b",")
+        self._digest.update(canonical(item))
+        self._items += 1
+
+    def hexdigest(self) -> str:
+        """The fingerprint (an array fed by items is closed with ``]``; none fed at all is ``[]``)."""
+        if self._whole:
+            return self._digest.hexdigest()
+        digest = self._digest.copy()
+        digest.update(b"[]" if self._items == 0 else b"]")
+        return digest.hexdigest()
+
+
+def _node(value: Any) -> str:
+    return content_sha256(value)[:_HEX]
+
+
+def content_tree(value: Any, depth: int) -> Any:
+    """The fingerprints of ``value``'s nodes down to ``depth`` levels below it.
+
+    Returns:
+        A leaf (``depth`` 0, or a scalar): its 8-hex-digit fingerprint. A container above that:
+        ``[fingerprint, children]``, ``children`` a dict (same keys, in order) or a list of subtrees.
+    """
+    if depth == 0 or not isinstance(value, (dict, list)):
+        return _node(value)
+    children = {k: content_tree(v, depth - 1) for k, v in value.items()} if isinstance(value, dict) else [content_tree(v, depth - 1) for v in value]
+    return [_node(value), children]
+
+
+def first_difference(tree: Any, value: Any, path: str = "$") -> str | None:
+    """The JSON path of the first node of ``value`` whose fingerprint differs from ``tree``'s, or ``None``.
+
+    Keys and items are visited in the reference's order (then keys only ``value`` has); a missing or added
+    key or item is a difference at its path; the deepest differing node the tree holds is returned
+    (``$[0].qa[1]``, not ``$[0]``).
+    """
+    if isinstance(tree, str):
+        return None if _node(value) == tree else path
+    own, children = tree
+    if _node(value) == own:
+        return None
+    if isinstance(children, dict) and isinstance(value, dict):
+        for key in [*children, *(k for k in value if k not in children)]:
+            if key not in value or key not in children:
+                return f"{path}.{key}"
+            if (found := first_difference(children[key], value[key], f"{path}.{key}")) is not None:
+                return found
+    elif isinstance(children, list) and isinstance(value, list):
+        for i in range(max(len(children), len(value))):
+            if i >= len(children) or i >= len(value):
+                return f"{path}[{i}]"
+            if (found := first_difference(children[i], value[i], f"{path}[{i}]")) is not None:
+                return found
+    return path

@@ -1,0 +1,80 @@
+"""Item ids and ids files: which QA pairs a subset holds, and restricting Samples to them.
+
+An *item* is one scored QA pair. Its id is stable across runs and machines: LongMemEval's
+``question_id``; for LoCoMo, whose QA indices repeat across conversations, ``<sample_id>:<QA index>``
+(``conv-26:0``) — the query ids of :mod:`himga.qrels`. An *ids file* is UTF-8 text with one id per line
+(blank lines and surrounding whitespace ignored), as ``himga subset`` writes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+
+from himga.errors import ConfigurationError
+
+from .schema import QAPair, Sample
+
+__all__ = ["item_id", "read_ids", "restrict", "rows_with_ids"]
+
+
+def item_id(sample: Sample, qa: QAPair) -> str:
+    """The id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>`` (``"conv-26:0"``)."""
+    return qa.question_id if sample.dataset == "longmemeval" else f"{sample.sample_id}:{qa.question_id}"
+
+
+def read_ids(path: str | Path) -> list[str]:
+    """The ids of an ids file, in file order.
+
+    Raises:
+        ConfigurationError: the file does not exist, is not UTF-8, holds no id, or holds an id twice
+            (``ids.txt: line 7: 'conv-26:3' is also on line 2``).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigurationError(f"ids file {str(path)!r} does not exist") from None
+    except UnicodeDecodeError as e:
+        raise ConfigurationError(f"{path.name}: expected UTF-8 text, got invalid byte at offset {e.start}") from None
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not (item := line.strip()):
+            continue
+        if item in seen:
+            raise ConfigurationError(f"{path.name}: line {number}: {item!r} is also on line {seen[item]}")
+        seen[item] = number
+    if not seen:
+        raise ConfigurationError(f"{path.name}: expected one id per line, found none")
+    return list(seen)
+
+
+def rows_with_ids(pairs: Iterable[tuple[str, list[str]]], ids: list[str], *, source: str) -> list[int]:
+    """The row indices holding at least one of ``ids``, in row order.
+
+    Args:
+        pairs: Per row, ``(sample_id, [item ids of its QA pairs])``.
+        ids: The ids wanted (:func:`read_ids`).
+        source: The ids file's name, for the error.
+
+    Raises:
+        ConfigurationError: an id names no QA pair (``ids.txt: 'conv-99:0' names no QA pair of the
+            source (and 2 more)``).
+    """
+    wanted = set(ids)
+    rows, found = [], set()
+    for row, (_sample_id, items) in enumerate(pairs):
+        hit = wanted.intersection(items)
+        if hit:
+            rows.append(row)
+            found |= hit
+    if missing := [i for i in ids if i not in found]:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise ConfigurationError(f"{source}: {missing[0]!r} names no QA pair of the source{more}")
+    return rows
+
+
+def restrict(sample: Sample, ids: frozenset[str] | set[str]) -> Sample:
+    """A copy of ``sample`` holding only the QA pairs whose :func:`item_id` is in ``ids`` (sessions unchanged)."""
+    return dataclasses.replace(sample, qa_pairs=[qa for qa in sample.qa_pairs if item_id(sample, qa) in ids])

@@ -1,0 +1,232 @@
+"""Subsets anyone can re-draw: ``himga subset`` and the rule behind it.
+
+**The draw** (:func:`draw`). Every item (a scored QA pair, id from :func:`himga.data.ids.item_id`) gets the
+rank ``sha256("<seed>:<id>")`` (hex digest, compared as text, ties by id); the subset is the ``n`` items of
+lowest rank. No ``random`` module, no set or hash order: the same ids on every machine, Python version and
+``PYTHONHASHSEED``.
+
+**Stratified** (``stratify="question_type"``, and/or ``keep_abstention=True``): the items are split into
+strata, and each stratum of ``N_s`` of the ``N`` items gets the quota ``floor(n * N_s / N)``; the
+``n - sum(floors)`` items left go one each to the strata with the largest remainders ``n * N_s mod N``
+(ties: the stratum name that sorts first): the *largest remainder* (Hamilton) method. With
+``keep_abstention``, ``n`` is first split so between abstention and answerable questions, then each
+part's quota between its question types (with ``stratify``). Each stratum takes its quota of
+lowest-rank items.
+
+**The fingerprint** (:func:`fingerprint`): sha256 of the sorted ids, one per line (``"\\n"``-terminated),
+an empty line, then the sorted sha256 of each source file the build read, one per line. Two subsets with
+the same fingerprint hold the same ids of the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from himga.data.ids import item_id, read_ids
+from himga.errors import ConfigurationError
+
+__all__ = ["Item", "Subset", "draw", "fingerprint", "items_of", "quotas", "rank", "run_identity", "subset", "write_ids"]
+
+#: What ``stratify`` accepts.
+STRATIFY = ("question_type",)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One scored QA pair: its id, question type and whether it is an abstention question."""
+
+    id: str
+    question_type: str
+    is_abstention: bool
+
+
+@dataclass(frozen=True)
+class Subset:
+    """A drawn subset.
+
+    Attributes:
+        ids: The selected ids, in source order.
+        total: How many items the source has.
+        strata: Stratum name → ``(selected, of)``; one stratum ``"all"`` when not stratified.
+        fingerprint: :func:`fingerprint` of ``ids`` and the source files.
+        sources: ``(file name, sha256)`` of each source file.
+    """
+
+    ids: list[str]
+    total: int
+    strata: dict[str, tuple[int, int]]
+    fingerprint: str
+    sources: list[tuple[str, str]]
+
+
+def items_of(samples: Iterable[Any]) -> list[Item]:
+    """The items of Samples, in source order."""
+    return [Item(item_id(s, qa), qa.question_type.value, qa.is_abstention) for s in samples for qa in s.qa_pairs]
+
+
+def rank(seed: int | str, item: str) -> str:
+    """The rank of ``item`` under ``seed``: ``sha256("<seed>:<item>")`` as hex (lower is drawn first)."""
+    return hashlib.sha256(f"{seed}:{item}".encode()).hexdigest()
+
+
+def quotas(sizes: dict[str, int], n: int) -> dict[str, int]:
+    """Split ``n`` (0 to the total) over strata of ``sizes`` in proportion, by the largest remainder method.
+
+    ``floor(n * size / total)`` each, then one more to each of the ``n - sum(floors)`` strata with the largest
+    remainder ``n * size mod total`` (ties: the stratum name that sorts first).
+    """
+    total = sum(sizes.values())
+    if total == 0:
+        return dict.fromkeys(sizes, 0)
+    base = {k: n * size // total for k, size in sizes.items()}
+    left = n - sum(base.values())
+    for key in sorted(sizes, key=lambda k: (-(n * sizes[k] % total), k))[:left]:
+        base[key] += 1
+    return base
+
+
+def draw(items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None = None,
+         keep_abstention: bool = False) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """Select ``n`` item ids (see the module docstring for the rule).
+
+    With ``keep_abstention``, ``n`` is first split between abstention and answerable questions, then (with
+    ``stratify``) each part between its question types, so the abstention share is kept exactly (to the
+    rounding of the largest remainder method).
+
+    Args:
+        items: Every item of the source (:func:`items_of`), ids unique.
+        n: How many to select (1 to ``len(items)``).
+        seed: Any integer or text; the draw depends on its text form only.
+        stratify: ``None`` or ``"question_type"``: proportional quotas per question type.
+        keep_abstention: Also keep the share of abstention questions.
+
+    Returns:
+        ``(ids in source order, {stratum: (selected, of)})``, strata sorted by name (``"all"`` when not
+        stratified; ``"abstention / temporal"``-style names with both).
+
+    Raises:
+        ConfigurationError: ``n`` out of range, an unknown ``stratify``.
+    """
+    if stratify is not None and stratify not in STRATIFY:
+        raise ConfigurationError(f"--stratify: expected one of {list(STRATIFY)}, got {stratify!r}")
+    if not 1 <= n <= len(items):
+        raise ConfigurationError(f"--n: expected 1 to {len(items):,} (the QA pairs of the source), got {n:,}")
+    parts: dict[str, dict[str, list[str]]] = {}
+    for item in items:
+        part = ("abstention" if item.is_abstention else "answerable") if keep_abstention else ""
+        kind = item.question_type if stratify else ""
+        parts.setdefault(part, {}).setdefault(kind, []).append(item.id)
+    chosen: set[str] = set()
+    strata: dict[str, tuple[int, int]] = {}
+    for part, share in quotas({p: sum(map(len, g.values())) for p, g in parts.items()}, n).items():
+        for kind, quota in quotas({k: len(v) for k, v in parts[part].items()}, share).items():
+            ids = parts[part][kind]
+            chosen.update(sorted(ids, key=lambda i: (rank(seed, i), i))[:quota])
+            strata[" / ".join(x for x in (part, kind) if x) or "all"] = (quota, len(ids))
+    return [item.id for item in items if item.id in chosen], dict(sorted(strata.items()))
+
+
+def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
+    """The subset fingerprint: sha256 of the sorted ids and the sorted source sha256s (see the module docstring)."""
+    digest = hashlib.sha256()
+    for i in sorted(ids):
+        digest.update(f"{i}\n".encode())
+    digest.update(b"\n")
+    for sha in sorted(source_sha256):
+        digest.update(f"{sha}\n".encode())
+    return digest.hexdigest()
+
+
+def _sources(name: str, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:
+    from himga.provenance import file_sha256
+    from himga.validate import source_files
+
+    return [(path.name, file_sha256(path)) for path in source_files(name, config, data_dir=data_dir)]
+
+
+def subset(name: str, n: int, seed: int | str, *, config: str | None = None, data_dir: str | Path | None = None,
+           cache_dir: str | Path | None = None, stratify: str | None = None, keep_abstention: bool = False,
+           **options: Any) -> Subset:
+    """Draw a subset of a benchmark's QA pairs (what ``himga subset`` runs).
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        n: How many QA pairs.
+        seed: The seed (any integer or text).
+        config: The builder config (LongMemEval: ``s``, ``m``, ``oracle``, ...).
+        data_dir: A local folder or file instead of the pinned source.
+        cache_dir: The ``datasets`` cache folder.
+        stratify: ``None`` or ``"question_type"``.
+        keep_abstention: Keep the share of abstention questions.
+        **options: Builder options (LoCoMo's ``gold`` does not change the items).
+
+    Returns:
+        The :class:`Subset`.
+
+    Raises:
+        ConfigurationError: ``n`` out of range, an unknown ``stratify`` or option; and what a build raises.
+    """
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    samples = LazySamples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))
+    items = items_of(samples)
+    ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
+    sources = _sources(name, config, data_dir)
+    return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources)
+
+
+def write_ids(ids: Iterable[str], path: str | Path) -> None:
+    """Write an ids file: one id per line, UTF-8, ``\\n`` line ends."""
+    Path(path).write_text("".join(f"{i}\n" for i in ids), encoding="utf-8", newline="\n")
+
+
+def run_identity(name: str, config: str | None = None, *, data_dir: str | Path | None = None,
+                 ids: str | Path | None = None, **options: Any) -> dict[str, Any]:
+    """What a score was computed on, for a report: the sources, the gold variant, the subset.
+
+    The one place a scoring report gets these facts (no build is run: only the source and errata files
+    are hashed, each once per process).
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        config: The builder config.
+        data_dir: A local folder or file instead of the pinned source.
+        ids: The ids file the evaluation was restricted to, if any.
+        **options: The builder options used (LoCoMo: ``gold``, ``errata``, ``category_order``, ...).
+
+    Returns:
+        ``{"dataset", "config", "options", "sources": [{"file", "sha256"}], "gold", "errata",
+        "errata_sha256", "ids", "subset_fingerprint"}``: ``gold`` is ``"published"`` unless
+        ``gold="audited"`` (LoCoMo), then ``errata`` / ``errata_sha256`` name the errata file;
+        ``subset_fingerprint`` is :func:`fingerprint` of the ids file's ids (``None`` without ``ids``).
+
+    Raises:
+        ConfigurationError: an unknown option, a missing ids or errata file; DownloadError as for a build.
+    """
+    from himga.data.builders import check_options
+
+    check_options(name, options, run_identity)
+    sources = _sources(name, config, data_dir)
+    gold, errata, errata_sha = options.get("gold", "published"), None, None
+    if gold == "audited":
+        from himga_locomo.gold import errata_sha256
+
+        path, errata_sha = errata_sha256(options.get("errata"))
+        errata = Path(path).name
+    wanted = read_ids(ids) if ids is not None else None
+    return {
+        "dataset": name,
+        "config": config,
+        "options": {k: str(v) for k, v in sorted(options.items())},
+        "sources": [{"file": f, "sha256": sha} for f, sha in sources],
+        "gold": gold,
+        "errata": errata,
+        "errata_sha256": errata_sha,
+        "ids": Path(ids).name if ids is not None else None,
+        "subset_fingerprint": fingerprint(wanted, [sha for _, sha in sources]) if wanted is not None else None,
+    }

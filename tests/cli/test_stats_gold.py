@@ -1,0 +1,44 @@
+"""``himga stats locomo --gold audited``: how many QA pairs the audit changes, on the real files."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from himga.cli import main
+
+
+def test_stats_gold_audited(shared_data, tmp_path, capsys):
+    errata = shared_data / "locomo-audit" / "errors.json"
+    if not errata.is_file():
+        pytest.fail(f"no {errata}") if os.environ.get("CI") else pytest.skip(f"real data not found at {errata}")
+    argv = ["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--gold", "audited", "--errata", str(errata)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(out) if line.startswith("gold: "))
+    assert out[start:] == [
+        "gold: audited (errors.json, sha256 f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e)",
+        "  QA pairs corrected            156 of 1,986",
+        "  answer changed                120",
+        "  evidence changed               97",
+        "  corrected by category:",
+        "    category 4                        57",
+        "    category 1                        53",
+        "    category 2                        36",
+        "    category 3                        10",
+        "  corrected by error type:",
+        "    WRONG_CITATION                    57",
+        "    HALLUCINATION                     33",
+        "    TEMPORAL_ERROR                    26",
+        "    ATTRIBUTION_ERROR                 24",
+        "    AMBIGUOUS                         13",
+        "    INCOMPLETE                         3",
+        "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok",
+        "errata: errors.json = dial481/locomo-audit@9493fb4, sha256 ok",
+    ]
+
+
+def test_gold_is_a_locomo_option(capsys):
+    assert main(["stats", "longmemeval", "--gold", "audited"]) == 2
+    assert "apply to locomo only" in capsys.readouterr().err

@@ -1,0 +1,116 @@
+"""Issue 16 §3: identifiers have a length limit, so the qrels files are bounded by the input.
+
+A 200,000-character LoCoMo ``sample_id`` in a 0.5 MB file made ``himga qrels`` write a 33 GB
+``candidates.turn.tsv`` (each line repeats the qualified id). Now an id longer than 128 characters is a
+``SourceFormatError`` naming the file and the path, and nothing is written; a 128-character id is read,
+and every qrels line is at most a few times that.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from himga.cli import main
+from himga.identifiers import MAX_ID_LENGTH, MAX_QUALIFIED_ID_LENGTH, id_problem
+from himga.qrels import export_qrels
+
+MESSAGE = "locomo10.json: $[0].sample_id: expected an id of at most 128 characters, got 200,000"
+
+
+def _locomo(folder: Path, sample_id: str, turn_id: str = "D1:2") -> Path:
+    turns = [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}, {"speaker": "B", "dia_id": turn_id, "text": "yo"}]
+    record = {"sample_id": sample_id, "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": turns},
+              "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}]}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
+    return folder
+
+
+def test_the_limits():
+    assert (MAX_ID_LENGTH, MAX_QUALIFIED_ID_LENGTH) == (128, 258)
+    assert id_problem("x" * 128) is None
+    assert id_problem("x" * 129) == "expected an id of at most 128 characters, got 129"
+
+
+def test_128_character_ids_are_read_and_bound_every_line(tmp_path):
+    sample_id, turn_id = "c" * 128, "D" * 128
+    summary = export_qrels("locomo", tmp_path / "out", data_dir=_locomo(tmp_path / "src", sample_id, turn_id), cache_dir=tmp_path / "cache")
+    assert (summary.queries, summary.evaluable) == (1, 1)
+    lines = (tmp_path / "out" / "candidates.turn.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines == [f"{sample_id}:0\t{sample_id}:D1:1", f"{sample_id}:0\t{sample_id}:{turn_id}"]
+    assert max(len(line) for line in lines) == 130 + 1 + 257  # qid + tab + doc id
+    qrels = (tmp_path / "out" / "qrels.turn.txt").read_text(encoding="utf-8")
+    assert qrels == f"{sample_id}:0 0 {sample_id}:D1:1 1\n"
+
+
+def test_a_200000_character_id_writes_nothing(tmp_path, capsys):
+    src = _locomo(tmp_path / "src", "c" * 200_000)
+    assert main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"himga: error: {MESSAGE}\n"
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_200000_character_id_as_another_user(as_nobody):
+    base = Path(tempfile.mkdtemp(prefix="himga-longid-"))
+    try:
+        src = _locomo(base / "src", "c" * 200_000)
+        for path in (base, src, src / "locomo10.json"):
+            os.chown(path, 65534, 65534)
+        himga = str(Path(sys.executable).with_name("himga"))
+        done = as_nobody(himga, "qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"), str(base / "out"))
+        assert (done.returncode, done.stderr) == (2, f"himga: error: {MESSAGE}\n")
+        assert not (base / "out").exists() or list((base / "out").iterdir()) == []
+    finally:
+        shutil.rmtree(base)
+
+
+# ---- issue 16 §4: control characters never reach a TREC/TSV file, a message or a report raw -------------
+
+
+def test_control_characters_are_refused_in_trec_files(tmp_path):
+    from himga.errors import ConfigurationError
+    from himga.qrels import write_run
+
+    assert id_problem("x\0y") == "expected an id without control characters, got 'x\\x00y'"
+    assert id_problem("x\x1b[2Jy") == "expected an id without control characters, got 'x\\x1b[2Jy'"
+    assert id_problem("café-ü") is None
+    with pytest.raises(ConfigurationError) as info:
+        write_run({"x\0y": ["a"]}, tmp_path / "x.run")
+    assert str(info.value) == "cannot write TREC files: query id 'x\\x00y': expected an id without control characters, got 'x\\x00y'"
+    assert not (tmp_path / "x.run").exists()
+
+
+def test_a_file_name_with_a_newline_and_esc_is_one_escaped_line(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bad\nFAKE: all good\x1b[2J.json").write_bytes(b"[")
+    assert main(["stats", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err == "himga: error: 'bad\\nFAKE: all good\\x1b[2J.json': $: invalid JSON at line 1 column 2: Expecting value (truncated or corrupted file?)\n"
+
+
+def test_cli_escapes_any_message_to_one_line(monkeypatch, capsys):
+    import himga.cli
+    from himga.errors import ConfigurationError
+
+    def fail(args):
+        raise ConfigurationError("folder 'a\nFAKE: all good\x1b[0m' is odd")
+
+    monkeypatch.setattr(himga.cli, "_cmd_sources", fail)
+    assert main(["sources"]) == 2
+    assert capsys.readouterr().err == "himga: error: folder 'a\\nFAKE: all good\\x1b[0m' is odd\n"
+
+
+def test_validate_report_escapes_ids():
+    from himga.validate import Finding, Report, format_report
+
+    report = Report("locomo", None, ["locomo10.json"], 1, {"dangling_evidence": "evidence naming no turn"},
+                    [Finding("dangling_evidence", "conv\x1b[2J", "QA 0", "D9:9\nFAKE: all good")], [])
+    assert format_report(report).splitlines()[-1] == "  'conv\\x1b[2J'  QA 0  'D9:9\\nFAKE: all good'"
