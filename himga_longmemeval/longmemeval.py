@@ -24,13 +24,14 @@ import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.guarded_builder import GuardedBuilder
-from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.jsonfile import iter_array_items
+from himga.data.progress import split_generator
+from himga.errors import ConfigurationError, SourceFormatError
+from himga.jsonlines import iter_records
 from himga.content import ContentDigest
 from himga.provenance import record_content, warn_if_modified
-from himga.sourceid import OneFileEach, path_kind
-from himga.sources import RemoteFile, get_dataset
-from himga_longmemeval.folder import check_named_files, source_config
+from himga.sourceid import OneFileEach
+from himga.sources import RemoteFile, pinned_source
+from himga_longmemeval.folder import resolve_source
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -114,14 +115,14 @@ class LongmemevalConfig(datasets.BuilderConfig):
 
     @property
     def candidate_names(self) -> list[str]:
-        """File names accepted in ``data_dir``: ``filename`` with and without ``.json``."""
-        stem = self.filename.removesuffix(".json")
-        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
+        """File names that say this config: ``filename`` with and without ``.json``, then as JSON Lines
+        (``longmemeval_oracle.jsonl``, as harnesses write it)."""
+        return [*self.remote_file().local_names, f"{self.filename.removesuffix('.json')}.jsonl"]
 
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
         url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
-        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size,
+        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size, rows=500,
                           licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
 
 
@@ -168,28 +169,6 @@ def rows_to_table(rows: list[dict]) -> pa.Table:
     return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
 
 
-def find_source(config: LongmemevalConfig, folder: str | Path) -> Path:
-    """The config's file in ``folder``: ``config.filename`` with or without ``.json``.
-
-    Raises:
-        ConfigurationError: none of the names exists; the message lists the names looked for.
-    """
-    folder = Path(folder)
-    for name in config.candidate_names:
-        if (folder / name).is_file():
-            return folder / name
-        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
-            raise ConfigurationError(
-                f"longmemeval (config {config.name!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
-                "no source can be read from it")
-    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
-    raise ConfigurationError(
-        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
-        + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself instead of its folder to use another name)"
-    )
-
-
 class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
@@ -199,13 +178,12 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
 
     def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
-        # Without a config, the source decides (the folder rule, himga_longmemeval/folder.py): a folder's
-        # files are chosen here, and a file named after a config (longmemeval_m_cleaned.json) gets its config.
+        # The config and a folder's files, by the one source rule (himga_longmemeval/folder.py).
+        self.check_config_keywords(kwargs)  # a misspelled option first, then the source's config
         self._folder_files = None
-        if config_name is None:
-            config_name, self._folder_files = source_config(kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
-        elif config_name in self.builder_configs:
-            check_named_files(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
+        if config_name is None or config_name in self.builder_configs:  # else datasets names the unknown config
+            config_name, self._folder_files = resolve_source(
+                config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs, self.DEFAULT_CONFIG_NAME)
         super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
             self._writer_batch_size = self.config.writer_batch_size
@@ -226,15 +204,10 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
                 raise ConfigurationError("longmemeval: data_files matched no file")
         elif self.config.data_dir:
             path = Path(self.config.data_dir)
-            if path.is_file():
-                files = [path]
-            elif self._folder_files is not None:
-                files = self._folder_files
-            else:
-                files = [find_source(self.config, path)]
-        else:
-            files = [find_source(self.config, get_dataset("longmemeval", files=[self.config.remote_file()]))]
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+            files = [path] if path.is_file() else self._folder_files
+        else:  # the default source: this config's own file only
+            files = [pinned_source("longmemeval", self.config.remote_file(), config=self.config.name)]
+        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         count = 0
@@ -246,12 +219,12 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
             # The data's fingerprint, from the same parse, when a pin has one to compare with (none yet: the full
             # files were not at hand to measure them); it would cost ~1 s of CPU per 260 MB (benchmarks, row 3b).
             content = ContentDigest() if any(pin.content_sha256 for pin in pins) else None
-            for index, question in iter_array_items(file, id_key="question_id", id_label="question", digest=digest):
+            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest):
                 if content is not None:
                     content.item(question)
-                row = question_to_row(question, file=name, path=f"$[{index}]")
-                origins.check(row["sample_id"], file, f"$[{index}].question_id")
-                yield f"{name}:{index}", row
+                row = question_to_row(question, file=name, path=where)
+                origins.check(row["sample_id"], file, f"{where}.question_id")
+                yield f"{name}:{where}", row
                 count += 1
             warn_if_modified(file, digest.hexdigest(), pins, content=content and content.hexdigest())
             if content is not None:

@@ -91,7 +91,9 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 
 def test_sources_and_provenance_import_no_builder():
     graph = import_graph()
-    assert _reachable(graph, "himga.sources") == {"himga.errors"}
+    assert _reachable(graph, "himga.sources") == {"himga.errors", "himga.offline"}
+    assert _reachable(graph, "himga.offline") == set()  # the one offline decision imports nothing of ours
     assert _reachable(graph, "himga.data.relevance") == {"himga.errors"}  # so schema can import it
     assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.sourceid", "himga.errors", "himga.content",
-                                                      "himga.jsonfile", "himga.jsondepth", "himga.jsonkeys", "himga.notjson"}
+                                                      "himga.jsonfile", "himga.jsondepth", "himga.jsonkeys", "himga.notjson",
+                                                      "himga.offline"}

@@ -22,7 +22,7 @@ from himga.data.builders import builder_class, check_source_kind
 from himga.errors import ConfigurationError
 from himga.sourcefolder import json_files
 from himga.provenance import file_sha256
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import RemoteFile, pinned_source
 
 __all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
 
@@ -90,29 +90,32 @@ def source_paths(name: str, config: str, data_dir: str | Path | None) -> list[Pa
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
         config: A config of the builder.
-        data_dir: A file (read as it is), a folder (LongMemEval: the config's file name in it;
-            LoCoMo: every ``.json`` file in it, sorted), or ``None`` for the pinned source's folder
-            (:func:`himga.utils.get_dataset`, which downloads the config's file if needed).
+        data_dir: A file (read as it is), a folder (LongMemEval: by the builder's source rule,
+            ``himga_longmemeval.folder.folder_files``; LoCoMo: every ``.json`` file in it, sorted), or
+            ``None`` for the config's pinned file (:func:`himga.sources.pinned_source`, which downloads
+            it if needed).
 
     Returns:
         The files, in the order the builder reads them; ``[]`` for a folder without them.
 
     Raises:
-        ConfigurationError: ``data_dir`` does not exist.
+        ConfigurationError: ``data_dir`` does not exist; the pinned source's folder lacks the config's file.
         DownloadError, ChecksumError: the pinned source could not be fetched or verified.
     """
-    cfg = builder_class(name).builder_configs[config]
+    configs = builder_class(name).builder_configs
+    cfg = configs[config]
     if data_dir is None:
-        folder = get_dataset(name, files=[cfg.remote_file()])
-    else:
-        check_source_kind(name, data_dir)
-        folder = Path(data_dir).expanduser()
-        if folder.is_file():
-            return [folder]
-        if not folder.is_dir():
-            raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    if hasattr(cfg, "candidate_names"):  # LongMemEval: one file per config, found by name
-        return [folder / n for n in cfg.candidate_names if (folder / n).is_file()][:1]
+        return [pinned_source(name, cfg.remote_file(), config=config if len(configs) > 1 else None)]
+    check_source_kind(name, data_dir)
+    folder = Path(data_dir).expanduser()
+    if folder.is_file():
+        return [folder]
+    if not folder.is_dir():
+        raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
+    if hasattr(cfg, "candidate_names"):  # LongMemEval: the builder's source rule
+        from himga_longmemeval.folder import folder_files
+
+        return folder_files(config, folder, configs)
     return json_files(folder)  # LoCoMo: every .json file
 
 
@@ -126,9 +129,11 @@ def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_
     A dataset with one config (LoCoMo) always gets it. For LongMemEval with a local source:
 
     - no ``configs``: a file gets the configs its name belongs to (:func:`configs_named`), a folder the
-      configs whose file it holds; a name that says no config is an error (pass the config);
-    - ``configs`` given: a file whose name belongs to other configs, or a folder without a requested
-      config's file, is an error; a file whose name says nothing is taken as labelled by the caller.
+      configs whose file it holds; a name that says no config is an error (pass the config), as for
+      every other route (``himga_longmemeval.folder.resolve_source``);
+    - ``configs`` given: a file whose name belongs to other configs, or a folder the builder reads
+      nothing from for a requested config, is an error; files whose names say nothing are taken as
+      labelled by the caller.
 
     With ``data_dir=None`` (the pinned sources) the requested configs, default all of the builder's.
 
@@ -158,9 +163,12 @@ def select_configs(name: str, configs: list[str] | tuple[str, ...] | None, data_
         return wanted or named
     if not path.is_dir():
         raise ConfigurationError(f"{name}: source {str(data_dir)!r} does not exist")
-    given = [c for c in known if source_paths(name, c, path)]
+    given = [c for c in known if any(c in configs_named(name, p.name) for p in path.iterdir() if p.is_file())]
     if wanted is None and not given:
-        raise ConfigurationError(f"{name}: no source file of any config in {path}; expected {_names_of_configs(name)} (or pass one file and its config)")
+        raise ConfigurationError(
+            f"{name}: cannot tell the config of the files in {path} from their names; pass the config (--config / configs=). "
+            f"File names of the configs: {_names_of_configs(name)}")
+    given = given if wanted is None else [c for c in known if source_paths(name, c, path)]
     if wanted is not None and (missing := [c for c in wanted if c not in given]):
         raise ConfigurationError(f"{name}: no source file of config {', '.join(missing)} in {path}; expected {_names_of_configs(name)}")
     return wanted or given
