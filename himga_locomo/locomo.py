@@ -16,13 +16,15 @@ import datasets
 
 from himga.data.features import SAMPLE_FEATURES
 from himga.build.guarded import GuardedBuilder
-from himga.sources.content import content_sha256
+from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
+from himga.jsonlines import is_json_lines, iter_records
+from himga.sources.content import content_sha256
 from himga.sources.folder import json_files
 from himga.sources.provenance import record_content, warn_if_modified
 from himga.sources.identity import OneFileEach, check_source_kind
-from himga.sources import RemoteFile, get_dataset
+from himga.sources import RemoteFile, pinned_source
 from himga_locomo import gold
 from himga_locomo.gold import GOLD_VARIANTS, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
 from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
@@ -140,7 +142,7 @@ class LocomoConfig(datasets.BuilderConfig):
 
     def remote_file(self) -> RemoteFile:
         """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
-        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO,
+        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
                           licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
 
     @classmethod
@@ -156,8 +158,8 @@ class LocomoConfig(datasets.BuilderConfig):
 
 
 def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path]:
-    """The files a build reads: ``data_dir`` itself if it is a file, else every ``.json`` file of the folder
-    (``data_dir``, or the pinned source's folder when ``None``), sorted by name: parts of one source.
+    """The files a build reads: ``data_dir`` itself if it is a file, every source file of a folder, sorted by
+    name (parts of one source), or, with ``None``, the pinned file only (:func:`himga.sources.pinned_source`).
 
     The rule of every route (:meth:`himga.catalog.Benchmark.source_files`).
 
@@ -165,8 +167,8 @@ def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path
         ConfigurationError: ``data_dir`` does not exist.
         DownloadError, ChecksumError: the pinned source could not be fetched or verified.
     """
-    if data_dir is None:
-        return json_files(get_dataset("locomo", files=[config.remote_file()]))
+    if data_dir is None:  # the default source: the pinned file only, never the folder's other files
+        return [pinned_source("locomo", config.remote_file())]
     check_source_kind("locomo", data_dir)
     path = Path(data_dir).expanduser()
     if path.is_file():
@@ -210,7 +212,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             files = source_files(self.config, self.config.data_dir or None)
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         errata = None
@@ -223,12 +225,18 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         for file in files:
             name = Path(file).name
             digest = hashlib.sha256()
-            data = load_json(file, digest=digest)
             pins = [self.config.remote_file()]
+            if is_json_lines(file):  # one sample per line (LoCoMo files are small: read whole, as JSON files are)
+                records = list(iter_records(file, digest=digest))
+                data = [record for _, record in records]
+            else:
+                data = load_json(file, digest=digest)
             content = content_sha256(data)  # the same parse: the data's fingerprint, whatever its bytes
             warn_if_modified(file, digest.hexdigest(), pins, content=content)
             record_content(file, content, pins, data)
-            if isinstance(data, dict):
+            if is_json_lines(file):
+                pass
+            elif isinstance(data, dict):
                 records = [("$", data)]
             elif isinstance(data, list):
                 records = [(f"$[{i}]", r) for i, r in enumerate(data)]

@@ -1,21 +1,25 @@
-"""The folder rule of the LongMemEval builder: which files of a source folder a build reads.
+"""The source rule of the LongMemEval builder: which config a build is, and which files of a source it reads.
 
-One rule for every entry point that takes a folder (``load_longmemeval``, ``himga.data.load_dataset``,
-``build_dataset``, ``datasets.load_dataset("himga_longmemeval", data_dir=...)``, the CLI):
+One rule (:func:`resolve_source`) for every entry point (``load_longmemeval``, ``himga.data.load_dataset``,
+``build_dataset``, ``datasets.load_dataset("himga_longmemeval", ...)``, streaming, ``himga stats / validate /
+build / export``):
 
-* with a config: only that config's file, by name (``longmemeval_oracle.json`` or ``longmemeval_oracle``
-  for ``oracle``; see ``RemoteFile.names``), found by :func:`source_files`, the rule of every route
-  (:meth:`himga.catalog.Benchmark.source_files`);
-* without a config: a folder holding one source file (any name) reads that file, under the config its
-  name belongs to (else the default); several files none of which is named after a config are read
-  as parts of one source, in name order; several files of which any is named after a config (e.g.
-  LongMemEval's own layout, ``longmemeval_oracle.json``, ``longmemeval_s_cleaned.json`` and
-  ``longmemeval_m_cleaned.json`` side by side) are a :class:`~himga.errors.ConfigurationError` listing
-  them, since which one is meant cannot be told.
+* no source given (the pinned source, ``$HIMGA_DATASETS_ROOT/longmemeval/`` or the download cache): the
+  config asked for, else the default ``s``, reads only its own file, by name
+  (:func:`himga.sources.pinned_source`);
+* with a config: one file or several files are read as given, unless a name says it is another config's
+  file (an error); a folder gives the config's file (``longmemeval_oracle.json`` or ``longmemeval_oracle``
+  for ``oracle``), else, when no file of another config is in it, its source files as parts of one
+  source labelled by the caller;
+* without a config: a file named after a config (``longmemeval_m_cleaned.json``) is read under that
+  config, and a folder holding exactly one such file too; a source whose names say no config is an error
+  asking for the config (data labelled ``s`` that is not S would be wrong data), and a folder holding the
+  files of several configs (LongMemEval's own layout) is an error listing them.
 
-Source files are the folder's ``.json`` files and the first release's extension-less names
-(``longmemeval_s``); hidden files (``.name``) and subfolders are ignored. A question read from two
-files is an error (see the builder's ``_generate_examples``).
+Source files are a folder's ``.json`` and ``.jsonl`` files and the first release's extension-less names
+(``longmemeval_s``);
+hidden files (``.name``) and subfolders are ignored. A question read from two files is an error (see the
+builder's ``_generate_examples``).
 """
 
 from __future__ import annotations
@@ -25,50 +29,43 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources.folder import check_source_entry
-from himga.sources import get_dataset
+from himga.sources import pinned_source
 from himga.sources.identity import check_source_kind, path_kind
+from himga.sources.folder import SOURCE_SUFFIXES, check_source_entry
 
-__all__ = ["check_named_files", "config_of", "folder_sources", "missing_source", "source_config", "source_files"]
+__all__ = ["config_of", "folder_files", "resolve_source", "source_files"]
 
 
 def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
-    """The file a build of ``config`` reads: ``data_dir`` itself if it is a file, else the config's file in
-    the folder (``data_dir``, or the pinned source's folder when ``None``), by name; ``[]`` when absent.
+    """The files a build of ``config`` reads from ``data_dir``: the rule of every route
+    (:meth:`himga.catalog.Benchmark.source_files`: the builder, export, validate, stats).
+
+    Args:
+        config: A ``LongmemevalConfig``.
+        data_dir: One file (read as it is); a folder (:func:`folder_files`: the config's own file, else,
+            holding no other config's file, its source files as parts of one source); or ``None``, the
+            config's pinned file only (:func:`himga.sources.pinned_source`, downloaded if needed).
+
+    Returns:
+        The files in reading order; ``[]`` for a folder holding only other configs' files.
 
     Raises:
-        ConfigurationError: ``data_dir`` does not exist; an entry of the config's file name that is not a
-            regular file (a folder, a FIFO).
-        DownloadError, ChecksumError: the pinned source could not be fetched or verified.
+        ConfigurationError: ``data_dir`` does not exist or is no file or folder; an entry of the config's
+            file name that is not a regular file.
+        SourceFormatError: a folder holding no source file.
+        DownloadError, ChecksumError: the pinned file could not be fetched or verified.
     """
+    from himga.catalog import benchmark
+
     if data_dir is None:
-        folder = get_dataset("longmemeval", files=[config.remote_file()])
-    else:
-        check_source_kind("longmemeval", data_dir)
-        folder = Path(data_dir).expanduser()
-        if folder.is_file():
-            return [folder]
-        if not folder.is_dir():
-            raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
-    for name in config.candidate_names:
-        if (folder / name).is_file():
-            return [folder / name]
-        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
-            raise ConfigurationError(
-                f"longmemeval (config {config.name!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
-                "no source can be read from it")
-    return []
-
-
-def missing_source(config: Any, data_dir: str | Path | None) -> ConfigurationError:
-    """The error of a folder without ``config``'s file; it lists the names looked for and the ``.json`` files found."""
-    folder = Path(data_dir) if data_dir is not None else get_dataset("longmemeval", files=[config.remote_file()])
-    present = sorted(p.name for p in folder.glob("*.json")) if folder.is_dir() else []
-    return ConfigurationError(
-        f"longmemeval (config {config.name!r}): no source file in {folder}; looked for {', '.join(config.candidate_names)}"
-        + (f"; found {', '.join(present)}" if present else "")
-        + " (pass the file itself instead of its folder to use another name)"
-    )
+        return [pinned_source("longmemeval", config.remote_file(), config=config.name)]
+    check_source_kind("longmemeval", data_dir)
+    path = Path(data_dir).expanduser()
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
+    return folder_files(config.name, path, benchmark("longmemeval").builder.builder_configs)
 
 
 def config_of(name: str, configs: Mapping[str, Any]) -> list[str]:
@@ -76,80 +73,108 @@ def config_of(name: str, configs: Mapping[str, Any]) -> list[str]:
     return [config for config, c in configs.items() if name in c.candidate_names]
 
 
-def folder_sources(folder: Path, configs: Mapping[str, Any]) -> tuple[str | None, list[Path]]:
-    """The files a build without an explicit config reads from ``folder``, and the config they call for.
+def _names_of_configs(configs: Mapping[str, Any]) -> str:
+    return "; ".join(f"{name}: {' or '.join(c.candidate_names)}" for name, c in configs.items())
 
-    Args:
-        folder: An existing folder.
-        configs: The builder's configs by name (``Longmemeval.builder_configs``).
 
-    Returns:
-        ``(config name or None for the default, files in name order)``.
+def _no_config(what: str, configs: Mapping[str, Any], *, names: str = "its file name") -> ConfigurationError:
+    return ConfigurationError(
+        f"longmemeval: cannot tell the config of {what} from {names}; pass the config (config= / --config). "
+        f"File names of the configs: {_names_of_configs(configs)}"
+    )
+
+
+def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
+    """The source files of ``folder`` in name order.
 
     Raises:
         SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
             read as a file (:func:`himga.sources.folder.check_source_entry`).
-        ConfigurationError: it holds several, one or more named after a config; the message lists
-            each file with the configs it belongs to.
     """
     files = sorted(
         p for p in folder.iterdir()
-        if not p.name.startswith(".") and (p.suffix == ".json" or config_of(p.name, configs)) and check_source_entry(p)
+        if not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs)) and check_source_entry(p)
     )
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
-    owners = {p: config_of(p.name, configs) for p in files}
-    if len(files) == 1:
-        return (owners[files[0]] or [None])[0], files
-    if any(owners.values()):
-        listing = ", ".join(f"{p.name} ({', '.join(owners[p]) or 'no config'})" for p in files)
-        raise ConfigurationError(
-            f"longmemeval: {folder} holds the files of more than one config: {listing}; "
-            "pass config= (--config) to read one config's file, or pass the file itself"
-        )
-    return None, files
+    return files
 
 
-def source_config(data_dir: Any, data_files: Any, configs: Mapping[str, Any]) -> tuple[str | None, list[Path] | None]:
-    """For a build without a config: the config the source calls for, and a ``data_dir`` folder's files.
+def folder_files(config: str, folder: Path, configs: Mapping[str, Any]) -> list[Path]:
+    """The files a build of ``config`` reads from ``folder``: its own file, else (no other config's file
+    there) every source file as parts of one source; ``[]`` when the folder holds only other configs' files.
+
+    Raises:
+        SourceFormatError: the folder holds no source file.
+        ConfigurationError: an entry with the config's file name that is not a regular file.
+    """
+    for name in configs[config].candidate_names:
+        if (folder / name).is_file():
+            return [folder / name]
+        if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
+            raise ConfigurationError(
+                f"longmemeval (config {config!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
+                "no source can be read from it")
+    files = _source_files(folder, configs)
+    return [] if any(config_of(p.name, configs) for p in files) else files
+
+
+def resolve_source(
+    config: str | None, data_dir: Any, data_files: Any, configs: Mapping[str, Any], default: str
+) -> tuple[str, list[Path] | None]:
+    """The config of a build and, for a ``data_dir`` folder, the files it reads (the rule of the module doc).
 
     Args:
+        config: The config asked for, or ``None``.
         data_dir: The builder's ``data_dir`` (a folder or one file), or ``None``.
         data_files: The builder's ``data_files`` (a path, a list, or a ``{split: paths}`` dict), or ``None``.
         configs: The builder's configs by name.
+        default: The default config's name.
 
     Returns:
-        ``(config name or None, files or None)``: for a folder, :func:`folder_sources`; for one file
-        named after a config (``longmemeval_m_cleaned.json``), that config and ``None``; else
-        ``(None, None)`` (the default config).
+        ``(config name, the folder's files or None)``.
 
     Raises:
-        SourceFormatError, ConfigurationError: see :func:`folder_sources`.
+        ConfigurationError: a source whose names say no config without a config; a file named after
+            another config than the one asked for; a folder holding several configs' files without a
+            config, or only other configs' files with one.
+        SourceFormatError: a folder holding no source file.
     """
     if data_dir is not None and Path(data_dir).is_dir():
-        return folder_sources(Path(data_dir), configs)
-    names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None else []
-    owners = config_of(Path(names[0]).name, configs) if len(names) == 1 else []
-    return (owners[0] if owners else None), None
-
-
-def check_named_files(config: str, data_dir: Any, data_files: Any, configs: Mapping[str, Any]) -> None:
-    """With an explicit config, refuse a source file whose name says it is another config's file.
-
-    ``--config s`` with ``longmemeval_oracle.json`` would label oracle questions as S (as ``himga export``
-    already refuses); a file whose name says no config is taken as labelled by the caller.
-
-    Raises:
-        ConfigurationError: e.g. ``longmemeval: longmemeval_oracle.json is the file of config oracle,
-            oracle_original, not of s``.
-    """
-    names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None and not Path(data_dir).is_dir() else []
-    for name in names:
-        owners = config_of(Path(name).name, configs)
-        if owners and config not in owners:
+        folder = Path(data_dir)
+        if config is not None:
+            if not (files := folder_files(config, folder, configs)):
+                present = ", ".join(p.name for p in _source_files(folder, configs))
+                raise ConfigurationError(
+                    f"longmemeval (config {config!r}): no source file in {folder}; looked for "
+                    f"{', '.join(configs[config].candidate_names)}; found {present} (pass the file itself instead of its folder to use another name)")
+            return config, files
+        files = _source_files(folder, configs)
+        owners = {p: config_of(p.name, configs) for p in files}
+        if len(files) == 1 and owners[files[0]]:
+            return owners[files[0]][0], files
+        if any(owners.values()):
+            listing = ", ".join(f"{p.name} ({', '.join(owners[p]) or 'no config'})" for p in files)
             raise ConfigurationError(
-                f"longmemeval: {Path(name).name} is the file of config {', '.join(owners)}, not of {config}; "
-                "pass its config, or rename the file if it really is another config's")
+                f"longmemeval: {folder} holds the files of more than one config: {listing}; "
+                "pass config= (--config) to read one config's file, or pass the file itself"
+            )
+        raise _no_config(f"the files in {folder}", configs, names="their names")
+    names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None else []
+    if not names:
+        return config or default, None
+    owners = [config_of(Path(name).name, configs) for name in names]
+    if config is not None:
+        for name, named in zip(names, owners):
+            if named and config not in named:
+                raise ConfigurationError(
+                    f"longmemeval: {Path(name).name} is the file of config {', '.join(named)}, not of {config}; "
+                    "pass its config, or rename the file if it really is another config's")
+        return config, None
+    common = [c for c in owners[0] if all(c in o for o in owners)]
+    if not common:
+        raise _no_config(", ".join(Path(n).name for n in names), configs, names="its file name" if len(names) == 1 else "their names")
+    return common[0], None
 
 
 def _flat(data_files: Any) -> list[str]:

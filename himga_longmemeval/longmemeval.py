@@ -24,13 +24,14 @@ import datasets
 from himga.data.features import SAMPLE_FEATURES
 from himga.build.arrow_batches import ArrowBatches
 from himga.build.guarded import GuardedBuilder
-from himga.sources.content import ContentDigest
+from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonio.reader import iter_array_items
+from himga.jsonlines import iter_records
+from himga.sources.content import ContentDigest
 from himga.sources.provenance import record_content, warn_if_modified
 from himga.sources.identity import OneFileEach
 from himga.sources import RemoteFile
-from himga_longmemeval.folder import check_named_files, missing_source, source_config, source_files
+from himga_longmemeval.folder import resolve_source, source_files
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -114,13 +115,14 @@ class LongmemevalConfig(datasets.BuilderConfig):
 
     @property
     def candidate_names(self) -> list[str]:
-        """File names accepted in ``data_dir``: ``filename`` with and without ``.json`` (:attr:`RemoteFile.names`)."""
-        return self.remote_file().names
+        """File names that say this config: ``filename`` with and without ``.json``, then as JSON Lines
+        (``longmemeval_oracle.jsonl``, as harnesses write it)."""
+        return [*self.remote_file().local_names, f"{self.filename.removesuffix('.json')}.jsonl"]
 
     def remote_file(self) -> RemoteFile:
         """This config's source (downloaded with ``huggingface_hub``)."""
         url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
-        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size,
+        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size, rows=500,
                           licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
 
 
@@ -164,13 +166,12 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
 
     def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
-        # Without a config, the source decides (the folder rule, himga_longmemeval/folder.py): a folder's
-        # files are chosen here, and a file named after a config (longmemeval_m_cleaned.json) gets its config.
+        # The config and a folder's files, by the one source rule (himga_longmemeval/folder.py).
+        self.check_config_keywords(kwargs)  # a misspelled option first, then the source's config
         self._folder_files = None
-        if config_name is None:
-            config_name, self._folder_files = source_config(kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
-        elif config_name in self.builder_configs:
-            check_named_files(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs)
+        if config_name is None or config_name in self.builder_configs:  # else datasets names the unknown config
+            config_name, self._folder_files = resolve_source(
+                config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs, self.DEFAULT_CONFIG_NAME)
         super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
             self._writer_batch_size = self.config.writer_batch_size
@@ -189,13 +190,11 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError("longmemeval: data_files matched no file")
-        elif self._folder_files is not None:  # a folder read without a config: the folder rule chose
+        elif self._folder_files is not None:  # a folder: the source rule chose its files with the config
             files = self._folder_files
-        else:
+        else:  # one file, or the default source: this config's own file only (the catalogue's file rule)
             files = source_files(self.config, self.config.data_dir or None)
-            if not files:
-                raise missing_source(self.config, self.config.data_dir or None)
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})]
+        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         count = 0
@@ -207,12 +206,12 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             # The data's fingerprint, from the same parse, when a pin has one to compare with (none yet: the full
             # files were not at hand to measure them); it would cost ~1 s of CPU per 260 MB (benchmarks, row 3b).
             content = ContentDigest() if any(pin.content_sha256 for pin in pins) else None
-            for index, question in iter_array_items(file, id_key="question_id", id_label="question", digest=digest):
+            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest):
                 if content is not None:
                     content.item(question)
-                row = question_to_row(question, file=name, path=f"$[{index}]")
-                origins.check(row["sample_id"], file, f"$[{index}].question_id")
-                yield f"{name}:{index}", row
+                row = question_to_row(question, file=name, path=where)
+                origins.check(row["sample_id"], file, f"{where}.question_id")
+                yield f"{name}:{where}", row
                 count += 1
             warn_if_modified(file, digest.hexdigest(), pins, content=content and content.hexdigest())
             if content is not None:

@@ -84,7 +84,8 @@ def test_the_file_name_rule_is_one_function():
     assert lme.configs_named("longmemeval_s.json") == ["s_original"]
     assert lme.configs_named("other.json") == []
     assert benchmark("locomo").configs_named("locomo10") == ["default"]
-    assert lme.pin("m").names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned"]
+    assert lme.pin("m").local_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned"]
+    assert lme.configs_named("longmemeval_oracle.jsonl") == ["oracle", "oracle_original"]
 
 
 def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):

@@ -155,14 +155,14 @@ class Benchmark:
     def configs_named(self, filename: str) -> list[str]:
         """The configs whose source file may be called ``filename``, in builder order (``[]``: none).
 
-        A config's file may be called by its pinned name with or without ``.json``
-        (:attr:`himga.sources.RemoteFile.names`).
+        A config's file may be called by the config's ``candidate_names`` (LongMemEval: the pinned name with or
+        without ``.json``, or as ``.jsonl``), else by its pin's name (:attr:`himga.sources.RemoteFile.local_names`).
         """
-        return [c.name for c in self.builder.BUILDER_CONFIGS if filename in c.remote_file().names]
+        return [c.name for c in self.builder.BUILDER_CONFIGS if filename in _file_names(c)]
 
     def file_names(self) -> str:
         """The file names of every config, for messages: ``"s: longmemeval_s_cleaned.json or ...; m: ..."``."""
-        return "; ".join(f"{c.name}: {' or '.join(c.remote_file().names)}" for c in self.builder.BUILDER_CONFIGS)
+        return "; ".join(f"{c.name}: {' or '.join(_file_names(c))}" for c in self.builder.BUILDER_CONFIGS)
 
     # --- options --------------------------------------------------------------------------------------
 
@@ -235,6 +235,11 @@ class Benchmark:
         """The card's "Data notes" (Markdown)."""
         package = self.builder_module.partition(".")[0]
         return (_package_files(package) / self.card_notes).read_text(encoding="utf-8")
+
+
+def _file_names(config: Any) -> list[str]:
+    """The source file names of a builder config: its ``candidate_names``, else its pin's local names."""
+    return list(getattr(config, "candidate_names", None) or config.remote_file().local_names)
 
 
 #: Every benchmark, by name.

@@ -142,3 +142,56 @@ def test_size_mismatch_message(inp, cache_copy, routes):
         f"remove the folder (rm -rf {folder}) and load again to rebuild it"
     )
 
+
+
+# --- issue 17 §13: a flipped bit in the text of a row (same size: not caught on open) ---------------
+
+
+def flip_in_text(folder, inp):
+    """The high bit of the 't' of the first " the " in the Arrow file: row text that is no longer UTF-8."""
+    path = arrow_file(folder)
+    data = bytearray(path.read_bytes())
+    at = data.index(b" the ") + 1
+    data[at] ^= 0x80
+    path.write_bytes(bytes(data))
+
+
+def flip_in_raw_json(folder, inp):
+    """A ':' of a raw cell's JSON text turned into ';' (one bit): text still UTF-8, but no longer JSON."""
+    path = arrow_file(folder)
+    data = bytearray(path.read_bytes())
+    at = data.rindex(b'"question_type": ' if inp.name == "longmemeval" else b'"category": ')  # the last: in the rows
+    at = data.index(b":", at)
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def flip_in_features(folder, inp):
+    """A ':' of the features JSON in the Arrow schema's metadata (read by datasets on open) turned into ';'."""
+    path = arrow_file(folder)
+    data = bytearray(path.read_bytes())
+    data[data.index(b":", data.index(b'"_type"'))] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("fault", [flip_in_text, flip_in_raw_json, flip_in_features], ids=lambda f: f.__name__)
+def test_rows_that_no_longer_decode_are_a_cache_error(fault, inp, reference, cache_copy, routes):
+    """Every route that turns rows into Samples (and the export, which would publish them) raises the
+    CacheError with the `himga verify` and `rm -rf` lines, never a bare UnicodeDecodeError / JSONDecodeError.
+    (build_dataset and datasets.load_dataset return a Dataset: rows are decoded by datasets when read.)"""
+    _, _, fresh = reference
+    cache_dir, folder = cache_copy
+    fault(folder, inp)
+    checked = ["load", "lazy", "datasets", "cli_stats"] + (["cli_export"] if fault is not flip_in_raw_json else [])
+    for name in checked:
+        try:
+            value = routes[name](inp, cache_dir)
+        except CacheError as e:
+            value = e
+        assert isinstance(value, (CacheError, tuple)), (name, value)
+        _expect_error_or_fresh(name, value, fresh[name], folder)
+        text = str(value) if isinstance(value, CacheError) else value[2]
+        assert "its rows no longer decode (" in text and "(`himga verify` checks every cache)" in text, (name, text)
+    shutil.rmtree(folder)
+    for name in checked:
+        assert routes[name](inp, cache_dir) == fresh[name], name

@@ -55,3 +55,33 @@ def test_the_swap_is_scoped():
     with pytest.raises(KeyError), rows_progress():
         raise KeyError("x")
     assert datasets.builder.hf_tqdm is original
+
+
+# --- issue 17 §10: the pinned file's known row count is the bar's total ---------------------------------
+
+
+def test_the_pinned_files_bar_has_a_total(shared_data, tmp_path, capfd, progress_bars_on):
+    from himga.data import load_locomo
+
+    visible = progress_bars_on
+    load_locomo(shared_data / "locomo" / "locomo10.json", cache_dir=tmp_path / "a")  # the pinned file (2,805,274 bytes)
+    (bar,) = [line for line in visible(capfd.readouterr().err) if line.startswith("Generating test split")]
+    assert bar.startswith("Generating test split: 100%|") and "| 10/10 [" in bar
+    edited = tmp_path / "locomo10.json"
+    edited.write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes() + b"\n")  # another size: count unknown
+    load_locomo(edited, cache_dir=tmp_path / "b")
+    (bar,) = [line for line in visible(capfd.readouterr().err) if line.startswith("Generating test split")]
+    assert bar.startswith("Generating test split: 10 examples [")
+
+
+def test_split_generator_total_only_for_one_file_of_the_pinned_size(tmp_path):
+    from himga.build.progress import split_generator
+    from himga.sources import RemoteFile
+
+    pin = RemoteFile("x.json", "https://example.invalid/x.json", None, size=5, rows=500)
+    (tmp_path / "x.json").write_bytes(b"[1,2]")
+    (tmp_path / "y.json").write_bytes(b"[1, 2]")
+    assert split_generator([tmp_path / "x.json"], pin).split_info.num_examples == 500
+    assert split_generator([tmp_path / "y.json"], pin).split_info.num_examples == 0
+    assert split_generator([tmp_path / "x.json", tmp_path / "x.json"], pin).split_info.num_examples == 0
+    assert split_generator([tmp_path / "x.json"], RemoteFile("x.json", "u", None)).split_info.num_examples == 0

@@ -299,3 +299,49 @@ def test_a_misspelled_option_is_a_configuration_error(shared_data):
     assert str(info.value) == "locomo: unknown keyword 'category_ordr'; expected one of category_order, adversarial_answer, category3_answer, gold, errata"
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'confg'; it takes none$"):
         datasets.load_dataset("himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test")
+
+
+# --- issue 17 §1: a relative data_files entry is relative to data_dir -------------------------------
+
+
+def _decoy_and_source(shared_data, tmp_path, dataset):
+    """A data_dir holding the real file and a working directory holding a same-named decoy."""
+    if dataset == "himga_locomo":
+        name, records, id_key = "locomo10.json", json.loads((shared_data / "locomo" / "locomo10.json").read_text()), "sample_id"
+    else:
+        name, id_key = "longmemeval_oracle.json", "question_id"
+        records = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
+    data, cwd = tmp_path / "data", tmp_path / "cwd"
+    data.mkdir()
+    cwd.mkdir()
+    (data / name).write_text(json.dumps(records))
+    (cwd / name).write_text(json.dumps([{**records[0], id_key: "decoy"}]))
+    return name, data, cwd, [r[id_key] for r in records]
+
+
+@pytest.mark.parametrize("streaming", [False, True], ids=["built", "streaming"])
+@pytest.mark.parametrize("dataset", ["himga_locomo", "himga_longmemeval"])
+def test_relative_data_files_are_relative_to_data_dir(shared_data, tmp_path, monkeypatch, dataset, streaming):
+    name, data, cwd, ids = _decoy_and_source(shared_data, tmp_path, dataset)
+    config = ["oracle"] if dataset == "himga_longmemeval" else []
+    monkeypatch.chdir(cwd)  # holds a decoy of the same name: never read
+    ds = datasets.load_dataset(dataset, *config, data_dir=str(data), data_files=name, split="test",
+                               streaming=streaming, cache_dir=str(tmp_path / "c"))
+    assert [row["sample_id"] for row in ds] == ids
+    (cwd / name).unlink()  # and without a decoy: found in data_dir, not "does not exist"
+    ds = datasets.load_dataset(dataset, *config, data_dir=str(data), data_files=[name], split="test",
+                               streaming=streaming, cache_dir=str(tmp_path / "c2"))
+    assert [row["sample_id"] for row in ds] == ids
+
+
+@pytest.mark.parametrize("dataset", ["himga_locomo", "himga_longmemeval"])
+def test_relative_data_files_are_relative_to_data_dir_in_make_builder(shared_data, tmp_path, monkeypatch, dataset):
+    from himga.build.prepare import make_builder, prepare
+
+    name, data, cwd, ids = _decoy_and_source(shared_data, tmp_path, dataset)
+    monkeypatch.chdir(cwd)
+    config = "oracle" if dataset == "himga_longmemeval" else None
+    builder = make_builder(registry.DATASET_NAMES[dataset], config, data_dir=data, data_files=name, cache_dir=tmp_path / "c")
+    assert prepare(builder)["sample_id"] == ids
+    with pytest.raises(ConfigurationError, match=f"^source file 'missing.json' \\(in data_dir '{data}'\\) does not exist$"):
+        make_builder(registry.DATASET_NAMES[dataset], config, data_dir=data, data_files="missing.json")

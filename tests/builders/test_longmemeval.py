@@ -78,7 +78,7 @@ def test_lossless_rebuild_of_every_real_record(shared_data, oracle_sample, tmp_p
 
 
 def test_pair_file(shared_data, tmp_path):
-    pair = load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", cache_dir=tmp_path)
+    pair = load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path)
     assert [s.sample_id for s in pair] == ["gpt4_2655b836", "09ba9854_abs"]
     assert [s.qa_pairs[0].is_abstention for s in pair] == [False, True]
     assert pair[1].qa_pairs[0].question_type == QuestionType.MULTI_SESSION
@@ -92,17 +92,17 @@ def test_pair_file(shared_data, tmp_path):
 
 
 def test_shared_folder_by_the_folder_rule(shared_data, tmp_path):
-    # no config: neither file is named after a config, so both are parts of one source, in name order
-    samples = load_longmemeval(shared_data / "longmemeval", cache_dir=tmp_path)
+    # no config: neither file's name says which config it is, so the caller must (issue 17 §2)
+    with pytest.raises(ConfigurationError, match="^longmemeval: cannot tell the config of the files in .*longmemeval from their names; pass the config"):
+        load_longmemeval(shared_data / "longmemeval", cache_dir=tmp_path)
+    # with a config and no file of any config in it: both files are parts of one source, in name order
+    samples = load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)
     assert len(samples) == 97 + 2  # longmemeval_oracle_pair.json, then longmemeval_oracle_sample.json
     assert [s.sample_id for s in samples[:2]] == ["gpt4_2655b836", "09ba9854_abs"]
-    # with a config: only that config's file, which this folder does not have
-    with pytest.raises(ConfigurationError, match="looked for longmemeval_oracle.json, longmemeval_oracle; found longmemeval_oracle_pair.json, longmemeval_oracle_sample.json"):
-        load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)
 
 
 def test_tiny_fixture_edge_cases(tmp_path, caplog):
-    samples = load_longmemeval(FIXTURES / "longmemeval_mini.json", cache_dir=tmp_path)  # has a BOM
+    samples = load_longmemeval(FIXTURES / "longmemeval_mini.json", config="s", cache_dir=tmp_path)  # has a BOM
     first, second = samples
     assert first.qa_pairs[0].answer == "12" and first.qa_pairs[0].raw["answer"] == 12
     assert [s.session_id for s in first.sessions] == ["s_b", "s_a", "s_b"]  # duplicate ids kept
@@ -119,7 +119,7 @@ def test_tiny_fixture_edge_cases(tmp_path, caplog):
 
 def test_unknown_type_logs_a_warning(tmp_path, caplog):
     with caplog.at_level("WARNING", logger="himga_longmemeval.records"):
-        load_longmemeval(FIXTURES / "longmemeval_mini.json", cache_dir=tmp_path)
+        load_longmemeval(FIXTURES / "longmemeval_mini.json", config="s", cache_dir=tmp_path)
     assert "question q2_abs has unknown question_type 'brand-new-type'" in caplog.text
 
 
@@ -136,8 +136,8 @@ def test_configs_and_default():
     assert sorted(configs) == sorted(["s", "m", "oracle", "s_original", "m_original", "oracle_original"])
     assert Longmemeval.DEFAULT_CONFIG_NAME == "s"
     assert configs["s"].filename == "longmemeval_s_cleaned.json" and configs["s_original"].filename == "longmemeval_s"
-    assert configs["m"].candidate_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned"]
-    assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json"]
+    assert configs["m"].candidate_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned", "longmemeval_m_cleaned.jsonl"]
+    assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json", "longmemeval_m.jsonl"]
     assert {c.repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
     assert configs["m"].writer_batch_size < configs["s"].writer_batch_size < configs["oracle"].writer_batch_size
     builder = make_builder("longmemeval", "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
@@ -161,7 +161,7 @@ def test_data_dir_finds_the_config_file_with_or_without_json(shared_data, tmp_pa
 
 def test_offline_download_error_says_where_to_put_the_file(monkeypatch, tmp_path):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(DownloadError, match=r"longmemeval_m_cleaned\.json.*HIMGA_DATASETS_ROOT/longmemeval/longmemeval_m_cleaned\.json"):
+    with pytest.raises(DownloadError, match=r"longmemeval_m_cleaned\.json: not in .*longmemeval and HF_HUB_OFFLINE is set; download .*longmemeval_m_cleaned\.json yourself and put it in .*longmemeval/ "):
         get_dataset("longmemeval", files=[Longmemeval.builder_configs["m"].remote_file()])
     with pytest.raises(DownloadError, match=r"longmemeval_s_cleaned\.json"):
         load_dataset("longmemeval", cache_dir=tmp_path)
@@ -182,7 +182,7 @@ def test_arrow_batch_path_equals_the_datasets_row_path(shared_data, tmp_path, mo
 
 def test_small_generated_file_roundtrip(tmp_path):
     path = write_longmemeval_like(tmp_path / "small.json", 20, 10).path
-    samples = load_longmemeval(path, cache_dir=tmp_path / "cache")
+    samples = load_longmemeval(path, config="s", cache_dir=tmp_path / "cache")
     assert len(samples) == 20
     assert [sample_to_record(s) for s in samples] == json.loads(path.read_text())
 
@@ -217,7 +217,7 @@ def _pair_records(shared_data) -> list[dict]:
 
 def _load_error(path: Path, tmp_path: Path) -> SourceFormatError:
     with pytest.raises(SourceFormatError) as info:
-        load_longmemeval(path, cache_dir=tmp_path / "cache")
+        load_longmemeval(path, config="oracle", cache_dir=tmp_path / "cache")
     return info.value
 
 
@@ -230,14 +230,16 @@ def test_truncated_file_names_file_and_question(shared_data, tmp_path):
     assert (error.file, error.path) == ("truncated.json", "$[1]")
 
 
-def test_top_level_dict_names_file_and_question(shared_data, tmp_path):
+def test_a_file_holding_one_question_object_is_that_question(shared_data, tmp_path):
+    """Issue 17 §5: a harness's one-question file (top level: the question object, not an array)."""
     path = tmp_path / "one_question.json"
     path.write_text(json.dumps(_pair_records(shared_data)[0]))
+    assert [s.sample_id for s in load_longmemeval(path, config="oracle", cache_dir=tmp_path / "c")] == ["gpt4_2655b836"]
+    record = _pair_records(shared_data)[1]
+    del record["haystack_dates"]
+    path.write_text(json.dumps(record))
     error = _load_error(path, tmp_path)
-    assert str(error) == (
-        "one_question.json: $: expected a JSON array at the top level, got object "
-        "(question gpt4_2655b836; put it inside [...] to read it)"
-    )
+    assert str(error) == "one_question.json: $: missing required key 'haystack_dates' (question 09ba9854_abs)"
 
 
 def test_missing_haystack_dates_names_file_and_question(shared_data, tmp_path):

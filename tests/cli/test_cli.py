@@ -113,11 +113,12 @@ def test_version(capsys):
 
 def test_no_source_file_hint_names_only_what_the_cli_takes(tmp_path, capsys):
     (tmp_path / "other.json").write_text("[]")
+    (tmp_path / "longmemeval_s_cleaned.json").write_text("[]")  # another config's file: other.json is not read as oracle's
     assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(tmp_path), "--cache-dir", str(tmp_path / "c")]) == 2
     err = capsys.readouterr().err
     assert err == (
         f"himga: error: longmemeval (config 'oracle'): no source file in {tmp_path}; looked for longmemeval_oracle.json, "
-        "longmemeval_oracle; found other.json (pass the file itself instead of its folder to use another name)\n"
+        "longmemeval_oracle, longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)\n"
     )
     assert "data_files" not in err
 

@@ -114,7 +114,8 @@ def test_interrupted_download_is_a_download_error_and_leaves_nothing(monkeypatch
         get_dataset("locomo", files=[LOCOMO])
     assert str(info.value).startswith(
         "locomo10.json: could not download https://example.invalid/locomo10.json (ConnectionError: connection reset by peer); "
-        "download https://example.invalid/locomo10.json yourself and put it at $HIMGA_DATASETS_ROOT/locomo/locomo10.json")
+        f"download https://example.invalid/locomo10.json yourself and put it in {cache_root() / 'locomo'}/ (a copy there is found "
+        "and not downloaded again), or in <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
     assert _leftovers(cache_root() / "locomo") == []
     # the next attempt starts afresh and succeeds
     monkeypatch.setattr(huggingface_hub.file_download, "http_get", _fake_http_get(CONTENT))
@@ -127,7 +128,9 @@ def test_offline_with_empty_cache_names_the_file_and_where_to_put_it(monkeypatch
         load_dataset("locomo")
     message = str(info.value)
     assert message.startswith(f"locomo10.json: not in {cache_root() / 'locomo'} and HF_HUB_OFFLINE is set; download ")
-    assert "$HIMGA_DATASETS_ROOT/locomo/locomo10.json" in message
+    assert message.endswith(f"put it in {cache_root() / 'locomo'}/ (a copy there is found and not downloaded again), or in "
+                            "<dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
+    assert "$HIMGA_DATASETS_ROOT" not in message  # it is unset: naming it as a path would mislead
     assert _leftovers(cache_root()) == []
 
 
@@ -210,7 +213,8 @@ def test_hub_offline_names_the_file(monkeypatch, no_network):
     with pytest.raises(DownloadError) as info:
         load_dataset("longmemeval", "oracle")
     assert str(info.value).startswith("longmemeval_oracle.json: not in ")
-    assert "$HIMGA_DATASETS_ROOT/longmemeval/longmemeval_oracle.json" in str(info.value)
+    assert f"put it in {cache_root() / 'longmemeval'}/ " in str(info.value)
+    assert "`export HIMGA_DATASETS_ROOT=<dir>`" in str(info.value)
 
 
 # ---- concurrency, secrets, pickle --------------------------------------------------------------------

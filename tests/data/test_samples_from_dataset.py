@@ -49,3 +49,29 @@ def test_other_features_and_types_are_rejected():
         samples_from_dataset(other)
     with pytest.raises(ConfigurationError, match=r"expected a datasets.Dataset or IterableDataset \(one split, e.g. split='test'\), got DatasetDict"):
         samples_from_dataset(datasets.DatasetDict({"test": other}))
+
+
+# --- issue 17 §7: extra columns are ignored; a missing or retyped column is named ---------------------
+
+
+def test_extra_columns_are_ignored_on_every_route(shared_data, locomo_samples):
+    ds = build_dataset("locomo", path=shared_data / "locomo")
+    predicted = ds.add_column("prediction", [f"p{i}" for i in range(10)])
+    assert list(samples_from_dataset(predicted)) == locomo_samples
+    mapped = ds.map(lambda row: {"n_qa": len(row["qa_pairs"])})
+    assert mapped.column_names[-1] == "n_qa"
+    assert list(samples_from_dataset(mapped)) == locomo_samples
+    assert samples_from_dataset(mapped)[3] == locomo_samples[3]
+    stream = datasets.load_dataset("himga_locomo", data_dir=str(shared_data / "locomo"), split="test", streaming=True)
+    assert list(samples_from_dataset(stream.map(lambda row: {"n_qa": len(row["qa_pairs"])}))) == locomo_samples
+    assert list(samples_from_dataset(stream.add_column("prediction", [f"p{i}" for i in range(10)]))) == locomo_samples
+
+
+def test_missing_or_retyped_columns_are_named(shared_data):
+    ds = build_dataset("locomo", path=shared_data / "locomo").add_column("prediction", ["p"] * 10)
+    with pytest.raises(ConfigurationError, match=r"^the dataset does not have himga's Sample features \(missing columns \['raw'\]\)$"):
+        samples_from_dataset(ds.remove_columns("raw"))
+    with pytest.raises(ConfigurationError, match=r"^the dataset does not have himga's Sample features \(columns of another type \['speaker_a'\]\)$"):
+        samples_from_dataset(ds.cast_column("speaker_a", datasets.Value("large_string")))
+    with pytest.raises(ConfigurationError, match=r"\(missing columns \['raw'\]; columns of another type \['speaker_a'\]\)$"):
+        samples_from_dataset(ds.remove_columns("raw").cast_column("speaker_a", datasets.Value("large_string")))

@@ -80,3 +80,18 @@ def test_plain_dataclass_equality():
 )
 def test_is_abstention(qid, qtype, expected):
     assert QAPair(qid, "q?", "a", qtype).is_abstention is expected
+
+
+def test_repr_fits_a_screen_and_the_content_is_one_call_away(locomo_samples):
+    """Issue 17 §11: repr(sample) was ~245,000 characters for one LoCoMo sample; now ids and counts."""
+    sample = locomo_samples[0]
+    assert repr(sample) == ("Sample(sample_id='conv-26', dataset='locomo', sessions=19, messages=419, qa_pairs=199, "
+                            "speakers=('Caroline', 'Melanie'))")
+    assert repr(sample.sessions[0]) == "Session(session_id='1', date_str='1:56 pm on 8 May, 2023', messages=18)"
+    assert max(len(repr(s)) for s in locomo_samples) < 160
+    full = dataclasses.asdict(sample)
+    assert len(full["sessions"][0]["messages"]) == 18 and len(str(full)) == 249729
+    lme = Sample("q1_abs", "longmemeval", [Session("s1", [Message("user", "hi")], "2023/05/20 (Sat) 02:21")],
+                 [QAPair("q1_abs", "q?", "a", QuestionType.TEMPORAL_REASONING)])
+    assert repr(lme) == "Sample(sample_id='q1_abs', dataset='longmemeval', sessions=1, messages=1, qa_pairs=1)"
+    assert sample == dataclasses.replace(sample)  # equality still compares every field

@@ -131,7 +131,7 @@ PREFIX_CASES = [
     ("truncated in the second question", _dump([_question("q1"), _question("q2")])[: len(GOOD) + 40], f"{FILE}: $[1]: invalid JSON: parse error: premature EOF"),
     ("trailing garbage", GOOD + b" x", f"{FILE}: $[1]: invalid JSON: "),
     ("invalid UTF-8 byte", GOOD.replace(b"Paris.", b"Par\xffis."), f"{FILE}: $[0]: invalid JSON: lexical error: invalid bytes in UTF8 string."),
-    ("top level object", _dump(_question()), f"{FILE}: $: expected a JSON array at the top level, got object"),
+    ("top level string", b'"a question"', f"{FILE}: $: expected a JSON array at the top level, got string"),  # one object is one question (issue 17 §5)
     ("NaN literal", GOOD.replace(b'"answer": "Paris"', b'"answer": NaN'), f"{FILE}: $[0]: invalid JSON: lexical error: invalid char in json text."),
     ("Infinity literal", GOOD.replace(b'"answer": "Paris"', b'"answer": Infinity'), f"{FILE}: $[0]: invalid JSON: lexical error: invalid char in json text."),
     ("-Infinity literal", GOOD.replace(b'"answer": "Paris"', b'"answer": -Infinity'), f"{FILE}: $[0]: invalid JSON: "),
@@ -247,7 +247,7 @@ def test_directory_ignores_non_json_files_and_subfolders(tmp_path):
     _write(data / "notes.txt", b"hello")
     _write(data / ".qc.json", b"[")  # hidden (macOS ._ files, editors' backups)
     (data / "folder.json").mkdir()
-    samples = load_longmemeval(data, cache_dir=tmp_path / "cache")  # no config: two parts of one source
+    samples = load_longmemeval(data, config="oracle", cache_dir=tmp_path / "cache")  # no file of any config: two parts of one source
     assert [s.sample_id for s in samples] == ["qa", "qb"]
 
 
@@ -277,9 +277,12 @@ def test_config_folder_without_the_config_file_lists_the_names(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     _write(data / "other.json", GOOD)
+    _write(data / "longmemeval_s_cleaned.json", GOOD)  # another config's file: other.json is not taken for oracle's
     with pytest.raises(HimgaError) as info:
         build_dataset("longmemeval", "oracle", path=data, cache_dir=tmp_path / "cache")
-    assert "looked for longmemeval_oracle.json, longmemeval_oracle" in str(info.value)
+    assert str(info.value) == (
+        f"longmemeval (config 'oracle'): no source file in {data}; looked for longmemeval_oracle.json, longmemeval_oracle, "
+        "longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)")
 
 
 def _write(path, data: bytes):

@@ -14,12 +14,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+import datasets
 import pyarrow.parquet as pq
+import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
 from himga.publish.card import field_reference, render_card
-from himga.data import SAMPLE_FEATURES
+from himga.data import SAMPLE_FEATURES, load_longmemeval
+from himga.errors import ConfigurationError
 from himga.data.loaders import build_dataset
 from himga.publish.export import all_configs, export
 
@@ -59,8 +62,7 @@ def test_locomo_export_loads_without_himga(shared_data, tmp_path):
     out = tmp_path / "locomo_export"
     sizes = export("locomo", out, data_dir=shared_data / "locomo")
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
-        ".himga-export.lock",  # hidden: datasets' data-file patterns skip it, push never uploads it
-        "README.md",
+        "README.md",  # and nothing else: no lock file left behind (issue 17 §15)
         "data/default/test-00000-of-00001.parquet",
     ]
     assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2366972)
@@ -79,7 +81,7 @@ def test_longmemeval_oracle_export_loads_without_himga(shared_data, tmp_path):
 
 def test_small_row_groups_shards_and_stale_shards_replaced(shared_data, tmp_path):
     out = tmp_path / "lme_export"
-    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, row_group_bytes=100_000, shard_bytes=1_000_000)
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, row_group_bytes=100_000, num_shards=3)
     files = sorted((out / "data" / "oracle").iterdir())
     assert [f.name for f in files] == [f"test-0000{i}-of-00003.parquet" for i in range(3)]
     meta = [pq.ParquetFile(f).metadata for f in files]
@@ -88,7 +90,7 @@ def test_small_row_groups_shards_and_stale_shards_replaced(shared_data, tmp_path
     ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
     ids = [r for f in files for r in pq.read_table(f, columns=["sample_id"])["sample_id"].to_pylist()]
     assert ids == ds["sample_id"]
-    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)  # re-export: one shard, the 3 old ones gone
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)  # re-export: one shard, the 3 old ones gone
     assert [f.name for f in (out / "data" / "oracle").iterdir()] == ["test-00000-of-00001.parquet"]
 
 
@@ -165,3 +167,60 @@ def test_docs_say_the_load_by_name_line_needs_the_export_first():
              if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
     assert len(lines) == 1
     assert "only after `himga export locomo himga_locomo`" in lines[0]
+
+
+def test_the_locomo_card_says_non_commercial_in_words():
+    """Issue 17 §12: the `cc-by-nc-4.0` tag alone does not tell a reader; the text says it."""
+    locomo = render_card("locomo", dict.fromkeys(all_configs("locomo")))
+    body = locomo.split("\n---\n", 1)[1]  # the text, not the front matter's tag
+    assert "License of the data: `cc-by-nc-4.0` (Creative Commons Attribution-NonCommercial 4.0 International: " \
+           "non-commercial use only, with attribution)" in body
+    assert "non-commercial" in (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
+    assert "License of the data: `mit` (the MIT License)" in lme and "non-commercial" not in lme
+
+
+# --- issue 17 §14: a shard count that 2, 4, 8 and 16 ranks divide --------------------------------------
+
+
+def test_shard_count_rule():
+    from himga.publish.export import SHARD_BYTES, shard_count
+
+    M = 2_737_100_077  # LongMemEval-M: ~2.7 GB of Arrow data, 500 rows
+    assert [shard_count(500, b) for b in (15e6, 277e6, M, 9 * SHARD_BYTES)] == [16, 16, 16, 16]
+    assert shard_count(500, 17 * SHARD_BYTES) == 32  # never more than ~500 MB per file
+    assert shard_count(10, 2_366_972) == 1  # LoCoMo: fewer rows than 16, one file
+    assert shard_count(20, 2_366_972) == 16 and shard_count(97, 3e6) == 16
+    assert shard_count(500, M, num_shards=5) == 5 and shard_count(3, 1e3, num_shards=8) == 3
+    with pytest.raises(ConfigurationError, match=r"^num_shards: expected a positive integer, got 0$"):
+        shard_count(500, M, num_shards=0)
+
+
+@pytest.mark.parametrize("world_size", [4, 8])
+def test_ranks_get_disjoint_complete_balanced_whole_shards(shared_data, tmp_path, world_size):
+    from datasets.distributed import split_dataset_by_node
+
+    source = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
+    out = tmp_path / "export"
+    export("longmemeval", out, ["oracle"], data_dir=source)
+    files = sorted((out / "data" / "oracle").glob("*.parquet"))
+    assert len(files) == 16 and files[0].name == "test-00000-of-00016.parquet"
+    it = datasets.load_dataset(str(out), "oracle", split="test", streaming=True)
+    assert it.num_shards == 16
+    parts = []
+    for rank in range(world_size):
+        part = split_dataset_by_node(it, rank=rank, world_size=world_size)
+        assert part.num_shards == 16 // world_size  # "shards" mode: whole files, none decoded twice
+        parts.append([row["sample_id"] for row in part])
+    ids = [s.sample_id for s in load_longmemeval(source, config="oracle", cache_dir=tmp_path / "c")]
+    assert sorted(i for p in parts for i in p) == sorted(ids) and len(ids) == 97  # complete and disjoint
+    assert max(map(len, parts)) - min(map(len, parts)) <= 7  # balanced: at most one shard (6 or 7 rows) apart
+
+
+def test_num_shards_override_on_the_cli(shared_data, tmp_path, capsys):
+    from himga.cli import main
+
+    assert main(["export", "longmemeval", str(tmp_path / "e"), "--config", "oracle", "--num-shards", "5",
+                 "--data-dir", str(shared_data / "longmemeval" / "longmemeval_oracle_pair.json")]) == 0
+    assert sorted(p.name for p in (tmp_path / "e" / "data" / "oracle").iterdir()) == [
+        "test-00000-of-00002.parquet", "test-00001-of-00002.parquet"]  # 2 rows: at most one file per row

@@ -33,7 +33,7 @@ from himga.publish.export import export
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"  # 97 questions
 PAIR = SHARED_DATA / "longmemeval" / "longmemeval_oracle_pair.json"  # 2 questions
 CONFIGS = ["oracle", "oracle_original"]
-SMALL = {"row_group_bytes": 100_000, "shard_bytes": 1_000_000}  # 3 shards of 33/32/32 rows per config
+SMALL = {"row_group_bytes": 100_000, "num_shards": 3}  # 3 shards of 33/32/32 rows per config
 TOTAL_WRITES = 66  # ParquetWriter.write_table calls of an export of CONFIGS from SAMPLE with SMALL
 
 
@@ -108,7 +108,7 @@ def test_interrupted_first_export_leaves_nothing_loadable(fresh, tmp_path, monke
             with pytest.raises(Interrupt):
                 export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)
         assert _visible(out) == {}, call
-        assert sorted(p.name for p in out.iterdir()) == [".himga-export.lock"]  # staging folder removed
+        assert sorted(p.name for p in out.iterdir()) == []  # staging folder removed, and no lock file in the export
         for config in ((), ("oracle",), ("oracle_original",)):
             assert _load(out, tmp_path, *config) is None, (call, config)
         export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)  # re-run: exactly a fresh export
@@ -193,14 +193,14 @@ def _export_args(out: Path) -> list[str]:
 def test_sigint_in_the_second_config_of_a_cli_export(fresh, tmp_path):
     """The issue's case: SIGINT while the second config is written, on the command line."""
     out = tmp_path / "out"
-    done = _cli(tmp_path, *_export_args(out), code=_SELF_SIGINT.format(call=2))  # default sizes: one write per config
+    done = _cli(tmp_path, *_export_args(out), code=_SELF_SIGINT.format(call=17))  # default sizes: 16 shards of one write per config
     _, err = done.communicate(timeout=300)
     assert done.returncode in (130, -signal.SIGINT), err[-2000:]
     assert err.endswith("himga: interrupted\n")  # one line, no traceback (issue 12 §4)
     assert _visible(out) == {}
     assert _load(out, tmp_path) is None and _load(out, tmp_path, "oracle") is None
     assert subprocess.run([sys.executable, "-m", "himga.cli", *_export_args(out)], capture_output=True).returncode == 0
-    assert sorted(_visible(out)) == ["README.md"] + [f"data/{c}/test-00000-of-00001.parquet" for c in CONFIGS]
+    assert sorted(_visible(out)) == ["README.md"] + [f"data/{c}/test-{i:05d}-of-00016.parquet" for c in CONFIGS for i in range(16)]
     assert (out / "README.md").read_bytes() == fresh[SAMPLE][0]["README.md"]  # the card does not depend on shard sizes
     assert {c: _load(out, tmp_path, c) for c in CONFIGS} == fresh[SAMPLE][1]
 

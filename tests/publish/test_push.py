@@ -113,12 +113,12 @@ def test_push_locomo_via_cli(shared_data, hub, capsys, caplog):
 
 def test_repush_replaces_stale_shards_of_the_pushed_config_only(shared_data, hub, tmp_path):
     export_dir = tmp_path / "export"
-    export("longmemeval", export_dir, ["oracle", "oracle_original"], data_dir=shared_data / ORACLE_SAMPLE, shard_bytes=1_000_000)
+    export("longmemeval", export_dir, ["oracle", "oracle_original"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=3)
     push("longmemeval", "org/lme", export_dir=export_dir)
     assert hub.files("org/lme") == ["README.md"] + [
         f"data/{c}/test-0000{i}-of-00003.parquet" for c in ("oracle", "oracle_original") for i in range(3)
     ]
-    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)  # now one shard
+    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)  # now one shard
     push("longmemeval", "org/lme", export_dir=export_dir, configs=["oracle"])
     assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"] + [
         f"data/oracle_original/test-0000{i}-of-00003.parquet" for i in range(3)
@@ -130,7 +130,7 @@ def test_repush_replaces_stale_shards_of_the_pushed_config_only(shared_data, hub
 
 def test_push_to_a_branch_never_uploads_python(shared_data, hub, tmp_path):
     export_dir = tmp_path / "export"
-    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
+    export("longmemeval", export_dir, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)
     (export_dir / "builder.py").write_text("print('never uploaded')\n")
     (export_dir / "data" / "oracle" / "extra.py").write_text("")
     push("longmemeval", "org/lme", export_dir=export_dir, revision="v1")
@@ -158,7 +158,7 @@ def test_export_cli(shared_data, tmp_path, capsys):
 def two_exports(shared_data, tmp_path):
     """A LoCoMo export and a LongMemEval (oracle) export."""
     export("locomo", tmp_path / "locomo", data_dir=shared_data / "locomo")
-    export("longmemeval", tmp_path / "lme", ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
+    export("longmemeval", tmp_path / "lme", ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)
     return tmp_path / "locomo", tmp_path / "lme"
 
 
@@ -211,7 +211,7 @@ def test_push_of_one_unnamed_file_fails_before_any_network_call(shared_data, hub
     assert main(["push", "longmemeval", "--repo-id", "org/lme", "--data-dir", str(shared_data / ORACLE_SAMPLE)]) == 2
     assert hub.calls == []
     push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE, configs=["oracle"])
-    assert hub.files("org/lme") == ["README.md", "data/oracle/test-00000-of-00001.parquet"]
+    assert hub.files("org/lme") == ["README.md"] + [f"data/oracle/test-{i:05d}-of-00016.parquet" for i in range(16)]  # 97 rows: 16 files
     assert "`longmemeval_oracle_sample.json` | 3,079,019 |" in (hub.root / "org/lme/main/README.md").read_text()
 
 

@@ -76,11 +76,11 @@ def test_select_configs(shared_data, oracle_named, tmp_path):
     assert select_configs("longmemeval", ["m", "oracle"], SAMPLE) == ["m", "oracle"]  # a name that says nothing: the caller's label
     assert select_configs("locomo", None, SAMPLE) == ["default"]  # one config: nothing to choose
     with pytest.raises(ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json from its file name; "
-                       r"pass the config \(--config / configs=\)\. File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned; "):
+                       r"pass the config \(--config / configs=\)\. File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned or longmemeval_s_cleaned.jsonl; "):
         select_configs("longmemeval", None, SAMPLE)
     with pytest.raises(ConfigurationError, match=r"^longmemeval: longmemeval_oracle.json is the file of config oracle, oracle_original, not of s, m$"):
         select_configs("longmemeval", ["s", "oracle", "m"], oracle_named)
-    with pytest.raises(ConfigurationError, match=rf"^longmemeval: no source file of any config in {lme}; expected s: "):
+    with pytest.raises(ConfigurationError, match=rf"^longmemeval: cannot tell the config of the files in {lme} from their names; pass the config \(--config / configs=\)\. File names of the configs: s: "):
         select_configs("longmemeval", None, lme)
     with pytest.raises(ConfigurationError, match=rf"^longmemeval: no source file of config s in {oracle_named.parent}; expected "):
         select_configs("longmemeval", ["s", "oracle"], oracle_named.parent)
@@ -97,7 +97,7 @@ def test_one_oracle_file_exports_only_the_oracle_configs(oracle_named, tmp_path,
     sizes = export("longmemeval", out, data_dir=oracle_named)
     assert hashed == [oracle_named]  # once for both configs
     assert {c: s.num_examples for c, s in sizes.items()} == {"oracle": 97, "oracle_original": 97}
-    assert sorted(p.parent.name for p in out.glob("data/*/*.parquet")) == ["oracle", "oracle_original"]
+    assert sorted({p.parent.name for p in out.glob("data/*/*.parquet")}) == ["oracle", "oracle_original"]
     card = _card(out)
     assert [c["config_name"] for c in DatasetCard.load(out / "README.md").data.configs] == ["oracle", "oracle_original"]
     assert _source_rows(card) == [
@@ -110,7 +110,7 @@ def test_one_oracle_file_exports_only_the_oracle_configs(oracle_named, tmp_path,
     ]
     assert not any(sha in card for sha in PINNED_SHA256)
     assert "longmemeval_s_cleaned" not in card and "longmemeval_m" not in card
-    meta = shard_metadata(out / "data" / "oracle" / "test-00000-of-00001.parquet")
+    meta = shard_metadata(out / "data" / "oracle" / "test-00000-of-00016.parquet")
     assert meta == {"dataset": "longmemeval", "config": "oracle",
                     "sources": [{"filename": "longmemeval_oracle.json", "num_bytes": 3079019, "sha256": SAMPLE_SHA256}]}
     with pytest.raises(ValueError, match="BuilderConfig 's' not found"):

@@ -1,8 +1,9 @@
 """The folder rule (issue 10 §4), the same on every entry point that takes a folder.
 
-With a config, only that config's file; without, a folder with the files of several configs is a
-ConfigurationError listing them, a folder with one source file of any name reads it; the same id in two
-files read together is an error naming both files.
+With a config, only that config's file (else, with no other config's file there, the folder's files as
+parts of one source); without, a folder with the files of several configs is a ConfigurationError listing
+them, and a source whose names say no config asks for the config (issue 17 §2); the same id in two files
+read together is an error naming both files.
 """
 
 from __future__ import annotations
@@ -69,13 +70,30 @@ def test_upstream_layout_without_a_config_lists_the_files(upstream_layout, tmp_p
         assert error_message(load, "longmemeval", None, upstream_layout, tmp_path / f"cache-{route}") == message, route
 
 
-def test_one_file_of_any_name_is_read_without_a_config(shared_data, tmp_path, capsys):
+def test_one_file_of_any_name_is_read_under_the_config_given(shared_data, tmp_path, capsys):
     folder = tmp_path / "mine"
     folder.mkdir()
     shutil.copy(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", folder / "my questions.json")
     (folder / "notes.txt").write_text("not a source")
     for route, load in all_routes(capsys, folder).items():
-        assert [s.sample_id for s in load("longmemeval", None, folder, tmp_path / f"cache-{route}")] == PAIR_IDS, route
+        assert [s.sample_id for s in load("longmemeval", "oracle", folder, tmp_path / f"cache-{route}")] == PAIR_IDS, route
+
+
+@pytest.mark.parametrize("as_file", [False, True], ids=["folder", "file"])
+def test_a_source_whose_name_says_no_config_needs_the_config(shared_data, tmp_path, capsys, as_file):
+    """Issue 17 §2: never read as the default config `s` (as `himga export` already refused)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    shutil.copy(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", folder / "my questions.json")
+    path, what = (folder / "my questions.json", "my questions.json from its file name") if as_file else (folder, f"the files in {folder} from their names")
+    message = (f"longmemeval: cannot tell the config of {what}; pass the config (config= / --config). "
+               "File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned or longmemeval_s_cleaned.jsonl; "
+               "m: longmemeval_m_cleaned.json or longmemeval_m_cleaned or longmemeval_m_cleaned.jsonl; oracle: longmemeval_oracle.json "
+               "or longmemeval_oracle or longmemeval_oracle.jsonl; s_original: longmemeval_s or longmemeval_s.json or longmemeval_s.jsonl; "
+               "m_original: longmemeval_m or longmemeval_m.json or longmemeval_m.jsonl; oracle_original: longmemeval_oracle or "
+               "longmemeval_oracle.json or longmemeval_oracle.jsonl")
+    for route, load in all_routes(capsys, path).items():
+        assert error_message(load, "longmemeval", None, path, tmp_path / f"cache-{route}") == message, route
 
 
 def test_first_release_names_without_json(shared_data, tmp_path, capsys):
@@ -100,10 +118,10 @@ def test_same_question_in_two_files_names_both(shared_data, tmp_path, capsys):
     message = ("b.json: $[0].question_id: question 09ba9854_abs is also in a.json; "
                "a question must come from one file (read one file, or pass config=)")
     for route, load in all_routes(capsys, folder).items():
-        assert error_message(load, "longmemeval", None, folder, tmp_path / f"cache-{route}") == message, route
+        assert error_message(load, "longmemeval", "oracle", folder, tmp_path / f"cache-{route}") == message, route
     (folder / "b.json").unlink()
     for route, load in all_routes(capsys, folder).items():
-        assert [s.sample_id for s in load("longmemeval", None, folder, tmp_path / f"cache-ok-{route}")] == PAIR_IDS, route
+        assert [s.sample_id for s in load("longmemeval", "oracle", folder, tmp_path / f"cache-ok-{route}")] == PAIR_IDS, route
 
 
 def test_locomo_copy_beside_the_file_names_both(shared_data, tmp_path, capsys):
@@ -129,7 +147,7 @@ def test_same_id_twice_in_one_file_is_an_error(shared_data, tmp_path, capsys, na
     path = tmp_path / "pasted.json"
     path.write_text(json.dumps(records(json.loads((shared_data / source).read_text()))))
     for route, load in all_routes(capsys, path).items():
-        assert error_message(load, name, None, path, tmp_path / f"cache-{route}") == message, route
+        assert error_message(load, name, "oracle" if name == "longmemeval" else None, path, tmp_path / f"cache-{route}") == message, route
 
 
 def test_a_file_named_for_another_config_is_refused_under_an_explicit_config(upstream_layout, tmp_path, capsys):
@@ -141,3 +159,20 @@ def test_a_file_named_for_another_config_is_refused_under_an_explicit_config(ups
         assert error_message(load, "longmemeval", "s", path, tmp_path / f"cache-{route}") == message, route
     for route, load in all_routes(capsys, path).items():
         assert [s.sample_id for s in load("longmemeval", "oracle_original", path, tmp_path / f"ok-{route}")] == PAIR_IDS, route
+
+
+def test_a_folder_of_one_question_files(shared_data, tmp_path, capsys):
+    """Issue 17 §5: a harness layout (one question object per file) is read by the folder rule on every
+    route, in file-name order, with the same duplicate-id check as other parts of one source."""
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    pair = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
+    for i, question in enumerate(pair):
+        (folder / f"{i:03d}_{question['question_id']}.json").write_text(json.dumps(question, indent=1))
+    for route, load in all_routes(capsys, folder).items():
+        assert [s.sample_id for s in load("longmemeval", "oracle", folder, tmp_path / f"cache-{route}")] == PAIR_IDS, route
+    (folder / "002_copy.json").write_text(json.dumps(pair[0]))
+    message = ("002_copy.json: $.question_id: question gpt4_2655b836 is also in 000_gpt4_2655b836.json; "
+               "a question must come from one file (read one file, or pass config=)")
+    for route, load in all_routes(capsys, folder).items():
+        assert error_message(load, "longmemeval", "oracle", folder, tmp_path / f"cache-dup-{route}") == message, route

@@ -144,3 +144,47 @@ def test_command_line(tmp_path):
                           capture_output=True, text=True, check=True)  # fmt: skip
     assert proc.stdout == f"{out}: 899472 bytes, 12 questions, 73 session entries, 741 turns, 1 abstentions\n"
     assert hashlib.sha256(out.read_bytes()).hexdigest() == SMALL_SHA256
+
+
+def test_m_scale_flag_is_the_m_session_count(monkeypatch, tmp_path, capsys):
+    """Issue 17 §15: `python -m himga.testing OUT --m-scale` (as the benchmark page names it) is `--sessions 480`."""
+    from himga.testing import longmemeval_like
+
+    calls = []
+    monkeypatch.setattr(longmemeval_like, "write_longmemeval_like",
+                        lambda out, questions, sessions, seed, **kw: calls.append((questions, sessions, seed)) or _Written(out))
+    assert longmemeval_like.main([str(tmp_path / "m.json"), "--m-scale", "--questions", "3"]) == 0
+    assert longmemeval_like.main([str(tmp_path / "s.json")]) == 0
+    assert calls == [(3, 480, 0), (500, 48, 0)]
+    with pytest.raises(SystemExit):
+        longmemeval_like.main([str(tmp_path / "x.json"), "--m-scale", "--sessions", "10"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+class _Written:
+    def __init__(self, path):
+        self.path, self.bytes, self.questions, self.session_entries, self.turns, self.abstentions = path, 0, 0, 0, 0, 0
+
+
+def test_the_command_shows_progress_and_ctrl_c_prints_one_line(tmp_path):
+    """Issue 17 §10: a bar with the total on stderr; Ctrl-C (SIGINT) ends with one line, status 130, no file left."""
+    import os
+    import signal
+    import time
+
+    done = subprocess.run([sys.executable, "-m", "himga.testing", str(tmp_path / "small.json"), "--questions", "20", "--sessions", "4"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert "Writing small.json: 100%" in done.stderr and "20/20" in done.stderr
+    assert done.stdout.startswith(f"{tmp_path / 'small.json'}: ")
+    out = tmp_path / "m.json"
+    proc = subprocess.Popen([sys.executable, "-m", "himga.testing", str(out), "--m-scale"], stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal (a background job ignores it)
+    part, deadline = tmp_path / "m.json.part", time.monotonic() + 60
+    while not (part.exists() and part.stat().st_size > 1) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and err.rstrip().splitlines()[-1] == f"python -m himga.testing: interrupted; {out} not written"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.json"]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import errno
+import json
 import os
 import shutil
 import threading
@@ -193,6 +194,16 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             an incomplete one that cannot be written, or a full disk while building.
     """
 
+    @classmethod
+    def check_config_keywords(cls, kwargs: dict) -> None:
+        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field (before a
+        subclass decides anything from the others).
+
+        Raises:
+            ConfigurationError: names the keyword and the config's documented options.
+        """
+        _check_config_keywords(cls, kwargs)
+
     def __init__(self, *args, **kwargs):
         _check_config_keywords(type(self), kwargs)
         with _read_only_tolerant_locks():
@@ -244,6 +255,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
             result = super().as_dataset(split, *args, **kwargs)
         except (pa.ArrowException, OSError) as e:  # ArrowInvalid: an emptied file; OSError: a message cut short
             raise cache.damaged(folder, f"its Arrow data is unreadable ({type(e).__name__}: {e})") from e
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:  # a bit flipped in the schema's features metadata
+            raise cache.undecodable(folder, e) from None
         splits = list(self.info.splits.values())
         for spec, ds in _splits_read(split, result):  # rows read vs the rows dataset_info.json says the split/slice has
             if not isinstance(spec, ReadInstruction):

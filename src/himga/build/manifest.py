@@ -28,7 +28,7 @@ import xxhash
 
 from himga.errors import CacheError
 
-__all__ = ["HASH", "INFO_FILE", "MANIFEST", "check_rows", "check_sizes", "damaged", "find_caches", "record", "verify"]
+__all__ = ["HASH", "INFO_FILE", "MANIFEST", "check_rows", "check_sizes", "damaged", "undecodable", "find_caches", "record", "verify"]
 
 #: The manifest's file name inside a cache folder.
 MANIFEST = "himga_checksums.json"
@@ -48,6 +48,15 @@ def damaged(folder: str | os.PathLike, what: str) -> CacheError:
         folder,
         f"damaged cache {folder}: {what}; remove the folder (rm -rf {shlex.quote(folder)}) and load again to rebuild it",
     )
+
+
+def undecodable(folder: str | os.PathLike, error: BaseException) -> CacheError:
+    """The error for a cache whose rows no longer decode (bytes altered in place, e.g. a flipped bit: same
+    size, so not caught on open): what failed, the ``himga verify`` line that checks every cache, and the
+    command that clears this one."""
+    what = str(error).splitlines()[0][:160] if str(error) else ""
+    return damaged(folder, f"its rows no longer decode ({type(error).__name__}: {what}): its bytes changed after the build "
+                           "(`himga verify` checks every cache)")
 
 
 def file_hash(path: str | os.PathLike) -> str:

@@ -18,7 +18,7 @@ from himga.build.guarded import unwrap
 from himga.build.progress import rows_progress
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.sources import get_dataset
+from himga.sources import pinned_source
 from himga.sources.identity import check_source_kind
 
 __all__ = [
@@ -51,7 +51,9 @@ def make_builder(
         config: The config name (default: the builder's default).
         data_dir: A folder (or a single file) of source files; default: :func:`himga.sources.get_dataset`.
         data_files: Source files (a path, a list, or a ``{split: files}`` dict; an existing file is
-            taken literally, other entries with glob characters are patterns); overrides ``data_dir``.
+            taken literally, other entries with glob characters are patterns); overrides ``data_dir``,
+            and a relative entry is relative to ``data_dir`` when that is given (as ``datasets``' own
+            packaged builders resolve it), else to the working directory.
         cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
         **options: Config options (e.g. ``category_order="seed"`` for LoCoMo); checked by the builder
             (:meth:`~himga.catalog.Benchmark.check_options`).
@@ -80,7 +82,7 @@ def unchecked_builder(
         data_dir = _default_source(entry, config)
     files = None
     if data_files is not None:
-        files = source_files(data_files)
+        files = source_files(data_files, base=data_dir)
         data_dir = None
     else:
         data_dir = existing_source(entry, data_dir)
@@ -98,12 +100,15 @@ def unchecked_builder(
 
 
 def _default_source(entry: Benchmark, config: str | None) -> Path:
-    """The folder of the pinned source (``$HIMGA_DATASETS_ROOT/<name>`` or the download cache).
+    """The pinned source file of ``config`` (default: the builder's default config), found by
+    :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
 
-    Resolved before the build so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or
-    replacing a cached file never serves rows built from another source.
+    Only the config's own file, never the folder's other files (issue 17 §2). Resolved before the build
+    so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
+    serves rows built from another source.
     """
-    return get_dataset(entry.name, files=[entry.pin(config)])
+    config = config or entry.default_config
+    return pinned_source(entry.name, entry.pin(config), config=config if len(entry.configs) > 1 else None)
 
 
 def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
@@ -122,32 +127,48 @@ def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
     return str(path)
 
 
-def source_files(data_files: Any) -> list[Path]:
+def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
     """The files named by ``data_files`` (a path, a list, or a ``{split: paths}`` dict), absolute, in order.
+
+    The one rule for where a ``data_files`` entry points, used by every route (:func:`make_builder`,
+    ``datasets.load_dataset`` through :mod:`himga.build.registration`, streaming included). A relative entry is
+    relative to ``base`` (the ``data_dir`` given with it) when there is one, else to the working
+    directory: ``data_dir=DATA, data_files="longmemeval_oracle.json"`` is ``DATA/longmemeval_oracle.json``
+    whatever the working directory holds, as with ``datasets``' own json builder.
 
     An entry that is an existing file is that file, whatever characters its name holds (``[``, ``]``,
     ``*``, ``?``, spaces); any other entry with glob characters is a pattern, expanded here with
     :func:`glob.glob` (``**`` spans folders), sorted. ``datasets`` would read every entry as a
     pattern, so ``locomo10 [1].json`` would match ``locomo10 1.json`` or nothing.
 
+    Args:
+        data_files: The entries.
+        base: The folder relative entries are relative to (``~`` expanded; itself relative to the
+            working directory), or ``None`` for the working directory.
+
     Raises:
-        ConfigurationError: an entry is a folder, does not exist, or is a pattern matching no file.
+        ConfigurationError: an entry is a folder, does not exist, or is a pattern matching no file
+            (the message names the entry and, with a ``base``, the folder it was looked for in).
     """
     if isinstance(data_files, dict):
-        return [f for v in data_files.values() for f in source_files(v)]
+        return [f for v in data_files.values() for f in source_files(v, base)]
     if isinstance(data_files, (list, tuple)):
-        return [f for entry in data_files for f in source_files(entry)]
+        return [f for entry in data_files for f in source_files(entry, base)]
     text = str(data_files)
-    path = Path(text).expanduser().resolve()
+    entry = Path(text).expanduser()
+    if base is not None and not entry.is_absolute():
+        entry = Path(base).expanduser() / entry
+    where = f" (in data_dir {str(base)!r})" if base is not None and not Path(text).expanduser().is_absolute() else ""
+    path = entry.resolve()
     if path.is_file():
         return [path]
     if path.is_dir():
-        raise ConfigurationError(f"data_files entry {text!r} is a folder; pass it as data_dir")
+        raise ConfigurationError(f"data_files entry {text!r}{where} is a folder; pass it as data_dir")
     if not glob.has_magic(text):
-        raise ConfigurationError(f"source file {text!r} does not exist")
-    matches = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser().absolute()), recursive=True) if Path(p).is_file())
+        raise ConfigurationError(f"source file {text!r}{where} does not exist")
+    matches = sorted(Path(p) for p in glob.glob(str(entry.absolute()), recursive=True) if Path(p).is_file())
     if not matches:
-        raise ConfigurationError(f"data_files pattern {text!r} matches no file")
+        raise ConfigurationError(f"data_files pattern {text!r}{where} matches no file")
     return matches
 
 

@@ -13,7 +13,8 @@ Internals used, checked when this module is imported (:func:`check_datasets`):
 * ``datasets.load.DatasetModule`` — the dataclass the wrapper returns (fields ``module_path``, ``hash``,
   ``builder_kwargs``); ``load_dataset_builder`` pops ``data_dir`` and ``data_files`` from
   ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
-  against the current directory here.
+  here (``data_dir`` against the current directory, ``data_files`` against ``data_dir`` when given, as
+  ``datasets``' own packaged builders do; see :func:`himga.build.prepare.source_files`).
 
 One more internal is used by the builders' batch writer (:mod:`himga.build.arrow_batches`) and checked here too:
 ``datasets.ArrowBasedBuilder._prepare_split_single`` (keyword parameters ``gen_kwargs``, ``fpath``,
@@ -90,7 +91,8 @@ def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> dataset
     builder_kwargs: dict[str, Any] = {}
     files = None
     if data_files is not None:
-        files = builders.source_files(data_files)  # existing files literally, even with [ ] * ? in their names
+        # existing files literally, even with [ ] * ? in their names; relative to data_dir when it is given
+        files = builders.source_files(data_files, base=data_dir)
         builder_kwargs["data_files"] = builders.escaped(files)
     elif data_dir is not None:
         builder_kwargs["data_dir"] = builders.existing_source(entry, data_dir)

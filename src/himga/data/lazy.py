@@ -7,7 +7,9 @@ too; they share the same ``datasets.Dataset`` and hold only a ``range`` of row i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import overload
 
 import datasets
@@ -85,7 +87,7 @@ class LazySamples(Sequence[Sample]):
             raise IndexError(f"LazySamples index {index} out of range for length {len(self)}") from None
         except TypeError:
             raise TypeError(f"LazySamples indices must be integers or slices, not {type(index).__name__}") from None
-        return self._restricted(table_to_samples(self._arrow[row : row + 1]))[0]
+        return self._restricted(_converted(self._dataset, self._arrow[row : row + 1]))[0]
 
     def _restricted(self, samples: list[Sample]) -> list[Sample]:
         return samples if self._qa_ids is None else [restrict(s, self._qa_ids) for s in samples]
@@ -99,10 +101,23 @@ class LazySamples(Sequence[Sample]):
         for start in range(0, len(indices), step):
             chunk = indices[start : start + step]
             table = self._arrow[chunk.start : chunk.stop] if chunk.step == 1 else self._arrow[list(chunk)]
-            yield from self._restricted(table_to_samples(table))
+            yield from self._restricted(_converted(self._dataset, table))
 
     def __repr__(self) -> str:
         return f"LazySamples(len={len(self)}, rows={self._indices!r})"
+
+
+def _converted(dataset: datasets.Dataset, table) -> list[Sample]:
+    """:func:`table_to_samples`, with rows that no longer decode (bytes altered on disk) a ``CacheError``
+    naming the cache folder (:func:`himga.build.manifest.undecodable`), never a bare ``UnicodeDecodeError``."""
+    try:
+        return table_to_samples(table)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        if not dataset.cache_files:  # an in-memory dataset: no cache to blame
+            raise
+        from himga.build.manifest import undecodable
+
+        raise undecodable(Path(dataset.cache_files[0]["filename"]).parent, e) from None
 
 
 # --- any datasets.Dataset / IterableDataset with our features ------------------------------------------
@@ -126,7 +141,9 @@ def samples_from_dataset(dataset):
 
     Raises:
         ConfigurationError: ``dataset`` is not a ``Dataset``/``IterableDataset``, or its features are
-            known and differ from ``SAMPLE_FEATURES`` (it was not built from himga rows).
+            known and a column of ``SAMPLE_FEATURES`` is missing or has another type (the message names
+            the columns). Other columns (``ds.add_column("prediction", ...)``, a ``map`` that adds one)
+            are ignored.
     """
     from himga.errors import ConfigurationError
 
@@ -136,10 +153,14 @@ def samples_from_dataset(dataset):
         raise ConfigurationError(
             f"expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got {type(dataset).__name__}"
         )
-    if dataset.features is not None and dataset.features != SAMPLE_FEATURES:
+    if dataset.features is not None:
         missing = sorted(set(SAMPLE_FEATURES) - set(dataset.features))
-        detail = f"missing columns {missing}" if missing else "column types differ"
-        raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
+        retyped = [c for c in SAMPLE_FEATURES if c in dataset.features and dataset.features[c] != SAMPLE_FEATURES[c]]
+        if missing or retyped:
+            detail = "; ".join(([f"missing columns {missing}"] if missing else []) + ([f"columns of another type {retyped}"] if retyped else []))
+            raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
+        if list(dataset.features) != list(SAMPLE_FEATURES):  # extra columns (or another order): ours only
+            dataset = dataset.select_columns(list(SAMPLE_FEATURES))
     if isinstance(dataset, datasets.Dataset):
         return LazySamples(dataset)
     return (row_to_sample(row) for row in dataset)

@@ -152,13 +152,14 @@ def load_longmemeval(
     """Load LongMemEval questions as Samples from a folder of ``.json`` files or from one file.
 
     Args:
-        path: One file (any name), or a folder. A folder is read by the folder rule (the same for
-            every entry point): with ``config``, only that config's file (``longmemeval_oracle.json``
-            or ``longmemeval_oracle`` for ``"oracle"``); without, its one ``.json`` file, or its
-            several ``.json`` files as parts of one source when none is named after a config, and a
-            ``ConfigurationError`` when they are the files of several configs.
+        path: One file (any name), or a folder. The source rule is the same for every entry point
+            (``himga_longmemeval.folder.resolve_source``): with ``config``, a folder gives only that
+            config's file (``longmemeval_oracle.json`` or ``longmemeval_oracle`` for ``"oracle"``),
+            else, holding no other config's file, its ``.json`` files as parts of one source; without,
+            a file named after a config (or a folder holding just one) is read under that config.
         config: A builder config (``"s"``, ``"m"``, ``"oracle"``, ``"s_original"``, ...); default:
-            the one the file's name belongs to, else ``"s"`` (the parsing rules are the same).
+            the one the file's name belongs to. Required when the names say no config (the data
+            would otherwise be labelled with a config it may not be).
         cache_dir: The ``datasets`` cache folder.
         lazy: Return a :class:`~.lazy.LazySamples` (each Sample built on access; opening a built
             cache costs milliseconds) instead of a list.
@@ -171,7 +172,8 @@ def load_longmemeval(
     Raises:
         SourceFormatError: malformed input, naming the file and the question; a question in two
             files of a folder (names both).
-        ConfigurationError: a folder without the config's file, or with the files of several configs.
+        ConfigurationError: no config given and the names say none; a folder without the config's
+            file (holding other configs' files), or with the files of several configs.
         SourceChangedError: the file changed while it was read.
     """
     entry = benchmark("longmemeval")
@@ -193,7 +195,8 @@ def load_dataset(
 
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
-        config: LongMemEval config (default ``"s"``); LoCoMo has one config.
+        config: LongMemEval config (default ``"s"``; without ``data_dir`` it reads only its own file,
+            ``longmemeval_s_cleaned.json``, see :func:`himga.sources.pinned_source`); LoCoMo has one config.
         data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`);
             a folder is read by the folder rule (see :func:`load_longmemeval`).
         cache_dir: The ``datasets`` cache folder.

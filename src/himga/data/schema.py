@@ -91,6 +91,9 @@ class Session:
     date_str: str | None = None
     title: str | None = None
 
+    def __repr__(self) -> str:  # ids and counts; the turns are ``self.messages``
+        return f"Session(session_id={self.session_id!r}, date_str={self.date_str!r}, messages={len(self.messages)})"
+
     @property
     def datetime(self) -> _dt.datetime | None:
         """``date_str`` parsed by :func:`~himga.data.dates.parse_date`: a naive datetime, or ``None``.
@@ -173,6 +176,13 @@ class Sample:
     speaker_a: str | None = None
     speaker_b: str | None = None
     raw: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Ids and counts, one line (a LoCoMo sample's full repr ran to ~245,000 characters); the content is
+        one call away: ``dataclasses.asdict(sample)``, ``sample.sessions``, ``sample.qa_pairs``."""
+        speakers = f", speakers=({self.speaker_a!r}, {self.speaker_b!r})" if self.speaker_a or self.speaker_b else ""
+        return (f"Sample(sample_id={self.sample_id!r}, dataset={self.dataset!r}, sessions={len(self.sessions)}, "
+                f"messages={sum(len(s.messages) for s in self.sessions)}, qa_pairs={len(self.qa_pairs)}{speakers})")
 
     @property
     def question_datetime(self) -> _dt.datetime | None:

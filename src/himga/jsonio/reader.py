@@ -25,7 +25,7 @@ from himga.jsonio._sniff import not_json
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from himga.sources.identity import check_unchanged, file_identity
 
-__all__ = ["iter_array_items", "load_json", "reject_constant"]
+__all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 
 def reject_constant(name: str) -> Any:
     """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
@@ -66,30 +66,46 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
     if not text.strip():
         raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
+    return parse_json_text(path.name, text, data=data)
+
+
+def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | None = None) -> Any:
+    """Parse one JSON document (a whole file, or one line of a JSON Lines file) with :func:`load_json`'s checks.
+
+    Args:
+        name: The file's name, for errors.
+        text: The document.
+        where: Its path in errors: ``"$"`` for a whole file, ``"line 7"`` for a line.
+        data: ``text``'s bytes when at hand (the depth check reads bytes).
+
+    Raises:
+        SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
+            ``Infinity``, a number beyond a double, nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
+            levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
+    """
     try:
-        DepthGuard().feed(data)
+        DepthGuard().feed(data if data is not None else text.encode("utf-8", "surrogatepass"))
     except TooDeep as e:
-        raise SourceFormatError(path.name, e.path, e.detail) from None
+        raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
     overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
     try:
         value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=_finite_float(overflow))
     except DuplicateKey:
-        where, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook)) or ("$", "?")
-        raise SourceFormatError(path.name, f"{where}.{key}", duplicate_detail(key)) from None
+        at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
+        raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
-        raise SourceFormatError(
-            path.name, "$", f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg} (truncated or corrupted file?)"
-        ) from None
+        position = f"line {e.lineno} column {e.colno}" if where == "$" else f"column {e.colno}"
+        raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
     except ValueError as e:  # from reject_constant
-        raise SourceFormatError(path.name, "$", f"expected standard JSON, got {e}") from None
+        raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
     except RecursionError:
-        raise SourceFormatError(path.name, "$", "invalid JSON: nested too deeply") from None
+        raise SourceFormatError(name, where, "invalid JSON: nested too deeply") from None
     if overflow:
-        where = next((at for at, item in walk(value) if isinstance(item, float) and math.isinf(item)), "$")
-        raise SourceFormatError(path.name, where, f"{NOT_FINITE}, got {overflow[0][:40]}")
-    if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogate(value)) is not None:
+        at = next((at for at, item in walk(value, where) if isinstance(item, float) and math.isinf(item)), where)
+        raise SourceFormatError(name, at, f"{NOT_FINITE}, got {overflow[0][:40]}")
+    if _SURROGATE_ESCAPE.search(text) and (at := _lone_surrogate(value, where)) is not None:
         # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
-        raise SourceFormatError(path.name, where, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
+        raise SourceFormatError(name, at, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
     return value
 
 
@@ -113,9 +129,9 @@ def _finite_float(overflow: list[str]):
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _lone_surrogate(value: Any) -> str | None:
+def _lone_surrogate(value: Any, base: str = "$") -> str | None:
     """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
-    for where, item in walk(value):
+    for where, item in walk(value, base):
         if isinstance(item, str):
             if _SURROGATE.search(item):
                 return where

@@ -219,6 +219,18 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
+#: Licence id (the card's ``license:`` tag) → what it means, in words, for the card's text.
+LICENCE_WORDS = {
+    "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
+    "mit": "the MIT License",
+}
+
+
+def licence_words(licence: str) -> str:
+    """`` (<the licence in words>)`` for a licence id of :data:`LICENCE_WORDS`, else ``""``."""
+    return f" ({LICENCE_WORDS[licence]})" if licence in LICENCE_WORDS else ""
+
+
 def render_card(
     entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
 ) -> str:
@@ -247,7 +259,7 @@ def render_card(
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
         "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
-        f"`{module._LICENSE}`; homepage: {module._HOMEPAGE}.",
+        f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
@@ -259,7 +271,10 @@ def render_card(
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'
         f'it = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}", streaming=True)\n'
-        "```\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
+        "```\n\nDistributed: each config is written as a multiple of 16 Parquet files, so "
+        "`datasets.distributed.split_dataset_by_node(it, rank, world_size)` gives each of 2, 4, 8 or 16 ranks "
+        "whole files; for another world size, `it = it.reshard()` first (datasets ≥ 5: one shard per Parquet "
+        "row group).\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
         "import datasets\nimport himga\nfrom himga.data import samples_from_dataset\n\n"
         f'samples = samples_from_dataset(datasets.load_dataset("ORG/NAME"{config_arg}, split="{SPLIT}"))\n'
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # runs the himga builder on the pinned source\n'

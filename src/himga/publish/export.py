@@ -4,7 +4,6 @@ Layout of an export folder::
 
     README.md                                   the dataset card (:mod:`himga.publish.card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
-    .himga-export.lock                          held while an export writes here (hidden: datasets ignores it)
 
 ``datasets.load_dataset(OUT_DIR)`` (or the Hub repository it is pushed to) then gives the builder's
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
@@ -30,6 +29,7 @@ root) is an error naming it, raised before anything is written (:func:`~himga.pu
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -39,6 +39,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from filelock import FileLock
@@ -47,12 +48,12 @@ from himga.publish.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError, redacted
-from himga.publish.read_export import (LOCK, METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
+from himga.publish.read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs, shard_metadata)
 from himga.publish.source_labels import SourceFile, checked_sources, select_configs
-from himga.sources import offline
+from himga.sources import cache_root
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "all_configs", "checked_export", "export", "exported_configs", "push"]
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs", "push"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +63,17 @@ ROW_GROUP_BYTES = 16 * 2**20
 PARQUET_COMPRESSION = "zstd"
 #: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
 SHARD_BYTES = 500 * 2**20
+#: The shard count of an export is a multiple of this (see :func:`shard_count`): it divides 2, 4, 8 and 16 ranks.
+SHARD_MULTIPLE = 16
+
+
+def _lock_path(out: Path) -> Path:
+    """The lock held while an export writes ``out``: in ``$HIMGA_CACHE/export-locks/``, one per output
+    folder (its resolved path's sha256), so that nothing but the export is left in ``out``."""
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    folder = cache_root() / "export-locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{key}.lock"
 
 
 def all_configs(entry: Benchmark) -> list[str]:
@@ -73,14 +85,31 @@ def all_configs(entry: Benchmark) -> list[str]:
     return benchmark(entry).configs
 
 
-def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict) -> SplitSize:
+def shard_count(rows: int, num_bytes: float, shard_bytes: int = SHARD_BYTES, num_shards: int | None = None) -> int:
+    """How many Parquet files a config is written as: ``num_shards`` when given, else a multiple of
+    :data:`SHARD_MULTIPLE` (16: S, M and oracle get 16 files, M's ~170 MB each) with at most about
+    ``shard_bytes`` of Arrow data per file, so that ``split_dataset_by_node(..., world_size=2, 4, 8 or 16)``
+    gives every rank whole, equal files ("shards" mode). A split of fewer rows than that is one file.
+    Never more files than rows.
+    """
+    if num_shards is not None:
+        if num_shards < 1:
+            raise ConfigurationError(f"num_shards: expected a positive integer, got {num_shards!r}")
+        return min(num_shards, max(rows, 1))
+    natural = max(1, math.ceil(num_bytes / shard_bytes))
+    if rows < SHARD_MULTIPLE:
+        return max(1, min(rows, natural))
+    return min(SHARD_MULTIPLE * math.ceil(natural / SHARD_MULTIPLE), rows // SHARD_MULTIPLE * SHARD_MULTIPLE)
+
+
+def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict, num_shards: int | None = None) -> SplitSize:
     """Write one config's rows as ``folder/test-0000i-of-0000N.parquet`` (``folder`` is created new)."""
     folder.mkdir(parents=True)
     num_bytes = ds.info.splits[SPLIT].num_bytes if ds.info.splits and SPLIT in ds.info.splits else ds.data.nbytes
     rows = ds.num_rows
     row_bytes = num_bytes / rows if rows else 1
     rows_per_group = max(1, int(row_group_bytes // row_bytes))
-    num_shards = max(1, min(rows, math.ceil(num_bytes / shard_bytes)))
+    num_shards = shard_count(rows, num_bytes, shard_bytes, num_shards)
     schema = ds.features.arrow_schema  # carries the features as metadata; raw columns are plain JSON text
     schema = schema.with_metadata({**schema.metadata, METADATA_KEY: json.dumps(metadata).encode()})
     for index in range(num_shards):
@@ -90,8 +119,19 @@ def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, meta
         # ~30% smaller here and read by every Parquet reader the Hub uses.
         with pq.ParquetWriter(path, schema=schema, compression=PARQUET_COMPRESSION) as writer:
             for batch in shard.iter(batch_size=rows_per_group):
+                _check_decodes(batch, ds)
                 writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
     return SplitSize(num_examples=rows, num_bytes=num_bytes)
+
+
+def _check_decodes(batch, ds) -> None:
+    """Refuse to publish rows whose text is not UTF-8 any more (a cache altered on disk): a ``CacheError``."""
+    try:
+        batch.validate(full=True)
+    except pa.ArrowInvalid as e:
+        from himga.build.manifest import undecodable
+
+        raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
 
 
 def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
@@ -146,6 +186,7 @@ def export(
     row_group_bytes: int = ROW_GROUP_BYTES,
     shard_bytes: int = SHARD_BYTES,
     card_only: bool = False,
+    num_shards: int | None = None,
 ) -> dict[str, SplitSize | None]:
     """Build the configs of dataset ``name`` and write them with their card to ``out_dir``.
 
@@ -171,6 +212,7 @@ def export(
         card_only: Build nothing; rewrite ``README.md`` for the configs already in ``out_dir``, or, when
             it holds no data, for every config without split sizes, listing the pinned files (how the
             committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
+        num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
 
     Returns:
         Config → split size (``None`` if unknown), for every config on the written card, in builder order.
@@ -192,7 +234,7 @@ def export(
     sources = {config: checked_sources(entry, config, data_dir, described=described) for config in wanted}
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
-    with FileLock(out / LOCK):
+    with FileLock(_lock_path(out)):
         check_export_target(name, out, wanted)  # again, now that no other export can change it
         shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed (it holds STAGING_MARK)
         try:
@@ -202,7 +244,7 @@ def export(
             for config in wanted:
                 ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir)
                 metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
-                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata)
+                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata, num_shards)
                 logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
             kept = _kept_configs(entry, out, wanted)
             sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(entry) if c in written or c in kept}
@@ -252,10 +294,12 @@ def push(
     Raises:
         ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
             export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (``HF_HUB_OFFLINE``), an invalid ``repo_id``, or the Hub refused
+        UploadError: no token, offline (any switch of :func:`himga.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
     from huggingface_hub import HfApi, get_token
+
+    from himga.offline import offline_switch
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:
@@ -263,8 +307,8 @@ def push(
     except HFValidationError as e:
         raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
 
-    if offline():
-        raise UploadError(f"cannot push to {repo_id}: HF_HUB_OFFLINE is set")
+    if switch := offline_switch():
+        raise UploadError(f"cannot push to {repo_id}: {switch} is set")
     if get_token() is None:
         raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
     if export_dir is not None:

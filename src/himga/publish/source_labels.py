@@ -86,15 +86,16 @@ def source_paths(entry: Benchmark, config: str, data_dir: str | Path | None) -> 
     Args:
         entry: The benchmark.
         config: A config of the builder.
-        data_dir: A file (read as it is), a folder (LongMemEval: the config's file name in it;
-            LoCoMo: every ``.json`` file in it, sorted), or ``None`` for the pinned source's folder
-            (:func:`himga.utils.get_dataset`, which downloads the config's file if needed).
+        data_dir: A file (read as it is), a folder (LongMemEval: by the builder's source rule,
+            ``himga_longmemeval.folder.folder_files``; LoCoMo: every ``.json`` file in it, sorted), or
+            ``None`` for the config's pinned file (:func:`himga.sources.pinned_source`, which downloads
+            it if needed).
 
     Returns:
         The files, in the order the builder reads them; ``[]`` for a folder without them.
 
     Raises:
-        ConfigurationError: ``data_dir`` does not exist.
+        ConfigurationError: ``data_dir`` does not exist; the pinned source's folder lacks the config's file.
         DownloadError, ChecksumError: the pinned source could not be fetched or verified.
     """
     return benchmark(entry).source_files(config, data_dir)
@@ -106,9 +107,11 @@ def select_configs(entry: Benchmark, configs: list[str] | tuple[str, ...] | None
     A dataset with one config (LoCoMo) always gets it. For LongMemEval with a local source:
 
     - no ``configs``: a file gets the configs its name belongs to (:func:`configs_named`), a folder the
-      configs whose file it holds; a name that says no config is an error (pass the config);
-    - ``configs`` given: a file whose name belongs to other configs, or a folder without a requested
-      config's file, is an error; a file whose name says nothing is taken as labelled by the caller.
+      configs whose file it holds; a name that says no config is an error (pass the config), as for
+      every other route (``himga_longmemeval.folder.resolve_source``);
+    - ``configs`` given: a file whose name belongs to other configs, or a folder the builder reads
+      nothing from for a requested config, is an error; files whose names say nothing are taken as
+      labelled by the caller.
 
     With ``data_dir=None`` (the pinned sources) the requested configs, default all of the builder's.
 
@@ -152,10 +155,14 @@ def _configs_of_file(entry: Benchmark, path: Path, wanted: list[str] | None) -> 
 
 
 def _configs_of_folder(entry: Benchmark, path: Path, wanted: list[str] | None) -> list[str]:
-    """A folder: the configs whose file it holds; every requested config must have its file there."""
-    given = [c for c in entry.configs if entry.source_files(c, path)]
+    """A folder: without ``wanted``, the configs whose file it holds (by name; none is an error, as on every
+    route); with, each requested config must be one the builder reads something for from it."""
+    given = [c for c in entry.configs if any(c in entry.configs_named(p.name) for p in path.iterdir() if p.is_file())]
     if wanted is None and not given:
-        raise ConfigurationError(f"{entry.name}: no source file of any config in {path}; expected {entry.file_names()} (or pass one file and its config)")
+        raise ConfigurationError(
+            f"{entry.name}: cannot tell the config of the files in {path} from their names; pass the config (--config / configs=). "
+            f"File names of the configs: {entry.file_names()}")
+    given = given if wanted is None else [c for c in entry.configs if entry.source_files(c, path)]
     if wanted is not None and (missing := [c for c in wanted if c not in given]):
         raise ConfigurationError(f"{entry.name}: no source file of config {', '.join(missing)} in {path}; expected {entry.file_names()}")
     return wanted or given

@@ -20,7 +20,9 @@ Whether a local file is byte-identical to a pinned one is :mod:`himga.sources.pr
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from himga.catalog import NAMES, benchmark
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
+from himga.offline import offline_switch
 
 __all__ = [
     "AUXILIARY",
@@ -38,8 +41,9 @@ __all__ = [
     "datasets_root",
     "download",
     "get_dataset",
-    "offline",
+    "pinned_source",
     "sha256_of",
+    "where_to_put",
 ]
 
 #: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
@@ -66,6 +70,8 @@ class RemoteFile:
         repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
         licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
         evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
+        rows: The rows a build of this file makes (LoCoMo: 10 samples; LongMemEval: 500 questions), the
+            total of the build's progress bar; ``None`` where unknown.
         content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.sources.content`), or ``None``.
         content_tree: A JSON file holding the file's content tree (:func:`himga.sources.content.content_tree`), which
             locates where a copy's content differs; or ``None``.
@@ -81,6 +87,7 @@ class RemoteFile:
     repo: str | None = None
     licence: str | None = None
     evidence: str | None = None
+    rows: int | None = None
     content_sha256: str | None = None
     content_tree: str | None = None
 
@@ -96,18 +103,18 @@ class RemoteFile:
         return f"{repo}@{self.revision[:7]}" if self.revision else repo
 
     @property
-    def names(self) -> list[str]:
-        """The names a local copy may have: :attr:`filename` first, then it with ``.json`` added or removed.
+    def local_names(self) -> list[str]:
+        """The names a local copy of this file may have: ``filename``, then with (or without) ``.json``.
 
-        The one rule for "does this file name belong to this pin" (the builders' folder rule, export's
-        config labels, ``himga sources``' local copies).
+        The one rule for "does this file name belong to this pin" (the builders' source rules, export's
+        config labels, ``himga sources``' local copies; :meth:`himga.catalog.Benchmark.configs_named`).
         """
         stem = self.filename.removesuffix(".json")
         return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
 
     def accepts_name(self, name: str) -> bool:
-        """Whether a local file called ``name`` carries this pin's name (see :attr:`names`)."""
-        return name in self.names
+        """Whether a local file called ``name`` carries this pin's name (see :attr:`local_names`)."""
+        return name in self.local_names
 
 
 def datasets_root() -> Path | None:
@@ -134,28 +141,44 @@ def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def offline() -> bool:
-    """Whether ``HF_HUB_OFFLINE`` asks for no network (``1``, ``true``, ``yes``, ``on``; any case).
+def where_to_put(remote: RemoteFile, folder: Path) -> str:
+    """The end of every "cannot download" message: where a copy made by hand is found.
 
-    The one place the variable is parsed (downloads, ``himga sources --check``).
+    ``folder`` is the download cache's ``<name>/`` folder (downloads happen only when
+    ``$HIMGA_DATASETS_ROOT`` is unset), so the message names it, and gives the ``export`` line that
+    makes a folder of your own the source instead.
     """
-    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in ("1", "true", "yes", "on")
+    return (
+        f"download {remote.url} yourself and put it in {folder}/ (a copy there is found and not downloaded again), "
+        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it"
+    )
+
+
+@contextlib.contextmanager
+def _hub_warnings_silenced():
+    """``huggingface_hub`` logs a warning per retry ("Error while downloading ...", "Trying to resume
+    download...", "Retrying in 1s"); the DownloadError raised after the last one is the one line to show."""
+    logger = logging.getLogger("huggingface_hub")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def download(remote: RemoteFile, folder: Path) -> Path:
     """Fetch one file into ``folder`` atomically, verifying its sha256.
 
     Raises:
-        DownloadError: offline, not found, network failure (the message says where to put a copy).
+        DownloadError: offline (any switch of :func:`himga.offline.offline_switch`, at once), not found,
+            network failure (the message says where to put a copy).
         ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
     """
     target = folder / remote.filename
-    hint = (
-        f"download {remote.url} yourself and put it at $HIMGA_DATASETS_ROOT/{folder.name}/{remote.filename} "
-        f"(or pass --data-dir / data_dir= pointing at its folder)"
-    )
-    if offline():
-        raise DownloadError(f"{remote.filename}: not in {folder} and HF_HUB_OFFLINE is set; {hint}")
+    hint = where_to_put(remote, folder)
+    if switch := offline_switch():  # before any name look-up or retry
+        raise DownloadError(f"{remote.filename}: not in {folder} and {switch} is set; {hint}")
     if remote.repo_id is not None:
         return _hub_download(remote, folder, hint)
     from huggingface_hub.file_download import http_get
@@ -164,7 +187,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, "wb") as f, _hub_warnings_silenced():
             http_get(remote.url, f, displayed_filename=remote.filename)
         if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
             raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
@@ -186,7 +209,8 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
     # the file gets its final name in ``folder`` only after its checksum matches.
     staging = folder / ".download"
     try:
-        path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
+        with _hub_warnings_silenced():
+            path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
     except Exception as e:  # offline, not found, network failures of every kind
         raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
     if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
@@ -246,3 +270,38 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
         if not (folder / remote.filename).is_file():
             download(remote, folder)
     return folder
+
+
+def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -> Path:
+    """The one file a build of the default source reads: ``remote``'s, by name, in :func:`get_dataset`'s folder.
+
+    The rule for every route without a ``data_dir``/``data_files`` (``load_dataset(name)``,
+    ``datasets.load_dataset("himga_<name>")``, streaming, the CLI without ``--data-dir``, an export of the
+    pinned sources): a config, the default one included, reads only its own file (``remote.local_names``:
+    ``longmemeval_s_cleaned.json`` or ``longmemeval_s_cleaned`` for LongMemEval's ``s``), never the other
+    files of ``$HIMGA_DATASETS_ROOT/<name>/``.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        remote: The config's pinned file (its ``remote_file()``).
+        config: The config's name, for the message.
+
+    Returns:
+        The file's path.
+
+    Raises:
+        ConfigurationError: ``$HIMGA_DATASETS_ROOT/<name>/`` lacks the file; the message names the folder,
+            the names looked for and the files found there.
+        DownloadError, ChecksumError: see :func:`get_dataset`.
+    """
+    folder = get_dataset(name, files=[remote])
+    for candidate in remote.local_names:
+        if (folder / candidate).is_file():
+            return folder / candidate
+    found = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else []
+    which = f"{name} (config {config!r})" if config else name
+    raise ConfigurationError(
+        f"{which}: no source file in {folder}; looked for {', '.join(remote.local_names)}"
+        + (f"; found {', '.join(found)}" if found else "")
+        + " (pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)"
+    )

@@ -12,7 +12,10 @@ from pathlib import Path
 from himga.errors import SourceFormatError
 from himga.sources.identity import path_kind
 
-__all__ = ["check_source_entry", "json_files"]
+__all__ = ["SOURCE_SUFFIXES", "check_source_entry", "json_files"]
+
+#: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonlines`).
+SOURCE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 
 
 def check_source_entry(path: Path) -> bool:
@@ -34,7 +37,7 @@ def check_source_entry(path: Path) -> bool:
 
 
 def json_files(folder: str | Path) -> list[Path]:
-    """The ``.json`` files of a folder, sorted by name; other files, hidden files (``.name``, as
+    """The ``.json`` (and ``.jsonl``) files of a folder, sorted by name; other files, hidden files (``.name``, as
     ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
 
     Raises:
@@ -42,7 +45,7 @@ def json_files(folder: str | Path) -> list[Path]:
             as a file (a link to nothing, a FIFO, a device: :func:`check_source_entry`).
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".") and check_source_entry(p))
+    files = sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and check_source_entry(p))
     if not files:
         raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
     return files

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from himga.catalog import NAMES, Benchmark, benchmark
 from himga.sources.provenance import file_sha256, provenance
-from himga.sources import RemoteFile, cache_root, datasets_root, offline
+from himga.sources import RemoteFile, cache_root, datasets_root
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
 
@@ -139,11 +139,13 @@ def check_pin(pin: RemoteFile, *, timeout: float = 10) -> Check:
 def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     """The lines of ``himga sources --check`` and whether every pin is ok.
 
-    One line per file, ``<dataset>/<config> <file>: <status>: <detail>``; offline (``HF_HUB_OFFLINE``
-    set, or no remote answers at all) a single line saying so.
+    One line per file, ``<dataset>/<config> <file>: <status>: <detail>``; offline (any switch of
+    :func:`himga.offline.offline_switch`, or no remote answers at all) a single line saying so.
     """
-    if offline():
-        return ["offline: HF_HUB_OFFLINE is set; no pin was checked (unset it to check)"], False
+    from himga.offline import offline_switch
+
+    if switch := offline_switch():
+        return [f"offline: {switch} is set; no pin was checked (unset it to check)"], False
     pins = all_pins(names)
     checks = [check_pin(pin) for _name, _config, pin in pins]
     if checks and all(c.status == "unreachable" for c in checks):

@@ -44,9 +44,12 @@ import datetime as dt
 import json
 import os
 import random
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from tqdm import tqdm
 
 __all__ = ["GeneratedFile", "iter_questions", "main", "write_longmemeval_like"]
 
@@ -235,7 +238,9 @@ def iter_questions(questions: int = 500, sessions: int = 48, *, seed: int = 0) -
         yield _question(q, qtype, is_abs, sessions, seed)
 
 
-def write_longmemeval_like(path: str | os.PathLike, questions: int = 500, sessions: int = 48, *, seed: int = 0) -> GeneratedFile:
+def write_longmemeval_like(
+    path: str | os.PathLike, questions: int = 500, sessions: int = 48, *, seed: int = 0, progress: bool = False
+) -> GeneratedFile:
     """Write a LongMemEval-shaped JSON file, streaming one question at a time.
 
     The file appears at ``path`` only when complete (it is written to ``path + ".part"`` first).
@@ -245,6 +250,7 @@ def write_longmemeval_like(path: str | os.PathLike, questions: int = 500, sessio
         questions: Number of questions (500 for S/M scale).
         sessions: Mean haystack sessions per question (48 ≈ S, ~259 MB at 500 questions; 480 ≈ M, ~2.6 GB).
         seed: Any int; the file's bytes depend only on ``(questions, sessions, seed)``.
+        progress: Show a progress bar on stderr (``tqdm``: questions written, of ``questions``, and the time left).
 
     Returns:
         GeneratedFile: The path and the counts written (questions, session entries, turns, abstentions, bytes).
@@ -257,9 +263,11 @@ def write_longmemeval_like(path: str | os.PathLike, questions: int = 500, sessio
     part = path.with_name(path.name + ".part")
     n_questions = n_sessions = n_turns = n_abs = 0
     try:
-        with open(part, "w", encoding="utf-8", newline="") as f:
+        bar = tqdm(total=questions, unit=" questions", desc=f"Writing {path.name}", disable=not progress, file=sys.stderr)
+        with open(part, "w", encoding="utf-8", newline="") as f, bar:
             f.write("[")
             for item in iter_questions(questions, sessions, seed=seed):
+                bar.update(1)
                 f.write(", " if n_questions else "")
                 f.write(json.dumps(item, ensure_ascii=False))
                 n_questions += 1
@@ -273,15 +281,26 @@ def write_longmemeval_like(path: str | os.PathLike, questions: int = 500, sessio
     return GeneratedFile(path, n_questions, n_sessions, n_turns, n_abs, path.stat().st_size)
 
 
+#: Mean haystack sessions per question of an M-scale file (``--m-scale``, as ``benchmarks/run.py --m-scale``).
+M_SESSIONS = 480
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m himga.testing OUT.json [--questions N] [--sessions N] [--seed N]``; prints the counts."""
+    """``python -m himga.testing OUT.json [--questions N] [--sessions N | --m-scale] [--seed N]``; prints the counts."""
     ap = argparse.ArgumentParser(prog="python -m himga.testing", description="Write a LongMemEval-shaped JSON file.")
     ap.add_argument("out", type=Path)
     ap.add_argument("--questions", type=int, default=500, help="questions (default 500)")
-    ap.add_argument("--sessions", type=int, default=48, help="mean haystack sessions per question (48 ≈ S, 480 ≈ M)")
+    scale = ap.add_mutually_exclusive_group()
+    scale.add_argument("--sessions", type=int, default=48, help="mean haystack sessions per question (48 ≈ S, 480 ≈ M)")
+    scale.add_argument("--m-scale", dest="sessions", action="store_const", const=M_SESSIONS,
+                       help=f"an M-scale file: --sessions {M_SESSIONS} (~2.6 GB)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    written = write_longmemeval_like(args.out, args.questions, args.sessions, seed=args.seed)
+    try:
+        written = write_longmemeval_like(args.out, args.questions, args.sessions, seed=args.seed, progress=True)
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; the partial file is removed
+        print(f"\npython -m himga.testing: interrupted; {args.out} not written", file=sys.stderr)
+        return 130
     print(
         f"{written.path}: {written.bytes} bytes, {written.questions} questions, {written.session_entries} "
         f"session entries, {written.turns} turns, {written.abstentions} abstentions"
