@@ -19,7 +19,7 @@ from himga.build.guarded import GuardedBuilder
 from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
-from himga.jsonlines import is_json_lines, iter_records
+from himga.jsonio.jsonlines import is_json_lines, iter_records
 from himga.sources.content import content_sha256
 from himga.sources.folder import json_files
 from himga.sources.provenance import record_content, warn_if_modified

@@ -26,7 +26,7 @@ from himga.build.arrow_batches import ArrowBatches
 from himga.build.guarded import GuardedBuilder
 from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonlines import iter_records
+from himga.jsonio.jsonlines import iter_records
 from himga.sources.content import ContentDigest
 from himga.sources.provenance import record_content, warn_if_modified
 from himga.sources.identity import OneFileEach

@@ -294,12 +294,12 @@ def push(
     Raises:
         ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
             export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (any switch of :func:`himga.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
+        UploadError: no token, offline (any switch of :func:`himga.sources.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
     from huggingface_hub import HfApi, get_token
 
-    from himga.offline import offline_switch
+    from himga.sources.offline import offline_switch
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:

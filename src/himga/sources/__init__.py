@@ -1,7 +1,7 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
 The package: this module (remote files, roots, downloads), :mod:`.identity` (a file's identity and
-change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.content` (a file's content fingerprint), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
+change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.content` (a file's content fingerprint), :mod:`.offline` (the one offline decision), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
 sources``: every pin, its local copies, whether the remote still serves it).
 
 This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from himga.catalog import NAMES, benchmark
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
-from himga.offline import offline_switch
+from himga.sources.offline import offline_switch
 
 __all__ = [
     "AUXILIARY",
@@ -171,7 +171,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
     """Fetch one file into ``folder`` atomically, verifying its sha256.
 
     Raises:
-        DownloadError: offline (any switch of :func:`himga.offline.offline_switch`, at once), not found,
+        DownloadError: offline (any switch of :func:`himga.sources.offline.offline_switch`, at once), not found,
             network failure (the message says where to put a copy).
         ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
     """

@@ -14,7 +14,7 @@ from himga.sources.identity import path_kind
 
 __all__ = ["SOURCE_SUFFIXES", "check_source_entry", "json_files"]
 
-#: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonlines`).
+#: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonio.jsonlines`).
 SOURCE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 
 

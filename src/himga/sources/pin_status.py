@@ -140,9 +140,9 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     """The lines of ``himga sources --check`` and whether every pin is ok.
 
     One line per file, ``<dataset>/<config> <file>: <status>: <detail>``; offline (any switch of
-    :func:`himga.offline.offline_switch`, or no remote answers at all) a single line saying so.
+    :func:`himga.sources.offline.offline_switch`, or no remote answers at all) a single line saying so.
     """
-    from himga.offline import offline_switch
+    from himga.sources.offline import offline_switch
 
     if switch := offline_switch():
         return [f"offline: {switch} is set; no pin was checked (unset it to check)"], False

@@ -12,9 +12,9 @@ import pytest
 
 from himga.data import load_locomo, load_longmemeval, samples_from_dataset
 from himga.errors import SourceFormatError
-from himga.jsonlines import is_json_lines, iter_json_lines
+from himga.jsonio.jsonlines import is_json_lines, iter_json_lines
 
-sys.path.insert(0, str(Path(__file__).parent / "sources"))
+sys.path.insert(0, str(Path(__file__).parent))  # routes.py, beside this file
 from routes import all_routes, error_message  # noqa: E402
 
 PAIR_IDS = ["gpt4_2655b836", "09ba9854_abs"]

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "sources"))
+sys.path.insert(0, str(Path(__file__).parent))  # routes.py, beside this file
 from routes import all_routes, error_message  # noqa: E402
 
 
