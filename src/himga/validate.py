@@ -102,17 +102,10 @@ class Report:
 
 def _source_split(entry: Benchmark, config: str | None, data_dir: str | Path | None):
     """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
-    from himga.build.prepare import unchecked_builder
+    from himga.build.prepare import path_builder
 
-    path = Path(data_dir).expanduser() if data_dir is not None else None
     with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
-        builder = unchecked_builder(
-            benchmark(entry),
-            config,
-            data_dir=path if path is not None and not path.is_file() else None,
-            data_files=[str(path)] if path is not None and path.is_file() else None,
-            cache_dir=scratch,
-        )
+        builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
     (split,) = builder._split_generators(None)  # the builders find files themselves (no dl_manager)
     return builder, split
 

@@ -28,6 +28,7 @@ __all__ = [
     "escaped",
     "existing_source",
     "make_builder",
+    "path_builder",
     "prepare",
     "unchecked_builder",
     "source_files",
@@ -64,6 +65,25 @@ def make_builder(
     entry = benchmark(entry)
     entry.check_options(options, make_builder)
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
+
+
+def path_builder(entry: Benchmark, config: str | None, path: str | Path | None, **kwargs: Any) -> datasets.GeneratorBasedBuilder:
+    """:func:`unchecked_builder` for one source path, as the facade, the CLI and ``himga validate`` take it:
+    a file is ``data_files`` (its name taken literally), a folder ``data_dir``, ``None`` the pinned source.
+
+    Raises:
+        ConfigurationError: a path that is neither a file nor a folder (a FIFO, a device), and as
+            :func:`make_builder`.
+    """
+    data_dir = data_files = None
+    if path is not None:
+        check_source_kind(entry.name, path)
+        path = Path(path).expanduser()
+        if path.is_file():
+            data_files = [str(path)]
+        else:
+            data_dir = path
+    return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, **kwargs)
 
 
 def unchecked_builder(

@@ -12,9 +12,8 @@ from typing import Any
 
 import datasets
 
-from himga.build.prepare import prepare, unchecked_builder
+from himga.build.prepare import path_builder, prepare
 from himga.catalog import Benchmark, benchmark
-from himga.sources.identity import check_source_kind
 
 from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
@@ -57,16 +56,8 @@ def build_dataset(
 
 def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_dir: str | Path | None,
            options: dict[str, Any]) -> datasets.Dataset:
-    """:func:`build_dataset` with checked options: a file is ``data_files``, a folder ``data_dir``."""
-    data_dir = data_files = None
-    if path is not None:
-        check_source_kind(entry.name, path)
-        path = Path(path).expanduser()
-        if path.is_file():
-            data_files = [str(path)]
-        else:
-            data_dir = path
-    return prepare(unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options))
+    """:func:`build_dataset` with checked options (a file is ``data_files``, a folder ``data_dir``)."""
+    return prepare(path_builder(entry, config, path, cache_dir=cache_dir, **options))
 
 
 def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
