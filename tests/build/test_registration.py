@@ -337,11 +337,12 @@ def test_relative_data_files_are_relative_to_data_dir(shared_data, tmp_path, mon
 @pytest.mark.parametrize("dataset", ["himga_locomo", "himga_longmemeval"])
 def test_relative_data_files_are_relative_to_data_dir_in_make_builder(shared_data, tmp_path, monkeypatch, dataset):
     from himga.build.prepare import make_builder, prepare
+    from himga.catalog import by_load_name
 
     name, data, cwd, ids = _decoy_and_source(shared_data, tmp_path, dataset)
     monkeypatch.chdir(cwd)
     config = "oracle" if dataset == "himga_longmemeval" else None
-    builder = make_builder(registry.DATASET_NAMES[dataset], config, data_dir=data, data_files=name, cache_dir=tmp_path / "c")
+    builder = make_builder(by_load_name(dataset), config, data_dir=data, data_files=name, cache_dir=tmp_path / "c")
     assert prepare(builder)["sample_id"] == ids
     with pytest.raises(ConfigurationError, match=f"^source file 'missing.json' \\(in data_dir '{data}'\\) does not exist$"):
-        make_builder(registry.DATASET_NAMES[dataset], config, data_dir=data, data_files="missing.json")
+        make_builder(by_load_name(dataset), config, data_dir=data, data_files="missing.json")
