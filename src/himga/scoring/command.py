@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from himga.scoring.predictions import check_ids, read_labels, read_predictions
     from himga.scoring.record import dumps_report, run_record
     from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
+    from himga.catalog import CATALOG
+    from himga.catalog import benchmark as catalog_entry
     from himga.data.ids import read_ids
     from himga.subset import run_identity
     from himga.validate import source_files
@@ -81,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
     predictions = read_predictions(args.predictions)
     labels, models = read_labels(args.labels) if args.labels else (None, [])  # both files checked before the build
     options = {k: v for k, v in (("gold", args.gold), ("errata", args.errata)) if v is not None}
-    if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to locomo only")
+    if options and not catalog_entry(args.dataset).golds:
+        takers = ", ".join(b.name for b in CATALOG.values() if b.golds)
+        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to {takers} only")
     wanted = read_ids(args.ids) if args.ids else None
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     name = Path(args.predictions).name
