@@ -160,10 +160,17 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
 
 
 def _cmd_subset(args: argparse.Namespace) -> int:
+    from himga.scoring.outputs import check_outputs
     from himga.subset import subset, write_ids
+    from himga.validate import source_files
 
+    inputs = {"errata": getattr(args, "errata", None),
+              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    files = source_files(args.dataset, args.config, data_dir=args.data_dir)
+    check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     write_ids(drawn.ids, args.out)
     how = []
     if args.stratify:
