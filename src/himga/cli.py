@@ -154,6 +154,9 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
     for name, lines in summary.lines.items():
         print(f"  {args.out_dir}/{name}: {lines} lines")
+    identity = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))
+    errata = f" ({identity['errata']}, sha256 {identity['errata_sha256']})" if identity["errata"] else ""
+    print(f"  {args.out_dir}/identity.json: gold {identity['gold']}{errata}")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
     return 0
