@@ -10,9 +10,7 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     candidates.turn.tsv       qid <TAB> docid
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
-    identity.json             what the labels were made from  (:func:`export_qrels` only) the source files'
-                                                              sha256, the config, the gold variant (published
-                                                              or audited, with the errata's sha256)
+    identity.json             sources' sha256, config, gold   (:func:`export_qrels` only) what the labels come from
 
 Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
 :data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,

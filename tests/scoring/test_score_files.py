@@ -126,3 +126,18 @@ def test_api_errors_name_the_api_option(locomo_samples):  # D5
     with pytest.raises(SourceFormatError) as info:
         score_samples("locomo", locomo_samples, predictions={"x" * 5_000_000: "x"})
     assert str(info.value) == f"predictions: $: 1 question ids not in the dataset: {'x' * 40!r}... (5,000,000 characters)"
+
+
+def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_path):  # A5 (the report's side)
+    from conftest import load_fixture
+
+    labels = load_fixture("longmemeval_qa_metrics.json")["labels"]
+    hyp = tmp_path / "hyp.jsonl"
+    hyp.write_text("".join(json.dumps({"question_id": x["question_id"], "hypothesis": x["hypothesis"]}) + "\n" for x in labels))
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text("".join(json.dumps({"question_id": x["question_id"], "reply": "yes"}) + "\n" for x in labels))
+    out = tmp_path / "r.json"
+    assert main(["score", "longmemeval", str(hyp), "--data-dir", str(longmemeval_file), "--cache-dir", str(tmp_path / "c"),
+                 "--labels", str(replies), "--out", str(out)]) == 0  # no --config: the file's name decides
+    run = json.loads(out.read_text())["run"]
+    assert (run["config"], run["sources"][0]["name"], run["scored"]) == ("oracle", "longmemeval_oracle.json", 99)
