@@ -42,7 +42,7 @@ def seed(args) -> dict:
 
 def build(args) -> dict:
     """(3) Cold build: raw file → Arrow cache through the builder (a fresh cache folder)."""
-    from himga.data.builders import make_builder, prepare
+    from himga.build.prepare import make_builder, prepare
 
     shutil.rmtree(args.cache, ignore_errors=True)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -56,7 +56,7 @@ def build(args) -> dict:
 def open_(args) -> dict:
     """(4) Warm open: the facade's build_dataset on the existing cache, and the builder's as_dataset alone."""
     from himga.data import build_dataset
-    from himga.data.builders import make_builder
+    from himga.build.prepare import make_builder
 
     t0 = time.perf_counter()
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
@@ -102,7 +102,7 @@ def lazy(args) -> dict:
 
 def stream(args) -> dict:
     """(7) Streaming: time to the first row of the builder's as_streaming_dataset (raw file, no cache)."""
-    from himga.data.builders import make_builder
+    from himga.build.prepare import make_builder
 
     builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
     t0 = time.perf_counter()
@@ -111,16 +111,16 @@ def stream(args) -> dict:
 
 
 def export(args) -> dict:
-    """(8) Export: the cached dataset as Parquet (himga.export.export if present, else Dataset.to_parquet)."""
+    """(8) Export: the cached dataset as Parquet (himga.publish.export.export if present, else Dataset.to_parquet)."""
     try:
-        from himga.export import export as himga_export
+        from himga.publish.export import export as himga_export
     except ImportError:
         himga_export = None
     out = Path(args.work) / f"export-{args.config}"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if himga_export is not None:
-        how = "himga.export.export"
+        how = "himga.publish.export.export"
         t0 = time.perf_counter()
         himga_export("longmemeval", out, [args.config], data_dir=args.input, cache_dir=args.cache)
     else:
@@ -137,8 +137,8 @@ def export(args) -> dict:
 
 
 def verify(args) -> dict:
-    """(9) ``himga verify`` of the warm cache: re-hash every file and count the rows (himga.cache.verify)."""
-    from himga.cache import verify as verify_cache
+    """(9) ``himga verify`` of the warm cache: re-hash every file and count the rows (himga.build.manifest.verify)."""
+    from himga.build.manifest import verify as verify_cache
     from himga.data import build_dataset
 
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
@@ -150,11 +150,11 @@ def verify(args) -> dict:
 
 def content(args) -> dict:
     """(3b) What the content fingerprint costs a cold build: canonical JSON + sha256 of each parsed item
-    (``himga.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
+    (``himga.sources.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
     fingerprint), timed alone; the parse is not."""
     import ijson
 
-    from himga.content import ContentDigest
+    from himga.sources.content import ContentDigest
 
     digest, seconds, cpu, n = ContentDigest(), 0.0, 0.0, 0
     with open(args.input, "rb") as f:

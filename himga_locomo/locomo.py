@@ -15,15 +15,15 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.data.guarded_builder import GuardedBuilder
-from himga.data.progress import split_generator
+from himga.build.guarded import GuardedBuilder
+from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
-from himga.jsonfile import load_json
-from himga.jsonlines import is_json_lines, iter_records
-from himga.sourcefolder import json_files
-from himga.content import content_sha256
-from himga.provenance import record_content, warn_if_modified
-from himga.sourceid import OneFileEach
+from himga.jsonio.reader import load_json
+from himga.jsonio.jsonlines import is_json_lines, iter_records
+from himga.sources.content import content_sha256
+from himga.sources.folder import json_files
+from himga.sources.provenance import record_content, warn_if_modified
+from himga.sources.identity import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, pinned_source
 from himga_locomo import gold
 from himga_locomo.gold import GOLD_VARIANTS, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
@@ -63,7 +63,7 @@ _FILENAME = "locomo10.json"
 _SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
-#: The content fingerprint of that file (himga.content: sha256 of its parsed JSON in canonical form) and its
+#: The content fingerprint of that file (himga.sources.content: sha256 of its parsed JSON in canonical form) and its
 #: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
 #: tests/sources/test_content.py checks both against it.
 _CONTENT_SHA256 = "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"
@@ -81,7 +81,7 @@ _VERSION = datasets.Version("2.0.0")
 
 
 def card_notes() -> str:
-    """Card paragraphs generated from the builder's own data (:mod:`himga.card`): the gold variant."""
+    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variant."""
     return gold.card_note()
 
 
@@ -157,6 +157,27 @@ class LocomoConfig(datasets.BuilderConfig):
                 "category3_answer": self.category3_answer}
 
 
+def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path]:
+    """The files a build reads: ``data_dir`` itself if it is a file, every source file of a folder, sorted by
+    name (parts of one source), or, with ``None``, the pinned file only (:func:`himga.sources.pinned_source`).
+
+    The rule of every route (:meth:`himga.catalog.Benchmark.source_files`).
+
+    Raises:
+        ConfigurationError: ``data_dir`` does not exist.
+        DownloadError, ChecksumError: the pinned source could not be fetched or verified.
+    """
+    if data_dir is None:  # the default source: the pinned file only, never the folder's other files
+        return [pinned_source("locomo", config.remote_file())]
+    check_source_kind("locomo", data_dir)
+    path = Path(data_dir).expanduser()
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigurationError(f"locomo: source {str(data_dir)!r} does not exist")
+    return json_files(path)
+
+
 class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
@@ -187,11 +208,8 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError("locomo: data_files matched no file")
-        elif self.config.data_dir:
-            path = Path(self.config.data_dir)
-            files = [path] if path.is_file() else json_files(path)
         else:
-            files = [pinned_source("locomo", self.config.remote_file())]  # the default source: its own file only
+            files = source_files(self.config, self.config.data_dir or None)
         # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
         # files are read by one generator (datasets shards list-valued gen_kwargs).
         return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file

@@ -32,7 +32,7 @@ from typing import Any
 
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
-from himga.rawcell import raw_text
+from himga.jsonio.rawcell import raw_text
 
 __all__ = [
     "ABSTENTION_ANSWER",
@@ -224,6 +224,80 @@ def _by_session(name: str, source: Any, file: str, path: str) -> tuple[dict, dic
     return by_id, other
 
 
+def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[str, Any], dict[str, str], dict, dict]:
+    """Which of the two layouts ``record`` has, and its parts.
+
+    Returns:
+        ``(conversation, its JSON path, the dict holding qa/sample_id, the per-session summary dicts,
+        their JSON paths, unknown top-level keys, raw keys the layout adds)``.
+
+    Raises:
+        SourceFormatError: not an object, or neither layout (a LongMemEval question is named as such).
+    """
+    _expect(record, dict, file, path)
+    if "conversation" in record:
+        conversation = _expect(record["conversation"], dict, file, f"{path}.conversation")
+        aux = {key: record[key] for key in _PER_SESSION if key in record}
+        unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
+        return conversation, f"{path}.conversation", record, aux, {key: f"{path}.{key}" for key in aux}, unknown, {}
+    if "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
+        conversation, top, aux, unknown = _split_flat(record)
+        return conversation, path, top, aux, dict.fromkeys(aux, path), unknown, {"layout": "flat"}
+    if "question_id" in record and "haystack_sessions" in record:
+        raise _fail(file, path, "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')")
+    raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
+
+
+def _summaries(aux: dict[str, Any], aux_path: dict[str, str], file: str) -> dict[str, Any]:
+    """The raw keys of the per-session summary dicts: each keyed by session id, and ``summary_extra``."""
+    raw: dict[str, Any] = {}
+    summary_extra = {}
+    for key, source in aux.items():
+        raw[key], other = _by_session(key, source, file, aux_path[key])
+        if other:
+            summary_extra[key] = other
+    if summary_extra:
+        raw["summary_extra"] = summary_extra
+    return raw
+
+
+def _sessions(conversation: dict, conv_path: str, file: str) -> tuple[list[dict[str, Any]], dict]:
+    """The sessions (``session_N`` lists with at least one turn, by N) and the conversation keys that are none.
+
+    Raises:
+        SourceFormatError: a ``session_*`` key of another form, or a value of the wrong type.
+    """
+    turns_by_n: dict[int, list] = {}
+    dates: dict[int, str] = {}
+    for key, value in conversation.items():
+        if key in ("speaker_a", "speaker_b"):
+            continue
+        m = _SESSION.fullmatch(key) or _SESSION_DATE.fullmatch(key)
+        if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
+            raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
+        if m := _SESSION.fullmatch(key):
+            turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
+        elif m := _SESSION_DATE.fullmatch(key):
+            dates[int(m[1])] = _expect(value, str, file, f"{conv_path}.{key}")
+        elif key.startswith("session_"):
+            raise _fail(file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1")
+    extra = {k: v for k, v in conversation.items() if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)}
+    sessions = []
+    for n in sorted(turns_by_n):
+        turns = turns_by_n[n]
+        if not turns:  # a session without turns is no session: kept in conversation_extra
+            extra[f"session_{n}"] = turns
+            if n in dates:
+                extra[f"session_{n}_date_time"] = dates[n]
+            continue
+        messages = [_message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
+        sessions.append({"session_id": str(n), "messages": messages, "date_str": dates.get(n), "title": None})
+    for n, date in dates.items():
+        if n not in turns_by_n:
+            extra[f"session_{n}_date_time"] = date
+    return sessions, extra
+
+
 def record_to_row(
     record: Any, *, file: str, path: str, fallback_id: str, options: dict[str, str]
 ) -> dict[str, Any]:
@@ -247,66 +321,14 @@ def record_to_row(
             1-5, a ``session_*`` key is not ``session_N`` / ``session_N_date_time``, or
             ``event_summary`` / ``observation`` / ``session_summary`` is not an object.
     """
-    _expect(record, dict, file, path)
-    raw: dict[str, Any] = {}
-    if "conversation" in record:
-        conversation = _expect(record["conversation"], dict, file, f"{path}.conversation")
-        conv_path = f"{path}.conversation"
-        top = record
-        aux = {key: record[key] for key in _PER_SESSION if key in record}
-        aux_path = {key: f"{path}.{key}" for key in aux}
-        unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
-    elif "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
-        conversation, top, aux, unknown = _split_flat(record)
-        conv_path = path
-        aux_path = dict.fromkeys(aux, path)
-        raw["layout"] = "flat"
-    elif "question_id" in record and "haystack_sessions" in record:
-        raise _fail(file, path, "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')")
-    else:
-        raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
-    summary_extra = {}
-    for key, source in aux.items():
-        raw[key], other = _by_session(key, source, file, aux_path[key])
-        if other:
-            summary_extra[key] = other
-    if summary_extra:
-        raw["summary_extra"] = summary_extra
-
+    conversation, conv_path, top, aux, aux_path, unknown, raw = _layout(record, file, path)
+    raw.update(_summaries(aux, aux_path, file))
     speakers = [_require(conversation, k, str, file, conv_path) for k in ("speaker_a", "speaker_b")]
-    turns_by_n: dict[int, list] = {}
-    dates: dict[int, str] = {}
-    for key, value in conversation.items():
-        if key in ("speaker_a", "speaker_b"):
-            continue
-        m = _SESSION.fullmatch(key) or _SESSION_DATE.fullmatch(key)
-        if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
-            raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
-        if m := _SESSION.fullmatch(key):
-            turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
-        elif m := _SESSION_DATE.fullmatch(key):
-            dates[int(m[1])] = _expect(value, str, file, f"{conv_path}.{key}")
-        elif key.startswith("session_"):
-            raise _fail(file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1")
-    extra = {k: v for k, v in conversation.items() if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)}
-    sessions = []
-    for n in sorted(turns_by_n):
-        turns = turns_by_n[n]
-        if not turns:
-            extra[f"session_{n}"] = turns
-            if n in dates:
-                extra[f"session_{n}_date_time"] = dates[n]
-            continue
-        messages = [_message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
-        sessions.append({"session_id": str(n), "messages": messages, "date_str": dates.get(n), "title": None})
-    for n, date in dates.items():
-        if n not in turns_by_n:
-            extra[f"session_{n}_date_time"] = date
+    sessions, extra = _sessions(conversation, conv_path, file)
     if extra:
         raw["conversation_extra"] = extra
     if unknown:
         raw["record_extra"] = unknown
-
     qa_list = _require(top, "qa", list, file, path)
     qa_pairs = [_qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
     if "sample_id" in top:

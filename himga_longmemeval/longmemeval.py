@@ -7,31 +7,31 @@ with the features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``t
 :mod:`himga_longmemeval.records`.
 
 Files are streamed one question at a time with ``ijson`` (C backend), never loaded whole, and rows
-are flushed to Arrow every ``writer_batch_size`` questions (chosen per config), so peak memory does
-not grow with the file: the ~2.7 GB M file builds in well under 1 GB.
+are flushed to Arrow every ``writer_batch_size`` questions (chosen per config;
+:class:`himga.build.arrow_batches.ArrowBatches`), so peak memory does not grow with the file: the ~2.7 GB
+M file builds in well under 1 GB.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 import datasets
-import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.data.guarded_builder import GuardedBuilder
-from himga.data.progress import split_generator
+from himga.build.arrow_batches import ArrowBatches
+from himga.build.guarded import GuardedBuilder
+from himga.build.progress import split_generator
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonlines import iter_records
-from himga.content import ContentDigest
-from himga.provenance import record_content, warn_if_modified
-from himga.sourceid import OneFileEach
-from himga.sources import RemoteFile, pinned_source
-from himga_longmemeval.folder import resolve_source
+from himga.jsonio.jsonlines import iter_records
+from himga.sources.content import ContentDigest
+from himga.sources.provenance import record_content, warn_if_modified
+from himga.sources.identity import OneFileEach
+from himga.sources import RemoteFile
+from himga_longmemeval.folder import resolve_source, source_files
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -157,19 +157,7 @@ _CONFIGS = [
 ]
 
 
-_SCHEMA = SAMPLE_FEATURES.arrow_schema
-_ROW_TYPE = pa.struct(list(_SCHEMA))
-
-
-def rows_to_table(rows: list[dict]) -> pa.Table:
-    """Rows of :func:`~himga_longmemeval.records.question_to_row` → one Arrow table of ``SAMPLE_FEATURES``.
-
-    One ``pyarrow.array`` call against the declared types (``raw`` fields are already JSON text).
-    """
-    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
-
-
-class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
+class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a cache checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
     BUILDER_CONFIG_CLASS = LongmemevalConfig
@@ -202,11 +190,10 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError("longmemeval: data_files matched no file")
-        elif self.config.data_dir:
-            path = Path(self.config.data_dir)
-            files = [path] if path.is_file() else self._folder_files
-        else:  # the default source: this config's own file only
-            files = [pinned_source("longmemeval", self.config.remote_file(), config=self.config.name)]
+        elif self._folder_files is not None:  # a folder: the source rule chose its files with the config
+            files = self._folder_files
+        else:  # one file, or the default source: this config's own file only (the catalogue's file rule)
+            files = source_files(self.config, self.config.data_dir or None)
         return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
@@ -231,42 +218,3 @@ class Longmemeval(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is che
                 record_content(file, content.hexdigest())
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one question, found none")
-
-    # --- the fast write path ------------------------------------------------------------------------
-    # ``datasets`` writes a GeneratorBasedBuilder's rows one example at a time: it re-walks every
-    # message to JSON-encode the ``raw`` fields and lets Arrow *infer* the nested types, which costs more
-    # than parsing the file. The same rows from _generate_examples are instead converted here in
-    # batches of ``writer_batch_size`` with one ``pyarrow.array`` call against the declared features,
-    # and written by the ArrowBasedBuilder writer loop. Streaming (``as_streaming_dataset``) still
-    # iterates _generate_examples; a test checks that both paths give the same table.
-
-    #: Write Arrow batches (True) or let ``datasets`` write row by row (False; slower, same rows).
-    ARROW_BATCHES = True
-
-    def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
-        # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
-        # writer takes them. ArrowBasedBuilder's signature is the same in datasets 4.0-5.2 (checked by
-        # himga.registry.check_datasets).
-        args = dict(gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id)
-        if not self.ARROW_BATCHES:
-            yield from super()._prepare_split_single(**args, **row_writer_kwargs)
-            return
-        yield from datasets.ArrowBasedBuilder._prepare_split_single(self, **args)
-
-    def _generate_tables(self, files):
-        # Parsed questions and rows are acyclic, so the cyclic GC only rescans the live batch (~25k
-        # dicts at S-scale) every few hundred allocations; pausing it saves ~8% of the build's CPU.
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            batch: list[dict] = []
-            for key, row in self._generate_examples(files):
-                batch.append(row)
-                if len(batch) >= self._writer_batch_size:
-                    yield key, rows_to_table(batch)
-                    batch = []
-            if batch:
-                yield key, rows_to_table(batch)
-        finally:
-            if paused:
-                gc.enable()

@@ -26,17 +26,15 @@ Row, field by field:
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
-from dataclasses import replace
 from typing import Any
 
-from himga.data.dates import parse_date
+from himga.data.helpers import chronological, session_sort_key  # noqa: F401 - moved to himga.data; the old path works
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
-__all__ = ["QUESTION_TYPES", "chronological", "question_to_row", "sample_to_record", "session_sort_key"]
+__all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record"]
 
 logger = logging.getLogger(__name__)
 
@@ -218,41 +216,3 @@ def sample_to_record(sample) -> dict[str, Any]:
             record["haystack_sessions"] = haystack.pop("haystack_sessions")
     record.update(haystack)
     return record
-
-
-# --- chronological view ------------------------------------------------------------------------------
-
-def _parse(value: str | None) -> dt.datetime | None:
-    try:
-        return parse_date(value)
-    except ValueError:  # DateFormatError: an unparseable date sorts last
-        return None
-
-
-def session_sort_key(session) -> tuple[int, dt.datetime]:
-    """Sort key of a Session by its parsed ``date_str``; unparseable or missing dates sort last.
-
-    Use with a stable sort (``sorted``) so that equal dates keep file order.
-    """
-    parsed = _parse(session.date_str)
-    return (0, parsed) if parsed is not None else (1, dt.datetime.min)
-
-
-def chronological(sample):
-    """A copy of ``sample`` whose sessions are ordered by date (ties and undated sessions in file order).
-
-    LongMemEval haystacks are *not* chronological in the files (the official harness iterates them in
-    file order, which is himga's default); this view is for memory systems that need time order.
-
-    Args:
-        sample: A :class:`himga.data.Sample` (e.g. from ``load_longmemeval``).
-
-    Returns:
-        A new Sample (same messages and QA pairs) with ``sessions`` sorted by
-        :func:`session_sort_key`, stably; sessions whose date cannot be parsed come last.
-
-    Example:
-        >>> [s.date_str for s in chronological(sample).sessions]  # doctest: +SKIP
-        ['2023/04/10 (Mon) 14:47', '2023/04/10 (Mon) 17:15', '2023/04/10 (Mon) 17:50']
-    """
-    return replace(sample, sessions=sorted(sample.sessions, key=session_sort_key))

@@ -77,7 +77,7 @@ def test_the_checker_finds_cycles_of_any_length():
 
 def test_the_graph_sees_imports_inside_functions():
     graph = import_graph()
-    assert "himga.pins" in graph["himga.validate"]  # imported inside validate()
+    assert "himga.sources.pin_status" in graph["himga.validate"]  # imported inside validate()
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -91,9 +91,10 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 
 def test_sources_and_provenance_import_no_builder():
     graph = import_graph()
-    assert _reachable(graph, "himga.sources") == {"himga.errors", "himga.offline"}
-    assert _reachable(graph, "himga.offline") == set()  # the one offline decision imports nothing of ours
-    assert _reachable(graph, "himga.data.relevance") == {"himga.errors"}  # so schema can import it
-    assert _reachable(graph, "himga.provenance") == {"himga.sources", "himga.sourceid", "himga.errors", "himga.content",
-                                                      "himga.jsonfile", "himga.jsondepth", "himga.jsonkeys", "himga.notjson",
-                                                      "himga.offline"}
+    assert _reachable(graph, "himga.catalog") == {"himga.errors"}  # builders are named, imported on use
+    assert _reachable(graph, "himga.sources") == {"himga.catalog", "himga.errors", "himga.sources.offline"}
+    assert _reachable(graph, "himga.sources.offline") == set()  # the one offline decision imports nothing of ours
+    assert _reachable(graph, "himga.data.relevance") == {"himga.catalog", "himga.errors"}  # so schema can import it
+    assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors", "himga.sources.content",
+                                                      "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff",
+                                                      "himga.sources.offline"}

@@ -13,9 +13,13 @@ import os
 import sys
 from pathlib import Path
 
+from himga.catalog import CATALOG, NAMES, benchmark
 from himga.errors import ConfigurationError, HimgaError, redacted
 
-DATASETS = ("locomo", "longmemeval")
+DATASETS = NAMES
+
+#: Builder config options the command line takes (each benchmark accepts those in its ``USER_OPTIONS``).
+_OPTIONS = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
 
 
 def _add_source_args(parser: argparse.ArgumentParser) -> None:
@@ -36,12 +40,17 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    """The builder config options given on the command line (LoCoMo's; none for LongMemEval)."""
-    options = {"category_order": args.category_order, "adversarial_answer": args.adversarial_answer,
-               "category3_answer": args.category3_answer, "gold": args.gold, "errata": args.errata}
-    options = {k: v for k, v in options.items() if v is not None}
-    if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --category-order/--adversarial-answer/--category3-answer/--gold/--errata apply to locomo only")
+    """The builder config options given on the command line; each must be one the benchmark takes.
+
+    Raises:
+        ConfigurationError: e.g. ``longmemeval: --category-order/--adversarial-answer/--category3-answer
+            apply to locomo only``.
+    """
+    options = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
+    if any(k not in benchmark(args.dataset).options for k in options):
+        flags = "/".join(f"--{k.replace('_', '-')}" for k in _OPTIONS)
+        takers = ", ".join(b.name for b in CATALOG.values() if set(options) <= set(b.options))
+        raise ConfigurationError(f"{args.dataset}: {flags} apply to {takers} only")
     return options
 
 
@@ -57,10 +66,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.stats import dataset_stats, format_stats
+    from himga.report.stats import dataset_stats, format_stats
 
     if args.plot:
-        from himga.plot import require_matplotlib
+        from himga.report.plot import require_matplotlib
 
         require_matplotlib()  # fail before the build, not after
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
@@ -69,7 +78,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
     audit = None
-    if args.dataset == "locomo" and args.gold == "audited":
+    if args.gold == "audited":  # only a benchmark with gold variants takes --gold (checked by _options)
         from himga_locomo.gold_report import audit_summary, format_audit_summary
 
         audit = audit_summary(samples)
@@ -80,18 +89,19 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print(format_stats(title, stats))
         if audit is not None:
             print(format_audit_summary(audit))
-        from himga.pins import provenance_lines
+        from himga.sources.pin_status import provenance_lines
         from himga.validate import source_files
 
-        for line in provenance_lines(args.dataset, source_files(args.dataset, args.config, data_dir=args.data_dir)):
+        entry = benchmark(args.dataset)
+        for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
         if audit is not None:
-            from himga.provenance import provenance
+            from himga.sources.provenance import provenance
             from himga_locomo.gold import ERRATA_PIN, errata_path
 
             print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
     if args.plot:
-        from himga.plot import plot_stats
+        from himga.report.plot import plot_stats
 
         path = plot_stats(None, args.plot, title=title, stats={**stats, "per_sample": per_sample})
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
@@ -99,7 +109,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from himga.export import export
+    from himga.publish.export import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
                    num_shards=args.num_shards)
@@ -111,7 +121,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_push(args: argparse.Namespace) -> int:
-    from himga.export import push
+    from himga.publish.export import push
 
     url = push(
         args.dataset,
@@ -193,7 +203,7 @@ def _cmd_subset(args: argparse.Namespace) -> int:
 
 
 def _cmd_sources(args: argparse.Namespace) -> int:
-    from himga.pins import check_pins, describe_pins
+    from himga.sources.pin_status import check_pins, describe_pins
 
     names = [args.dataset] if args.dataset else None
     if not args.check:
@@ -218,7 +228,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     from datasets import config
 
-    from himga.cache import find_caches, verify
+    from himga.build.manifest import find_caches, verify
     from himga.errors import CacheError
 
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.data.ids import item_id
-from himga.data.relevance import GRANULARITIES, check_granularity
+from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 
@@ -47,7 +47,7 @@ def query_id(sample, qa) -> str:
 
 
 def _doc_id(sample, local: str, granularity: str) -> str:
-    if sample.dataset == "longmemeval":
+    if not rule_of(sample).scoped_ids:
         return local
     return f"{sample.sample_id}:S{local}" if granularity == "session" else f"{sample.sample_id}:{local}"
 
@@ -70,18 +70,13 @@ def documents(sample, granularity: str) -> dict[str, str]:
     """
     check_granularity(granularity)
     docs: dict[str, str] = {}
-    lme = sample.dataset == "longmemeval"
+    rule = rule_of(sample)
     for session in sample.sessions:
         if granularity == "session":
-            text = (" ".join(m.content for m in session.messages if m.role == "user") if lme
-                    else "\n".join(f"{m.role}: {m.content}" for m in session.messages))
-            docs.setdefault(_doc_id(sample, session.session_id, "session"), text)
+            docs.setdefault(_doc_id(sample, session.session_id, "session"), rule.session_text(session))
             continue
-        for n, m in enumerate(session.messages, 1):
-            if lme and m.role == "user":
-                docs.setdefault(f"{session.session_id}_{n}", m.content)
-            elif not lme and m.turn_id is not None:
-                docs.setdefault(_doc_id(sample, m.turn_id, "turn"), m.content)
+        for turn_id, m in rule.turns(session):
+            docs.setdefault(_doc_id(sample, turn_id, "turn"), m.content)
     return docs
 
 

@@ -142,7 +142,7 @@ def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
 
 
 def _sources(name: str, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:
-    from himga.provenance import file_sha256
+    from himga.sources.provenance import file_sha256
     from himga.validate import source_files
 
     return [(path.name, file_sha256(path)) for path in source_files(name, config, data_dir=data_dir)]
@@ -211,9 +211,9 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
     Raises:
         ConfigurationError: an unknown option, a missing ids or errata file; DownloadError as for a build.
     """
-    from himga.data.builders import check_options
+    from himga.catalog import benchmark
 
-    check_options(name, options, run_identity)
+    benchmark(name).check_options(options, run_identity)
     sources = _sources(name, config, data_dir)
     gold, errata, errata_sha = options.get("gold", "published"), None, None
     if gold == "audited":

@@ -9,10 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from himga import sources
-from himga.data.builders import default_sources
+from himga.catalog import benchmark
 from himga.sources import DATASETS, RemoteFile, cache_root, datasets_root, sha256_of
 
 __all__ = ["DATASETS", "RemoteFile", "default_sources", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
+
+
+def default_sources(name: str) -> list[RemoteFile]:
+    """The pinned file of dataset ``name``'s default builder config (LongMemEval: config ``s`` only).
+
+    Raises:
+        ConfigurationError: unknown name.
+    """
+    return [benchmark(name).pin()]
 
 
 def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
@@ -20,11 +29,9 @@ def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
 
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
-        files: The files to make sure of, default :func:`~himga.data.builders.default_sources` (LongMemEval:
+        files: The files to make sure of, default :func:`default_sources` (LongMemEval:
             the default config's file).
 
     Returns, raises: as :func:`himga.sources.get_dataset`.
     """
-    if name not in DATASETS:
-        return sources.get_dataset(name, files=[])  # raises ConfigurationError
     return sources.get_dataset(name, files=files if files is not None else default_sources(name))

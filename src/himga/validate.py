@@ -5,8 +5,8 @@ The source is read by the dataset's own builder code (``_split_generators`` to f
 cache and nothing is modified); each row becomes a :class:`~himga.data.Sample` through the
 ``SAMPLE_FEATURES`` encode/decode round trip and :func:`~himga.data.convert.row_to_sample`. Rules
 that only need the Sample fields live here (:func:`generic_findings`); rules that read what the
-source format keeps in ``raw`` live beside each builder (``himga_locomo.validate_rules``,
-``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the builder packages.
+source format keeps in ``raw`` live beside each builder (the catalogue entry's ``validate_rules``:
+``himga_locomo.validate_rules``, ``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the builder packages.
 
 Example:
     >>> report = validate("locomo", data_dir="../shared/data/locomo")  # doctest: +SKIP
@@ -16,7 +16,6 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 import json
 import tempfile
 from collections import Counter
@@ -25,15 +24,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from himga.catalog import Benchmark, benchmark
 from himga.data.convert import row_to_sample
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import Sample
 from himga.errors import shown
 
 __all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "source_files", "validate"]
-
-#: Dataset name → the module with its ``KINDS`` (kind → title, display order) and ``findings(sample)``.
-RULE_MODULES = {"locomo": "himga_locomo.validate_rules", "longmemeval": "himga_longmemeval.validate_rules"}
 
 #: Findings computed from Sample fields alone, for every dataset.
 GENERIC_KINDS = {
@@ -72,7 +69,7 @@ class Report:
         kinds: Every kind checked (kind → title), in display order.
         findings: All findings, in source order within each kind.
         provenance: One line per source file: byte-identical to a pinned file or not
-            (:func:`himga.provenance.provenance`).
+            (:func:`himga.sources.provenance.provenance`).
     """
 
     dataset: str
@@ -103,39 +100,32 @@ class Report:
         }
 
 
-def _source_split(name: str, config: str | None, data_dir: str | Path | None):
+def _source_split(entry: Benchmark, config: str | None, data_dir: str | Path | None):
     """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
-    from himga.data.builders import make_builder
+    from himga.build.prepare import path_builder
 
-    path = Path(data_dir).expanduser() if data_dir is not None else None
     with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
-        builder = make_builder(
-            name,
-            config,
-            data_dir=path if path is not None and not path.is_file() else None,
-            data_files=[str(path)] if path is not None and path.is_file() else None,
-            cache_dir=scratch,
-        )
+        builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
     (split,) = builder._split_generators(None)  # the builders find files themselves (no dl_manager)
     return builder, split
 
 
-def source_files(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> list[Path]:
+def source_files(entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None) -> list[Path]:
     """The source files a build of ``name``/``config`` reads (found as the builder finds them; nothing is read).
 
     Raises:
         ConfigurationError, DownloadError, ChecksumError, SourceFormatError: as for a build.
     """
-    return [Path(f) for f in _source_split(name, config, data_dir)[1].gen_kwargs["files"]]
+    return [Path(f) for f in _source_split(entry, config, data_dir)[1].gen_kwargs["files"]]
 
 
 def iter_source_samples(
-    name: str, config: str | None = None, *, data_dir: str | Path | None = None
+    entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None
 ) -> tuple[list[Path], Iterator[Sample]]:
     """Parse a source with the builder's own code, without writing a cache.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        entry: The benchmark.
         config: The builder config.
         data_dir: A folder or one file; default: the pinned source (see :func:`himga.sources.get_dataset`).
 
@@ -146,7 +136,7 @@ def iter_source_samples(
         SourceFormatError: malformed input (the same errors as a build).
         ConfigurationError, DownloadError, ChecksumError: as for a build.
     """
-    builder, split = _source_split(name, config, data_dir)
+    builder, split = _source_split(entry, config, data_dir)
 
     def samples() -> Iterator[Sample]:
         for _key, row in builder._generate_examples(**split.gen_kwargs):
@@ -198,11 +188,9 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
             well-formed files; malformed ones get the build's error).
         ConfigurationError: unknown dataset or config.
     """
-    from himga.data.builders import builder_class
-
-    builder_class(name)  # unknown names → ConfigurationError
-    rules = importlib.import_module(RULE_MODULES[name])
-    files, samples = iter_source_samples(name, config, data_dir=data_dir)
+    entry = benchmark(name)  # unknown names → ConfigurationError
+    rules = entry.rules
+    files, samples = iter_source_samples(entry, config, data_dir=data_dir)
     kinds = {**rules.KINDS, **GENERIC_KINDS}
     found: list[Finding] = []
     count = 0
@@ -212,10 +200,10 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
         found.extend(generic_findings(sample))
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
-    from himga.pins import provenance_lines
+    from himga.sources.pin_status import provenance_lines
 
-    lines = provenance_lines(name, files)  # the parse above recorded each file's sha256: no second read
-    return Report(name, config, [f.name for f in files], count, kinds, found, lines)
+    lines = provenance_lines(entry, files)  # the parse above recorded each file's sha256: no second read
+    return Report(entry.name, config, [f.name for f in files], count, kinds, found, lines)
 
 
 def format_report(report: Report, *, limit: int = 20) -> str:

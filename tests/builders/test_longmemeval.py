@@ -10,12 +10,13 @@ import pyarrow.compute as pc
 import pytest
 
 from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset, load_longmemeval
-from himga.data.builders import make_builder, prepare
+from himga.build.prepare import make_builder, prepare
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
 from himga.testing import write_longmemeval_like
 from himga.utils import get_dataset
 from himga_longmemeval.longmemeval import Longmemeval
-from himga_longmemeval.records import QUESTION_TYPES, chronological, sample_to_record
+from himga.data import chronological
+from himga_longmemeval.records import QUESTION_TYPES, sample_to_record
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ORACLE_TYPES = {

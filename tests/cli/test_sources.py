@@ -20,7 +20,7 @@ import dataclasses
 import himga_locomo.gold
 import himga_locomo.locomo
 from himga.cli import main
-from himga.data.builders import pinned_files
+from himga.catalog import benchmark
 
 M_ORIGINAL_SHA = "ab" * 32
 
@@ -59,7 +59,7 @@ def remote(monkeypatch):
     errata = himga_locomo.gold.ERRATA_PIN
     monkeypatch.setattr(himga_locomo.gold, "ERRATA_PIN", dataclasses.replace(errata, url=base + urlsplit(errata.url).path))
     answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"}), urlsplit(errata.url).path: (200, {"Content-Length": "150552"})}
-    for config, pin in pinned_files("longmemeval").items():
+    for config, pin in benchmark("longmemeval").pins().items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
     monkeypatch.setattr(_Remote, "answers", answers)
@@ -89,11 +89,11 @@ def test_check_reports_every_pin_ok(remote, capsys):
 def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     locomo_path = next(p for p in remote if p.endswith("/data/locomo10.json"))
     del remote[locomo_path]
-    s = pinned_files("longmemeval")["s"]
+    s = benchmark("longmemeval").pins()["s"]
     remote[f"/datasets/{s.repo_id}/resolve/{s.revision}/{s.filename}"] = _hub_answer(s.revision, "cd" * 32, s.size)
-    oracle = pinned_files("longmemeval")["oracle"]
+    oracle = benchmark("longmemeval").pins()["oracle"]
     remote[f"/datasets/{oracle.repo_id}/resolve/{oracle.revision}/{oracle.filename}"] = _hub_answer(oracle.revision, oracle.sha256, 99)
-    m = pinned_files("longmemeval")["m"]
+    m = benchmark("longmemeval").pins()["m"]
     del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)

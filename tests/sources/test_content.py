@@ -7,11 +7,11 @@ import hashlib
 import json
 from pathlib import Path
 
-import himga.provenance
-from himga.content import ContentDigest, canonical, content_sha256, content_tree, first_difference
-from himga.data.builders import pinned_files
-from himga.pins import provenance_lines
-from himga.provenance import provenance
+import himga.sources.provenance
+from himga.sources.content import ContentDigest, canonical, content_sha256, content_tree, first_difference
+from himga.catalog import benchmark
+from himga.sources.pin_status import provenance_lines
+from himga.sources.provenance import provenance
 from himga_locomo import locomo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +36,10 @@ def test_first_difference():
 
 
 def test_the_pin_holds_the_real_files_content(shared_data):
-    """Regenerate locomo10.content.json with `python -c "import json; from himga.content import content_tree;
+    """Regenerate locomo10.content.json with `python -c "import json; from himga.sources.content import content_tree;
     print(json.dumps(content_tree(json.load(open('locomo10.json')), 3), separators=(',', ':'), ensure_ascii=False))"`."""
     data = json.loads((shared_data / "locomo" / "locomo10.json").read_text(encoding="utf-8"))
-    pin = pinned_files("locomo")["default"]
+    pin = benchmark("locomo").pins()["default"]
     assert pin.content_sha256 == content_sha256(data) == "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"
     committed = json.loads((ROOT / "himga_locomo" / "locomo10.content.json").read_text(encoding="utf-8"))
     assert committed == content_tree(data, 3)
@@ -58,16 +58,16 @@ def _reserialised(shared_data, folder: Path) -> Path:
 def test_a_reserialised_copy_is_the_same_content(shared_data, tmp_path, monkeypatch):
     copy = _reserialised(shared_data, tmp_path / "a")
     digest = hashlib.sha256(copy.read_bytes()).hexdigest()
-    assert digest != pinned_files("locomo")["default"].sha256
+    assert digest != benchmark("locomo").pins()["default"].sha256
     line = f"locomo10.json: same content as snap-research/locomo@3eb6f2c (re-serialised; sha256 {digest})"
-    monkeypatch.setattr(himga.provenance, "_CONTENT_SEEN", {})
+    monkeypatch.setattr(himga.sources.provenance, "_CONTENT_SEEN", {})
     assert provenance_lines("locomo", [copy]) == [line]  # no build: parsed once for it
     from himga.data import load_locomo
 
-    monkeypatch.setattr(himga.provenance, "_CONTENT_SEEN", {})
+    monkeypatch.setattr(himga.sources.provenance, "_CONTENT_SEEN", {})
     load_locomo(copy, cache_dir=tmp_path / "c")
-    seen = dict(himga.provenance._CONTENT_SEEN)
-    assert [fingerprint for fingerprint, _ in seen.values()] == [pinned_files("locomo")["default"].content_sha256]
+    seen = dict(himga.sources.provenance._CONTENT_SEEN)
+    assert [fingerprint for fingerprint, _ in seen.values()] == [benchmark("locomo").pins()["default"].content_sha256]
     assert provenance_lines("locomo", [copy]) == [line]  # recorded by the build's parse
 
 
@@ -79,7 +79,7 @@ def test_a_one_character_edit_differs_at_its_record_path(shared_data, tmp_path):
     copy.write_bytes(source.replace(old, old.replace(b"certification", b"certificatiom")))
     assert copy.stat().st_size == len(source)
     digest = hashlib.sha256(copy.read_bytes()).hexdigest()
-    assert provenance(copy, pinned_files("locomo").values()) == (
+    assert provenance(copy, benchmark("locomo").pins().values()) == (
         f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[2] (sha256 {digest})")
 
 
@@ -88,7 +88,7 @@ def test_a_reserialised_copy_under_the_datasets_root_gives_no_warning(shared_dat
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
     from himga.data import load_dataset
 
-    with caplog.at_level("WARNING", logger="himga.provenance"):
+    with caplog.at_level("WARNING", logger="himga.sources.provenance"):
         samples = load_dataset("locomo", cache_dir=tmp_path / "c")
     assert len(samples) == 10 and copy.is_file()
     assert caplog.records == []

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from himga.data.builders import BUILDER_MODULES, pinned_files
+from himga.catalog import NAMES, benchmark
 
-PINS = [(name, config, pin) for name in BUILDER_MODULES for config, pin in pinned_files(name).items()]
+PINS = [(name, config, pin) for name in NAMES for config, pin in benchmark(name).pins().items()]
 #: Configs whose size and sha256 nobody publishes (checked with `himga sources --check`).
 UNKNOWN = {("longmemeval", "m_original")}
 
@@ -31,7 +31,7 @@ def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, co
 
 
 def test_locomo_pin_is_the_commit_with_data_locomo10_json():
-    pin = pinned_files("locomo")["default"]
+    pin = benchmark("locomo").pins()["default"]
     assert pin.url == (
         "https://raw.githubusercontent.com/snap-research/locomo/3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/data/locomo10.json"
     )
@@ -41,7 +41,7 @@ def test_locomo_pin_is_the_commit_with_data_locomo10_json():
 
 
 def test_the_real_locomo_file_is_the_pinned_one(shared_data):
-    pin = pinned_files("locomo")["default"]
+    pin = benchmark("locomo").pins()["default"]
     path = shared_data / "locomo" / "locomo10.json"
     assert path.stat().st_size == pin.size
     from himga.sources import sha256_of
@@ -55,8 +55,8 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
 
     for name in ("DATASETS", "RemoteFile", "cache_root", "datasets_root", "sha256_of"):
         assert getattr(himga.utils, name) is getattr(himga.sources, name)
-    assert himga.utils.default_sources("locomo") == [pinned_files("locomo")["default"]]
-    assert himga.utils.default_sources("longmemeval") == [pinned_files("longmemeval")["s"]]
+    assert himga.utils.default_sources("locomo") == [benchmark("locomo").pins()["default"]]
+    assert himga.utils.default_sources("longmemeval") == [benchmark("longmemeval").pins()["s"]]
     (tmp_path / "locomo").mkdir()
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     assert himga.utils.get_dataset("locomo") == tmp_path / "locomo"
@@ -78,7 +78,7 @@ def test_stats_locomo_downloads_the_pinned_file(shared_data, tmp_path, monkeypat
     monkeypatch.setenv("HIMGA_CACHE", str(tmp_path / "himga"))
     monkeypatch.setattr(huggingface_hub.file_download, "http_get", http_get)
     assert main(["stats", "locomo", "--cache-dir", str(tmp_path / "c")]) == 0
-    assert calls == [pinned_files("locomo")["default"].url]
+    assert calls == [benchmark("locomo").pins()["default"].url]
     out = capsys.readouterr().out.splitlines()
     assert "  QA pairs                    1,986" in out
     assert out[-1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"

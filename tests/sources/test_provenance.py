@@ -12,11 +12,11 @@ import pytest
 
 from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
-from himga.data.builders import pinned_files
+from himga.catalog import benchmark
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonfile import iter_array_items, load_json
-from himga.pins import provenance_lines
-from himga.provenance import provenance
+from himga.jsonio.reader import iter_array_items, load_json
+from himga.sources.pin_status import provenance_lines
+from himga.sources.provenance import provenance
 from himga.sources import get_dataset, sha256_of
 
 LOCOMO_SHA = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
@@ -45,7 +45,7 @@ def test_provenance_of_a_file_whose_pin_has_no_checksum(tmp_path):
     path = tmp_path / "longmemeval_m.json"
     path.write_text("[]")
     digest = hashlib.sha256(b"[]").hexdigest()
-    assert provenance(path, pinned_files("longmemeval").values()) == (
+    assert provenance(path, benchmark("longmemeval").pins().values()) == (
         f"longmemeval_m.json: sha256 {digest} (no sha256 is pinned for xiaowu0162/longmemeval@2ec2a55 to compare with)")
 
 
@@ -67,9 +67,9 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
     def no_second_read(path, chunk_size=0):
         raise AssertionError(f"{path} hashed in a second pass")
 
-    import himga.provenance
+    import himga.sources.provenance
 
-    monkeypatch.setattr(himga.provenance, "_SHA256_SEEN", {})  # nothing remembered from earlier tests
+    monkeypatch.setattr(himga.sources.provenance, "_SHA256_SEEN", {})  # nothing remembered from earlier tests
     monkeypatch.setattr(himga.sources, "sha256_of", no_second_read)
     from himga.validate import validate
 
@@ -80,7 +80,7 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
 def test_one_warning_at_build_time_for_a_modified_pinned_file_under_datasets_root(shared_data, tmp_path, monkeypatch, caplog):
     copy = _modified_copy(shared_data, tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
-    with caplog.at_level(logging.WARNING, logger="himga.provenance"):
+    with caplog.at_level(logging.WARNING, logger="himga.sources.provenance"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10  # served from the cache: no new warning
     assert [r.getMessage() for r in caplog.records] == [
@@ -94,7 +94,7 @@ def test_no_warning_for_the_official_file_or_outside_datasets_root(shared_data, 
     shutil.copytree(shared_data / "locomo", tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
     copy = _modified_copy(shared_data, tmp_path / "elsewhere")
-    with caplog.at_level(logging.WARNING, logger="himga.provenance"):
+    with caplog.at_level(logging.WARNING, logger="himga.sources.provenance"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_locomo(copy, cache_dir=tmp_path / "c")) == 10
     assert caplog.records == []
@@ -179,7 +179,7 @@ def test_a_file_whose_size_matches_no_pin_is_not_hashed(tmp_path, monkeypatch):
     path = tmp_path / "locomo10.json"
     path.write_text(json.dumps(ONE))
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    pins = pinned_files("locomo").values()
+    pins = benchmark("locomo").pins().values()
     assert provenance(path, pins) == f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[0] (sha256 {digest})"
     assert provenance(path.rename(tmp_path / "mine.json"), pins) == f"mine.json: not a pinned file (sha256 {digest})"
     path = tmp_path / "bad.json"
@@ -193,12 +193,12 @@ def test_a_remembered_sha256_is_not_reused_after_an_edit_that_restores_the_mtime
 
     path = tmp_path / "locomo10.json"
     shutil.copyfile(shared_data / "locomo" / "locomo10.json", path)
-    assert provenance(path, pinned_files("locomo").values()) == "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
+    assert provenance(path, benchmark("locomo").pins().values()) == "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
     before = path.stat()
     data = bytearray(path.read_bytes())
     data[100] = ord("X") if data[100] != ord("X") else ord("Y")
     path.write_bytes(bytes(data))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
-    assert provenance(path, pinned_files("locomo").values()).startswith(
+    assert provenance(path, benchmark("locomo").pins().values()).startswith(
         "locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 ")

@@ -16,7 +16,7 @@ import pytest
 
 from routes import all_routes, error_message
 
-import himga.jsonfile
+import himga.jsonio.reader
 import himga_longmemeval.longmemeval
 
 
@@ -101,7 +101,7 @@ def test_rewrite_during_the_read_raises_and_caches_nothing(shared_data, tmp_path
         cache = tmp_path / f"cache-{route}"
         with monkeypatch.context() as m:
             # the identity is taken when the read starts; the file changes right after
-            _rewrite_once(m, himga.jsonfile, "file_identity", path, old, new)
+            _rewrite_once(m, himga.jsonio.reader, "file_identity", path, old, new)
             message = error_message(load, dataset, config, path, cache)
         assert message.startswith(f"{path.name}: the source changed while it was read"), route
         assert not list(cache.rglob("dataset_info.json")), route  # nothing cached

@@ -11,7 +11,8 @@ from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
 from .lazy import LazySamples, samples_from_dataset
-from .helpers import answer_sessions, evidence_messages, evidence_sessions, iter_messages, noise_sessions, qa_by_type
+from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
+                      qa_by_type, session_sort_key)
 from .relevance import Relevance
 from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
@@ -29,6 +30,7 @@ __all__ = [
     "TemporalParser",
     "answer_sessions",
     "build_dataset",
+    "chronological",
     "evidence_messages",
     "evidence_sessions",
     "iter_messages",
@@ -41,5 +43,6 @@ __all__ = [
     "row_to_sample",
     "sample_to_row",
     "samples_from_dataset",
+    "session_sort_key",
     "table_to_samples",
 ]

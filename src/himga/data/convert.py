@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from himga.rawcell import raw_dict, raw_text
+from himga.jsonio.rawcell import raw_dict, raw_text
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 __all__ = ["row_to_sample", "sample_to_row", "table_to_samples"]
@@ -174,7 +174,7 @@ def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
     """Decode every row of an Arrow table of :data:`~.features.SAMPLE_FEATURES` into Samples, column-wise.
 
     Gives the same Samples as ``[row_to_sample(r) for r in dataset]`` (``raw`` columns decoded with
-    :func:`~himga.rawcell.raw_dict`), several times faster on many rows: every leaf column becomes one
+    :func:`~himga.jsonio.rawcell.raw_dict`), several times faster on many rows: every leaf column becomes one
     Python list and the nested lists are cut by their Arrow offsets, so no per-row dicts are built.
 
     Args:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from himga.errors import ConfigurationError
 
+from .relevance import rule_of
 from .schema import QAPair, Sample
 
 __all__ = ["item_id", "read_ids", "restrict", "rows_with_ids"]
@@ -21,7 +22,7 @@ __all__ = ["item_id", "read_ids", "restrict", "rows_with_ids"]
 
 def item_id(sample: Sample, qa: QAPair) -> str:
     """The id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>`` (``"conv-26:0"``)."""
-    return qa.question_id if sample.dataset == "longmemeval" else f"{sample.sample_id}:{qa.question_id}"
+    return f"{sample.sample_id}:{qa.question_id}" if rule_of(sample).scoped_ids else qa.question_id
 
 
 def read_ids(path: str | Path) -> list[str]:

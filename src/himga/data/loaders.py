@@ -12,7 +12,9 @@ from typing import Any
 
 import datasets
 
-from .builders import check_options, check_source_kind, make_builder, prepare
+from himga.build.prepare import path_builder, prepare
+from himga.catalog import Benchmark, benchmark
+
 from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
 from .schema import Sample
@@ -47,17 +49,15 @@ def build_dataset(
         SourceFormatError: a malformed source file (names the file and the record path).
         DownloadError, ChecksumError: the default source could not be fetched or verified.
     """
-    check_options(name, options, build_dataset)
-    data_dir = data_files = None
-    if path is not None:
-        check_source_kind(name, path)
-        path = Path(path).expanduser()
-        if path.is_file():
-            data_files = [str(path)]
-        else:
-            data_dir = path
-    builder = make_builder(name, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
-    return prepare(builder)
+    entry = benchmark(name)
+    entry.check_options(options, build_dataset)
+    return _build(entry, config, path, cache_dir, options)
+
+
+def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_dir: str | Path | None,
+           options: dict[str, Any]) -> datasets.Dataset:
+    """:func:`build_dataset` with checked options (a file is ``data_files``, a folder ``data_dir``)."""
+    return prepare(path_builder(entry, config, path, cache_dir=cache_dir, **options))
 
 
 def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
@@ -74,7 +74,8 @@ def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
     for sample_id, name, length in zip(sample_ids, datasets_, lengths):
         local = question_ids[start : start + (length or 0)]
         start += length or 0
-        pairs.append((sample_id, local if name == "longmemeval" else [f"{sample_id}:{q}" for q in local]))
+        scoped = benchmark(name).relevance.scoped_ids  # ids unique within a sample only: qualified, as item_id does
+        pairs.append((sample_id, [f"{sample_id}:{q}" for q in local] if scoped else local))
     return pairs
 
 
@@ -125,8 +126,9 @@ def load_locomo(
         >>> samples[0].sessions[0].date_str  # doctest: +SKIP
         '1:56 pm on 8 May, 2023'
     """
-    check_options("locomo", options, load_locomo)
-    return _samples(build_dataset("locomo", path=path, cache_dir=cache_dir, **options), lazy, ids)
+    entry = benchmark("locomo")
+    entry.check_options(options, load_locomo)
+    return _samples(_build(entry, None, path, cache_dir, options), lazy, ids)
 
 
 def load_longmemeval(
@@ -165,8 +167,9 @@ def load_longmemeval(
             file (holding other configs' files), or with the files of several configs.
         SourceChangedError: the file changed while it was read.
     """
-    check_options("longmemeval", options, load_longmemeval)
-    return _samples(build_dataset("longmemeval", config, path=path, cache_dir=cache_dir, **options), lazy, ids)
+    entry = benchmark("longmemeval")
+    entry.check_options(options, load_longmemeval)
+    return _samples(_build(entry, config, path, cache_dir, options), lazy, ids)
 
 
 def load_dataset(
@@ -200,5 +203,6 @@ def load_dataset(
         ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
         DownloadError: offline with no local copy; the message says where to put the file.
     """
-    check_options(name, options, load_dataset)
-    return _samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options), lazy, ids)
+    entry = benchmark(name)
+    entry.check_options(options, load_dataset)
+    return _samples(_build(entry, config, data_dir, cache_dir, options), lazy, ids)

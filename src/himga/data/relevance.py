@@ -4,7 +4,9 @@ LongMemEval's are exactly the official ones; LoCoMo's differ from the official r
 
 :meth:`Sample.relevance <himga.data.schema.Sample.relevance>` and :meth:`Sample.candidates
 <himga.data.schema.Sample.candidates>` call the two functions here; :mod:`himga.qrels` writes them as TREC
-files. This module imports only :mod:`himga.errors` (the Sample, Session, Message and QAPair it reads are
+files. Each benchmark's rule is a :class:`RelevanceRule` (:data:`LONGMEMEVAL`, :data:`LOCOMO`), named by its
+catalogue entry (:attr:`himga.catalog.Benchmark.relevance_rule`). This module imports only
+:mod:`himga.errors` and :mod:`himga.catalog` (the Sample, Session, Message and QAPair it reads are
 duck-typed), so :mod:`himga.data.schema` can import it without a cycle.
 
 **LongMemEval** — ``src/retrieval/run_retrieval.py`` of xiaowu0162/LongMemEval, read at commit
@@ -45,11 +47,13 @@ never match and a repeated id counts twice, where these labels use the normalize
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["GRANULARITIES", "Relevance", "candidates", "check_granularity", "relevance"]
+__all__ = ["GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
+           "relevance", "rule_of"]
 
 #: The two retrieval granularities.
 GRANULARITIES = ("session", "turn")
@@ -111,43 +115,101 @@ def _longmemeval_turn_ids(session) -> list[tuple[str, object]]:
     return [(f"{session.session_id}_{n}", m) for n, m in enumerate(session.messages, 1) if m.role == "user"]
 
 
+def _longmemeval_relevance(sample, qa) -> Relevance:
+    """LongMemEval's official labels (see the module docstring)."""
+    sessions, turns = [], []
+    for session in sample.sessions:
+        if "answer" not in session.session_id:
+            continue
+        hits = [tid for tid, m in _longmemeval_turn_ids(session) if _has_answer(m)]
+        if hits:
+            sessions.append(session.session_id)
+            turns.extend(hits)
+    if "_abs" in qa.question_id:
+        reason = "abstention"
+    elif not any(_has_answer(m) for s in sample.sessions for m in s.messages):
+        reason = "no has_answer user turn"
+    else:
+        reason = None
+    return Relevance(_unique(sessions), _unique(turns), reason is None, reason)
+
+
+def _locomo_relevance(sample, qa) -> Relevance:
+    """LoCoMo's labels from the normalized evidence (see the module docstring)."""
+    turns = list(qa.evidence.turn_ids)
+    sessions = _unique(m[1] for t in turns if (m := _LOCOMO_TURN.fullmatch(t)))
+    present = {m.turn_id for s in sample.sessions for m in s.messages}
+    dangling = [t for t in turns if t not in present]
+    reason = None if turns else "no evidence"
+    return Relevance(sessions, turns, reason is None, reason, dangling)
+
+
+def _locomo_turns(session) -> list[tuple[str, object]]:
+    return [(m.turn_id, m) for m in session.messages if m.turn_id is not None]
+
+
+@dataclass(frozen=True)
+class RelevanceRule:
+    """How one benchmark labels retrieval: its relevance rule, its candidate turns and their documents.
+
+    Attributes:
+        judge: ``(sample, qa) -> Relevance``.
+        turns: ``session -> [(turn id, message)]``: the candidate turns of a session, in order.
+        session_text: ``session -> str``: a session as one document (:func:`himga.qrels.documents`).
+        scoped_ids: Whether question and document ids are unique only within a sample (LoCoMo), so
+            that TREC files prefix them with the sample id.
+    """
+
+    judge: Callable
+    turns: Callable
+    session_text: Callable
+    scoped_ids: bool
+
+
+#: LongMemEval: the official rule; candidate turns are the user turns, ``<session_id>_<n>``.
+LONGMEMEVAL = RelevanceRule(
+    judge=_longmemeval_relevance,
+    turns=_longmemeval_turn_ids,
+    session_text=lambda session: " ".join(m.content for m in session.messages if m.role == "user"),
+    scoped_ids=False,
+)
+
+#: LoCoMo: evidence turn ids; candidate turns are every turn with a ``turn_id``.
+LOCOMO = RelevanceRule(
+    judge=_locomo_relevance,
+    turns=_locomo_turns,
+    session_text=lambda session: "\n".join(f"{m.role}: {m.content}" for m in session.messages),
+    scoped_ids=True,
+)
+
+
+def rule_of(sample) -> RelevanceRule:
+    """The relevance rule of ``sample``'s benchmark (its catalogue entry's).
+
+    Raises:
+        ConfigurationError: ``sample.dataset`` is no benchmark of the catalogue (a ``ValueError``).
+    """
+    from himga.catalog import CATALOG
+
+    if sample.dataset not in CATALOG:
+        raise ConfigurationError(f"relevance: expected a sample of {' or '.join(CATALOG)}, got dataset {sample.dataset!r}")
+    return CATALOG[sample.dataset].relevance
+
+
 def relevance(sample, qa) -> Relevance:
     """The relevance labels of ``qa``, a QA pair of ``sample``, by the official rule of its dataset.
 
     Args:
-        sample: A ``Sample`` with ``dataset`` ``"locomo"`` or ``"longmemeval"``.
+        sample: A ``Sample`` of a catalogue benchmark (``"locomo"``, ``"longmemeval"``).
         qa: One of ``sample.qa_pairs``.
 
     Returns:
         A :class:`Relevance`; the rules and their sources are in the module docstring.
 
     Raises:
-        ConfigurationError: ``sample.dataset`` is neither ``"locomo"`` nor ``"longmemeval"`` (a ``ValueError``).
+        ConfigurationError: ``sample.dataset`` is no benchmark of the catalogue (a ``ValueError``).
     """
-    if sample.dataset == "longmemeval":
-        sessions, turns = [], []
-        for session in sample.sessions:
-            if "answer" not in session.session_id:
-                continue
-            hits = [tid for tid, m in _longmemeval_turn_ids(session) if _has_answer(m)]
-            if hits:
-                sessions.append(session.session_id)
-                turns.extend(hits)
-        if "_abs" in qa.question_id:
-            reason = "abstention"
-        elif not any(_has_answer(m) for s in sample.sessions for m in s.messages):
-            reason = "no has_answer user turn"
-        else:
-            reason = None
-        return Relevance(_unique(sessions), _unique(turns), reason is None, reason)
-    if sample.dataset == "locomo":
-        turns = list(qa.evidence.turn_ids)
-        sessions = _unique(m[1] for t in turns if (m := _LOCOMO_TURN.fullmatch(t)))
-        present = {m.turn_id for s in sample.sessions for m in s.messages}
-        dangling = [t for t in turns if t not in present]
-        reason = None if turns else "no evidence"
-        return Relevance(sessions, turns, reason is None, reason, dangling)
-    raise ConfigurationError(f"relevance: expected a locomo or longmemeval sample, got dataset {sample.dataset!r}")
+    return rule_of(sample).judge(sample, qa)
 
 
 def candidates(sample, granularity: str) -> list[str]:
@@ -166,6 +228,5 @@ def candidates(sample, granularity: str) -> list[str]:
     """
     if check_granularity(granularity) == "session":
         return _unique(s.session_id for s in sample.sessions)
-    if sample.dataset == "longmemeval":
-        return _unique(tid for s in sample.sessions for tid, _ in _longmemeval_turn_ids(s))
-    return _unique(m.turn_id for s in sample.sessions for m in s.messages if m.turn_id is not None)
+    turns = rule_of(sample).turns
+    return _unique(tid for s in sample.sessions for tid, _ in turns(s))

@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from himga.scoring.predictions import brief, check_hypotheses, check_ids, labels_of, predictions_of
     from himga.scoring.record import dumps_report, run_record
     from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
+    from himga.catalog import CATALOG
+    from himga.catalog import benchmark as catalog_entry
     from himga.subset import run_identity
     from himga.validate import source_files
 
@@ -71,8 +73,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
     options = {k: v for k, v in (("gold", args.gold), ("errata", args.errata)) if v is not None}
-    if options and args.dataset != "locomo":
-        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to locomo only")
+    if options and not catalog_entry(args.dataset).golds:
+        takers = ", ".join(b.name for b in CATALOG.values() if b.golds)
+        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to {takers} only")
     if [args.predictions, args.labels, args.ids].count("-") > 1:
         raise ConfigurationError("only one input can be '-' (standard input)")
     outputs = {"--out": args.out, "--prompts": args.prompts}
@@ -133,12 +136,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_provenance(dataset: str, files: list, options: dict) -> None:
     """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
-    from himga.pins import provenance_lines
+    from himga.sources.pin_status import provenance_lines
 
     for line in provenance_lines(dataset, files):
         print(f"source: {line}")
     if options.get("gold") == "audited":
-        from himga.provenance import provenance
+        from himga.sources.provenance import provenance
         from himga_locomo.gold import ERRATA_PIN, errata_path
 
         print(f"errata: {provenance(errata_path(options.get('errata')), [ERRATA_PIN])}")

@@ -2,9 +2,9 @@
 
 Each file is read once, as bytes (a named pipe or ``/dev/stdin`` works, ``-`` is standard input), and its
 sha256 is of exactly those bytes, for the run record. The guarantees are those of the source readers
-(:mod:`himga.jsonlines`): a UTF-8 byte-order mark is accepted, a byte that is not UTF-8 is a
+(:mod:`himga.jsonio.jsonlines`): a UTF-8 byte-order mark is accepted, a byte that is not UTF-8 is a
 :class:`~himga.errors.SourceFormatError` naming ``file: line N``; each JSON line is parsed by
-:func:`himga.jsonfile.parse_json_text` (nesting bound :data:`~himga.jsondepth.MAX_DEPTH`, duplicate keys,
+:func:`himga.jsonio.reader.parse_json_text` (nesting bound :data:`~himga.jsonio.MAX_DEPTH`, duplicate keys,
 finite numbers, with the line's JSON path); every id is checked by :func:`himga.identifiers.id_problem`
 (at most :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` characters, no control characters) before any
 message shows it.
@@ -20,8 +20,8 @@ from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
-from himga.jsonfile import parse_json_text
-from himga.notjson import not_json
+from himga.jsonio.reader import parse_json_text
+from himga.jsonio._sniff import not_json
 
 __all__ = ["STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines"]
 

@@ -12,9 +12,9 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-from himga.data.builders import pinned_files
-from himga.provenance import file_sha256
+from himga.catalog import benchmark as catalog_entry
 from himga.scoring.inputs import InputFile
+from himga.sources.provenance import file_sha256
 from himga.scoring.report import benchmark
 from himga.version import __version__
 
@@ -37,7 +37,7 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
     Raises:
         OSError: a file cannot be read.
     """
-    pins = list(pinned_files(dataset).values())
+    pins = list(catalog_entry(dataset).pins().values())
     out = []
     for path in files:
         digest = file_sha256(path)

@@ -28,9 +28,11 @@ def benchmark(dataset: str) -> Benchmark:
     Raises:
         ConfigurationError: an unknown dataset.
     """
+    from himga.catalog import benchmark as entry
+
     if dataset not in SCORERS:
         raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {', '.join(SCORERS)}")
-    return SCORERS[dataset]
+    return entry(dataset).scoring
 
 
 def questions_by_id(samples: Iterable) -> dict:

@@ -1,0 +1,288 @@
+"""The base class of himga's two builders: a ``GeneratorBasedBuilder`` whose cache is checked, shareable read-only,
+and whose cache faults are himga errors on every route (the facade, the CLI, ``datasets.load_dataset``).
+
+What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super()`` and changes nothing else):
+
+* ``_save_info`` (called once per build, inside the build's ``.incomplete`` folder, after the Arrow files
+  and ``dataset_info.json`` are written): also writes the checksum manifest (:func:`himga.build.manifest.record`),
+  so it is renamed into place with the cache.
+* ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
+  ``dataset_info.json`` (:func:`himga.build.manifest.check_sizes`, :func:`~himga.build.manifest.check_rows`); an Arrow read
+  error becomes a :class:`~himga.errors.CacheError` naming the folder.
+* ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
+  the user cannot write) is read without writing anything; an incomplete one is a ``CacheError`` saying
+  the cache is read-only; a full disk while building is a ``CacheError`` naming the folder (``datasets``
+  has already removed the partial ``.incomplete`` folder); a ``dataset_info.json`` that ``datasets``
+  cannot read is a ``CacheError`` when the manifest confirms the damage.
+
+Internals of ``datasets`` used besides the builder methods it documents for subclasses (read in datasets
+5.2.0 and run by CI on 4.0.0 too): ``datasets.arrow_reader.make_file_instructions`` and ``ReadInstruction``
+(the rows a split or slice should have), the ``_save_info`` hook and the ``_output_dir``/``_cache_dir``
+attributes, and ``datasets.builder.FileLock``, the only one replaced. ``datasets`` takes a write lock in the
+cache folder before reading even a complete cache (``DatasetBuilder.__init__``: ``<root>/_tmp_…<hash>.lock``;
+``download_and_prepare``: ``<folder>_builder.lock``; read in ``datasets/builder.py`` of datasets 5.2.0), and
+fails on a read-only folder. While this class's
+``__init__`` and ``download_and_prepare`` run, that module global is :class:`ReadOnlyTolerantLock`: the
+same lock, except that a lock file which cannot be created because its folder is not writable is skipped.
+Skipping is safe there: a reader that can write nothing can corrupt nothing, and ``datasets`` publishes a
+build by renaming its ``.incomplete`` folder, so a reader sees a complete cache or none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import errno
+import json
+import os
+import shutil
+import threading
+import traceback
+from pathlib import Path
+
+import datasets
+import datasets.builder
+from datasets.arrow_reader import ReadInstruction, make_file_instructions
+
+from himga.build import manifest as cache
+from himga.catalog import of_builder
+from himga.errors import CacheError, HimgaError
+
+__all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
+
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+
+_FileLock = datasets.builder.FileLock  # datasets.utils._filelock.FileLock in datasets 5.2
+
+
+def _existing(folder: Path) -> Path:
+    """``folder`` or its nearest existing parent."""
+    return next(p for p in (folder, *folder.parents) if p.exists())
+
+
+def _writable(path: Path) -> bool:
+    """Whether files can be created in ``path`` or, if it does not exist yet, in its nearest existing parent."""
+    return os.access(_existing(path), os.W_OK)
+
+
+class ReadOnlyTolerantLock(_FileLock):
+    """``datasets``' ``FileLock``, except that a lock file which cannot be created because its folder is not
+    writable (``EROFS``, ``EACCES``, ``EPERM``) is skipped: the ``with`` block then runs without the lock."""
+
+    def __enter__(self):
+        try:
+            return super().__enter__()
+        except OSError as e:
+            if e.errno not in _READ_ONLY or _writable(Path(self.lock_file).parent):
+                raise
+            self._himga_skipped = True
+            return self
+
+    def __exit__(self, *exc_info):
+        if self.__dict__.pop("_himga_skipped", False):
+            return None
+        return super().__exit__(*exc_info)
+
+
+_swap_guard = threading.Lock()
+_swap_depth = 0
+
+
+@contextlib.contextmanager
+def _read_only_tolerant_locks():
+    """Make ``datasets.builder.FileLock`` a :class:`ReadOnlyTolerantLock` for the duration (nestable, thread-safe)."""
+    global _swap_depth
+    with _swap_guard:
+        if _swap_depth == 0:
+            datasets.builder.FileLock = ReadOnlyTolerantLock
+        _swap_depth += 1
+    try:
+        yield
+    finally:
+        with _swap_guard:
+            _swap_depth -= 1
+            if _swap_depth == 0:
+                datasets.builder.FileLock = _FileLock
+
+
+def _check_config_keywords(cls: type, kwargs: dict) -> None:
+    """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor an option of the builder's config.
+
+    ``datasets.load_dataset("himga_locomo", category_ordr="seed")`` would otherwise end in ``datasets``'
+    ``ValueError: BuilderConfig … doesn't have a 'category_ordr' key``. The check and its wording are the
+    catalogue's (:meth:`himga.catalog.Benchmark.check_options`), as on every route.
+
+    Raises:
+        ConfigurationError: names the keyword and the config's documented options (``USER_OPTIONS``).
+    """
+    if (entry := of_builder(cls)) is not None:
+        entry.check_options(kwargs, accepted=set(inspect.signature(datasets.DatasetBuilder.__init__).parameters))
+
+
+def _first_in_chain(error: BaseException, test) -> BaseException | None:
+    """The first exception in ``error``'s cause/context chain (``error`` included) for which ``test`` is true."""
+    seen, visited = error, set()
+    while seen is not None and id(seen) not in visited:  # "raise cause from wrapper" makes a cycle
+        visited.add(id(seen))
+        if test(seen):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
+    """The first ``OSError`` with one of ``errnos`` in ``error``'s cause/context chain (``error`` included)."""
+    return _first_in_chain(error, lambda e: isinstance(e, OSError) and e.errno in errnos)
+
+
+def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
+    """A ``CacheError`` if ``error`` is a full disk: ``ENOSPC``/``EDQUOT`` anywhere in its chain, or ``datasets``'
+    own "Not enough disk space" check (an ``OSError`` without errno) with 0 bytes free; else ``None``.
+
+    Also clears the frames of ``error``'s chain: the failed Arrow writer (still open in them) then closes now,
+    so the space of its partial file, which ``datasets`` has already unlinked, is freed at once.
+    """
+    full = _os_error(error, _FULL)
+    existing = _existing(folder)
+    free = shutil.disk_usage(existing).free
+    if full is None and not (isinstance(error, OSError) and error.errno is None and free == 0):
+        return None
+    seen, visited = error, set()
+    while seen is not None and id(seen) not in visited:
+        visited.add(id(seen))
+        traceback.clear_frames(seen.__traceback__)
+        seen = seen.__cause__ or seen.__context__
+    mount = existing
+    while not os.path.ismount(mount):
+        mount = mount.parent
+    return CacheError(
+        folder,
+        f"no space left on device while writing the cache {folder} (the file system mounted at {mount} is full; "
+        f"{getattr(full or error, 'strerror', None) or error}); nothing was cached: free space there, or point "
+        f"--cache-dir / HF_DATASETS_CACHE at another disk",
+    )
+
+
+def _read_only(folder: Path, error: OSError | None = None) -> CacheError:
+    if (folder / cache.INFO_FILE).exists():  # only if datasets touched something this class does not cover
+        return CacheError(folder, f"the cache {folder} is built but could not be opened read-only ({error})")
+    return CacheError(
+        folder,
+        f"the cache {folder} is not built and its file system or folder is read-only; build it once where the cache "
+        f"is writable (e.g. himga build ... --cache-dir DIR, then share DIR read-only), or point --cache-dir / "
+        f"HF_DATASETS_CACHE at a writable folder",
+    )
+
+
+def _damage(folder: Path | None) -> CacheError | None:
+    """A ``CacheError`` if ``folder`` is a built cache whose files differ from its manifest, else ``None``."""
+    if folder is None or not (folder / cache.INFO_FILE).exists():
+        return None
+    try:
+        cache.check_sizes(folder)
+    except CacheError as damage:
+        return damage
+    return None
+
+
+class GuardedBuilder(datasets.GeneratorBasedBuilder):
+    """``datasets.GeneratorBasedBuilder`` with a checked, read-only-shareable cache (see the module docstring).
+
+    Raises (besides what ``GeneratorBasedBuilder`` raises):
+        CacheError: on construction, ``download_and_prepare`` or ``as_dataset``: a damaged cache folder,
+            an incomplete one that cannot be written, or a full disk while building.
+    """
+
+    @classmethod
+    def check_config_keywords(cls, kwargs: dict) -> None:
+        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field (before a
+        subclass decides anything from the others).
+
+        Raises:
+            ConfigurationError: names the keyword and the config's documented options.
+        """
+        _check_config_keywords(cls, kwargs)
+
+    def __init__(self, *args, **kwargs):
+        _check_config_keywords(type(self), kwargs)
+        with _read_only_tolerant_locks():
+            try:
+                super().__init__(*args, **kwargs)
+            except Exception as e:  # datasets reads dataset_info.json here; diagnosed, else re-raised unchanged
+                folder = self.__dict__.get("_cache_dir")
+                folder = Path(folder) if folder else None
+                if (damage := _damage(folder)) is not None:
+                    raise damage from e
+                if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
+                    raise _read_only(folder, denied) from e
+                raise
+
+    def download_and_prepare(self, output_dir=None, *args, **kwargs):
+        target = str(output_dir or self.cache_dir)
+        folder, local = Path(target), "://" not in target
+        if local and not (folder / cache.INFO_FILE).exists() and not _writable(folder.parent):
+            raise _read_only(folder)
+        with _read_only_tolerant_locks():
+            try:
+                return super().download_and_prepare(output_dir, *args, **kwargs)
+            except Exception as e:  # diagnosed below, else re-raised unchanged
+                if not local:
+                    raise
+                if (full := _disk_full(folder, e)) is not None:  # also inside datasets' DatasetGenerationError
+                    raise full from e
+                if (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
+                    raise _read_only(folder, denied) from e
+                if (damage := _damage(folder)) is not None:
+                    raise damage from e
+                if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := unwrap(e)) is not e:
+                    raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
+                raise
+
+    def _save_info(self):
+        super()._save_info()
+        if "://" not in str(self._output_dir):  # the build's .incomplete folder, renamed into place next
+            cache.record(self._output_dir)
+
+    def as_dataset(self, split=None, *args, **kwargs):
+        import pyarrow as pa
+
+        folder = Path(self._output_dir)  # where as_dataset reads (the cache folder unless output_dir was given)
+        if "://" in str(folder) or not (folder / cache.INFO_FILE).exists():  # not built: datasets says so
+            return super().as_dataset(split, *args, **kwargs)
+        cache.check_sizes(folder)
+        try:
+            result = super().as_dataset(split, *args, **kwargs)
+        except (pa.ArrowException, OSError) as e:  # ArrowInvalid: an emptied file; OSError: a message cut short
+            raise cache.damaged(folder, f"its Arrow data is unreadable ({type(e).__name__}: {e})") from e
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:  # a bit flipped in the schema's features metadata
+            raise cache.undecodable(folder, e) from None
+        splits = list(self.info.splits.values())
+        for spec, ds in _splits_read(split, result):  # rows read vs the rows dataset_info.json says the split/slice has
+            if not isinstance(spec, ReadInstruction):
+                spec = "+".join(self.info.splits) if str(spec) == "all" else str(spec)
+            expected = make_file_instructions(self.dataset_name, splits, spec, "arrow", str(folder)).num_examples
+            cache.check_rows(folder, str(spec), ds.num_rows, expected)
+        return result
+
+
+def _splits_read(split, result) -> list:
+    """``(split spec, Dataset)`` pairs of an ``as_dataset`` result (a Dataset, a DatasetDict, or a list of them)."""
+    if isinstance(result, datasets.DatasetDict):
+        return list(result.items())
+    if isinstance(result, datasets.Dataset):
+        return [(split, result)]
+    if isinstance(result, (list, tuple)) and isinstance(split, (list, tuple)):
+        return [pair for s, r in zip(split, result) for pair in _splits_read(s, r)]
+    return []
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The error behind a ``datasets`` wrapper: the himga error in ``error``'s cause chain, else (behind a
+    ``DatasetGenerationError``) the ``OSError`` that stopped the build, e.g. an unreadable source file;
+    else ``error`` itself. The one unwrap of every route (the facade, the CLI, ``datasets.load_dataset``)."""
+    if (ours := _first_in_chain(error, lambda e: isinstance(e, HimgaError))) is not None:
+        return ours
+    if isinstance(error, datasets.exceptions.DatasetGenerationError):
+        return _first_in_chain(error, lambda e: isinstance(e, OSError)) or error
+    return error

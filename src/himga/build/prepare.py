@@ -1,0 +1,225 @@
+"""Running the builders: a catalogue entry's builder with himga's cache key, and its errors unwrapped.
+
+Used by the facade (:mod:`himga.data.loaders`), the CLI and the ``datasets`` registration. The cache of a
+build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains the key of
+:mod:`himga.build.cache_key`, which changes with the code that shapes rows and with the source files.
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from himga.build.cache_key import cache_key, code_hash
+from himga.build.guarded import unwrap
+from himga.build.progress import rows_progress
+from himga.catalog import Benchmark, benchmark
+from himga.errors import ConfigurationError
+from himga.sources import pinned_source
+from himga.sources.identity import check_source_kind
+
+__all__ = [
+    "cache_key",
+    "code_hash",
+    "check_source_kind",
+    "escaped",
+    "existing_source",
+    "make_builder",
+    "path_builder",
+    "prepare",
+    "unchecked_builder",
+    "source_files",
+    "unwrap",
+]
+
+
+def make_builder(
+    entry: Benchmark,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    data_files: Any = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> datasets.GeneratorBasedBuilder:
+    """Instantiate the builder of ``entry`` with himga's cache key.
+
+    Args:
+        entry: The benchmark (a :class:`~himga.catalog.Benchmark`; its name is accepted too).
+        config: The config name (default: the builder's default).
+        data_dir: A folder (or a single file) of source files; default: :func:`himga.sources.get_dataset`.
+        data_files: Source files (a path, a list, or a ``{split: files}`` dict; an existing file is
+            taken literally, other entries with glob characters are patterns); overrides ``data_dir``,
+            and a relative entry is relative to ``data_dir`` when that is given (as ``datasets``' own
+            packaged builders resolve it), else to the working directory.
+        cache_dir: The ``datasets`` cache folder (default ``$HF_DATASETS_CACHE``).
+        **options: Config options (e.g. ``category_order="seed"`` for LoCoMo); checked by the builder
+            (:meth:`~himga.catalog.Benchmark.check_options`).
+
+    Raises:
+        ConfigurationError: unknown dataset, config or option value; a source that does not exist.
+    """
+    entry = benchmark(entry)
+    entry.check_options(options, make_builder)
+    return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
+
+
+def path_builder(entry: Benchmark, config: str | None, path: str | Path | None, **kwargs: Any) -> datasets.GeneratorBasedBuilder:
+    """:func:`unchecked_builder` for one source path, as the facade, the CLI and ``himga validate`` take it:
+    a file is ``data_files`` (its name taken literally), a folder ``data_dir``, ``None`` the pinned source.
+
+    Raises:
+        ConfigurationError: a path that is neither a file nor a folder (a FIFO, a device), and as
+            :func:`make_builder`.
+    """
+    data_dir = data_files = None
+    if path is not None:
+        check_source_kind(entry.name, path)
+        path = Path(path).expanduser()
+        if path.is_file():
+            data_files = [str(path)]
+        else:
+            data_dir = path
+    return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, **kwargs)
+
+
+def unchecked_builder(
+    entry: Benchmark,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    data_files: Any = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> datasets.GeneratorBasedBuilder:
+    """:func:`make_builder` for a caller that has checked ``options`` already (the facade checks once)."""
+    if config is not None:
+        entry.config(config)  # unknown configs: ConfigurationError
+    if data_dir is None and data_files is None:
+        data_dir = _default_source(entry, config)
+    files = None
+    if data_files is not None:
+        files = source_files(data_files, base=data_dir)
+        data_dir = None
+    else:
+        data_dir = existing_source(entry, data_dir)
+    try:
+        return entry.builder(
+            cache_dir=str(cache_dir) if cache_dir is not None else None,
+            config_name=config,
+            data_dir=data_dir,
+            data_files=escaped(files) if files is not None else None,
+            hash=cache_key(entry, data_dir, files),
+            **options,
+        )
+    except TypeError as e:  # an option the config does not have
+        raise ConfigurationError(f"{entry.name}: {e}") from None
+
+
+def _default_source(entry: Benchmark, config: str | None) -> Path:
+    """The pinned source file of ``config`` (default: the builder's default config), found by
+    :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
+
+    Only the config's own file, never the folder's other files (issue 17 §2). Resolved before the build
+    so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
+    serves rows built from another source.
+    """
+    config = config or entry.default_config
+    return pinned_source(entry.name, entry.pin(config), config=config if len(entry.configs) > 1 else None)
+
+
+def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
+    """``data_dir`` (a source folder or file) as an absolute path.
+
+    Raises:
+        ConfigurationError: it does not exist ("source file '…' does not exist" for a name with a
+            suffix, "source file or folder '…'" otherwise), or is something else than a file or a
+            folder (:func:`check_source_kind`).
+    """
+    check_source_kind(benchmark(entry).name, data_dir)
+    path = Path(data_dir).expanduser().resolve()
+    if not path.exists():
+        what = "source file" if path.suffix else "source file or folder"
+        raise ConfigurationError(f"{benchmark(entry).name}: {what} {str(data_dir)!r} does not exist")
+    return str(path)
+
+
+def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
+    """The files named by ``data_files`` (a path, a list, or a ``{split: paths}`` dict), absolute, in order.
+
+    The one rule for where a ``data_files`` entry points, used by every route (:func:`make_builder`,
+    ``datasets.load_dataset`` through :mod:`himga.build.registration`, streaming included). A relative entry is
+    relative to ``base`` (the ``data_dir`` given with it) when there is one, else to the working
+    directory: ``data_dir=DATA, data_files="longmemeval_oracle.json"`` is ``DATA/longmemeval_oracle.json``
+    whatever the working directory holds, as with ``datasets``' own json builder.
+
+    An entry that is an existing file is that file, whatever characters its name holds (``[``, ``]``,
+    ``*``, ``?``, spaces); any other entry with glob characters is a pattern, expanded here with
+    :func:`glob.glob` (``**`` spans folders), sorted. ``datasets`` would read every entry as a
+    pattern, so ``locomo10 [1].json`` would match ``locomo10 1.json`` or nothing.
+
+    Args:
+        data_files: The entries.
+        base: The folder relative entries are relative to (``~`` expanded; itself relative to the
+            working directory), or ``None`` for the working directory.
+
+    Raises:
+        ConfigurationError: an entry is a folder, does not exist, or is a pattern matching no file
+            (the message names the entry and, with a ``base``, the folder it was looked for in).
+    """
+    if isinstance(data_files, dict):
+        return [f for v in data_files.values() for f in source_files(v, base)]
+    if isinstance(data_files, (list, tuple)):
+        return [f for entry in data_files for f in source_files(entry, base)]
+    text = str(data_files)
+    entry = Path(text).expanduser()
+    if base is not None and not entry.is_absolute():
+        entry = Path(base).expanduser() / entry
+    where = f" (in data_dir {str(base)!r})" if base is not None and not Path(text).expanduser().is_absolute() else ""
+    path = entry.resolve()
+    if path.is_file():
+        return [path]
+    if path.is_dir():
+        raise ConfigurationError(f"data_files entry {text!r}{where} is a folder; pass it as data_dir")
+    if not glob.has_magic(text):
+        raise ConfigurationError(f"source file {text!r}{where} does not exist")
+    matches = sorted(Path(p) for p in glob.glob(str(entry.absolute()), recursive=True) if Path(p).is_file())
+    if not matches:
+        raise ConfigurationError(f"data_files pattern {text!r}{where} matches no file")
+    return matches
+
+
+def escaped(files: list[Path]) -> list[str]:
+    """``files`` as ``datasets`` ``data_files`` patterns that match exactly these files (``glob.escape``)."""
+    return [glob.escape(str(f)) for f in files]
+
+
+def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.Dataset:
+    """``download_and_prepare`` then ``as_dataset(split="test")``, re-raising himga errors unwrapped.
+
+    Args:
+        builder: From :func:`make_builder`.
+        **kwargs: Passed to ``download_and_prepare`` (``num_proc``, ``download_mode``, ...).
+
+    Returns:
+        The memory-mapped ``datasets.Dataset`` of the ``test`` split.
+
+    Raises:
+        HimgaError: any himga error raised while generating rows (never a half-written cache:
+            ``datasets`` writes to a temporary folder and renames it on success).
+        CacheError: a damaged cache, an incomplete read-only one, a full disk (see
+            :mod:`himga.build.guarded`).
+        OSError: what stopped a build that ``datasets`` wrapped, e.g. an unreadable source file.
+    """
+    try:
+        with rows_progress():  # no "Generating test split: 0 examples" above an error
+            builder.download_and_prepare(**kwargs)
+    except Exception as e:
+        cause = unwrap(e)
+        if cause is e:
+            raise
+        raise cause from e
+    return builder.as_dataset(split="test")

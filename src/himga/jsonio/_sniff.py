@@ -1,0 +1,75 @@
+"""Recognizing a file that is something else in place of JSON: a Git LFS pointer, an HTML page, an error text.
+
+Called by both readers of :mod:`himga.jsonio.reader` on a file's first KiB, before parsing, so that such a file
+gets an error saying what it is and how to get the real one instead of a JSON syntax error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from himga.errors import SourceFormatError
+
+__all__ = ["not_json"]
+
+_BOM = b"\xef\xbb\xbf"
+
+#: Leading bytes of compressed files → (format, the command that decompresses ``name`` beside itself).
+_COMPRESSED = {
+    b"\x1f\x8b": ("gzip", "gunzip -k"),
+    b"BZh": ("bzip2", "bunzip2 -k"),
+    b"\xfd7zXZ\x00": ("xz", "unxz -k"),
+    b"\x28\xb5\x2f\xfd": ("zstd", "unzstd"),
+    b"PK\x03\x04": ("zip", "unzip"),
+}
+_PARQUET = b"PAR1"
+_WORDS = re.compile(rb"[A-Za-z]{2,} [A-Za-z]{2,}")  # "Entry not found", "404: Not Found"
+
+
+def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
+    """The error for a file that is something else in place of JSON, judged from its first bytes.
+
+    Recognizes a compressed file (gzip, bzip2, xz, zstd, zip: by its leading bytes, whatever its name;
+    the message names the format and the command that decompresses it), a Parquet file (a shard of a
+    himga export, say: the message gives the way to load an export), a Git LFS pointer
+    (``version https://git-lfs.github.com/spec/v1``: a clone without Git LFS), an HTML page (a web page saved instead of the raw file) and, for files under 1 KiB, a short
+    text body that is not JSON (``Entry not found``, ``404: Not Found``: an error saved by a download).
+
+    Args:
+        name: The file's name, for the message.
+        head: The file's first bytes (at least the first 1 KiB when the file is that long).
+        size: The file's size in bytes.
+
+    Returns:
+        A :class:`SourceFormatError` saying what the file is and how to get the real one, or ``None``.
+    """
+    for magic, (kind, command) in _COMPRESSED.items():
+        if head.startswith(magic):
+            return SourceFormatError(
+                name, "$", f"expected JSON text, got a {kind}-compressed file: decompress it first (`{command} {name}`) "
+                "and pass the decompressed file")
+    if head.startswith(_PARQUET):
+        return SourceFormatError(
+            name, "$", "expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
+            "`himga.data.samples_from_dataset(datasets.load_dataset(\"<export folder>\", \"<config>\", split=\"test\"))`")
+    text = head.removeprefix(_BOM).lstrip()
+    fix = "download the real file (`himga sources` lists the pinned URLs) or pass the right path"
+    if text.startswith(b"version https://git-lfs.github.com/spec/v1"):
+        fields = dict(line.split(" ", 1) for line in text.decode("utf-8", "replace").splitlines() if " " in line)
+        detail = ", ".join(f"{k} {fields[k]}" for k in ("oid", "size") if k in fields)
+        return SourceFormatError(
+            name, "$", f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
+            f"clone it comes from, or {fix}")
+    lowered = text[:512].lower()
+    if lowered.startswith(b"<") and (b"<html" in lowered or b"<!doctype html" in lowered):
+        detail = f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}"
+        return SourceFormatError(name, "$", detail)
+    if size <= 1024 and text[:1] not in (b"[", b"{", b'"') and _WORDS.search(text):
+        try:
+            json.loads(text)
+        except ValueError:
+            body = text.decode("utf-8", "replace").strip()
+            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
+            return SourceFormatError(name, "$", detail)
+    return None

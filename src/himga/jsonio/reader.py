@@ -1,0 +1,301 @@
+"""Reading JSON source files with errors that name the file and the position.
+
+Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
+are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
+accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
+holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
+more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
+them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
+the file changed while it was read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from himga.errors import SourceFormatError
+from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
+from himga.jsonio._sniff import not_json
+from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
+from himga.sources.identity import check_unchanged, file_identity
+
+__all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
+
+def reject_constant(name: str) -> Any:
+    """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
+    raise ValueError(f"non-standard JSON literal {name}")
+
+
+def load_json(path: str | Path, *, digest: Any = None) -> Any:
+    """Parse a whole JSON file.
+
+    Args:
+        path: The file. UTF-8, with or without a byte-order mark.
+        digest: A ``hashlib`` object updated with the file's bytes (the one read shared with the parse).
+
+    Returns:
+        The JSON value (dicts, lists, str, int, float, bool, None).
+
+    Raises:
+        SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
+            nested more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
+            Arrow cannot store) or an object with a duplicate key; the message names the file and the
+            line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
+            A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
+        SourceChangedError: the file changed while it was read.
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    with open(path, "rb") as f:
+        before = file_identity(os.fstat(f.fileno()))
+        data = f.read()
+        check_unchanged(path, f, before)
+    if digest is not None:
+        digest.update(data)
+    if (error := not_json(path.name, data[:1024], len(data))) is not None:
+        raise error
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
+    if not text.strip():
+        raise SourceFormatError(path.name, "$", "expected a JSON document, got an empty file")
+    return parse_json_text(path.name, text, data=data)
+
+
+def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | None = None) -> Any:
+    """Parse one JSON document (a whole file, or one line of a JSON Lines file) with :func:`load_json`'s checks.
+
+    Args:
+        name: The file's name, for errors.
+        text: The document.
+        where: Its path in errors: ``"$"`` for a whole file, ``"line 7"`` for a line.
+        data: ``text``'s bytes when at hand (the depth check reads bytes).
+
+    Raises:
+        SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
+            ``Infinity``, a number beyond a double, nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
+            levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
+    """
+    try:
+        DepthGuard().feed(data if data is not None else text.encode("utf-8", "surrogatepass"))
+    except TooDeep as e:
+        raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
+    overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
+    try:
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=_finite_float(overflow))
+    except DuplicateKey:
+        at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
+        raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
+    except json.JSONDecodeError as e:
+        position = f"line {e.lineno} column {e.colno}" if where == "$" else f"column {e.colno}"
+        raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
+    except ValueError as e:  # from reject_constant
+        raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
+    except RecursionError:
+        raise SourceFormatError(name, where, "invalid JSON: nested too deeply") from None
+    if overflow:
+        at = next((at for at, item in walk(value, where) if isinstance(item, float) and math.isinf(item)), where)
+        raise SourceFormatError(name, at, f"{NOT_FINITE}, got {overflow[0][:40]}")
+    if _SURROGATE_ESCAPE.search(text) and (at := _lone_surrogate(value, where)) is not None:
+        # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
+        raise SourceFormatError(name, at, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
+    return value
+
+
+#: The error of a number literal outside a double's range (``1e400``): Arrow, JSON readers and Python's
+#: ``json`` would hold it as ``inf`` and write it back as ``Infinity``, which is not JSON.
+NOT_FINITE = "expected a number that is finite in a double (at most ~1.8e308)"
+
+
+def _finite_float(overflow: list[str]):
+    """A ``parse_float`` hook: ``float(text)``, noting in ``overflow`` each literal that is not finite."""
+
+    def parse(text: str) -> float:
+        value = float(text)
+        if math.isinf(value):
+            overflow.append(text)
+        return value
+
+    return parse
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(value: Any, base: str = "$") -> str | None:
+    """The JSON path of the first string (or the object holding the first key) with a lone surrogate."""
+    for where, item in walk(value, base):
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return where
+        elif isinstance(item, dict) and any(_SURROGATE.search(k) for k in item):
+            return where
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_BOM = b"\xef\xbb\xbf"
+_JSON_KINDS = {b"{": "object", b'"': "string", b"t": "boolean", b"f": "boolean", b"n": "null"}
+
+
+def _ijson_backend():
+    import ijson
+
+    try:
+        return ijson.get_backend("yajl2_c")
+    except ImportError:  # a platform without the C extension: same results, slower
+        return ijson
+
+
+def _first_byte(f) -> bytes:
+    """Skip a byte-order mark and whitespace; return the first significant byte and rewind to it."""
+    start = 3 if f.read(3) == _BOM else 0
+    f.seek(start)
+    while True:
+        chunk = f.read(1 << 12)
+        if not chunk:
+            return b""
+        stripped = chunk.lstrip()
+        if stripped:
+            f.seek(start)
+            return stripped[:1]
+        start += len(chunk)
+
+
+def _item_id(path: Path, index: int, id_key: str) -> str | None:
+    """Best effort: the ``id_key`` string of item ``index``, read again up to the point of failure."""
+    backend = _ijson_backend()
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
+        try:
+            for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
+                if i == index:
+                    return value if isinstance(value, str) else None
+        except Exception:  # noqa: BLE001 - the error being reported is the caller's
+            return None
+    return None
+
+
+def _top_level_id(f, id_key: str) -> str | None:
+    """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
+    try:
+        value = next(iter(_ijson_backend().items(OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
+    except Exception:  # noqa: BLE001 - the error being reported is the caller's
+        return None
+    return value if isinstance(value, str) else None
+
+
+def iter_array_items(
+    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
+) -> Iterator[tuple[int, Any]]:
+    """Stream the items of a top-level JSON array, one at a time, in bounded memory.
+
+    Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
+    the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
+    subclass (see :func:`himga.jsonio._duplicate_keys.unique_key_dict`; test with ``isinstance(x, dict)``).
+
+    Args:
+        path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
+        id_key: A key of the items (e.g. ``"question_id"``); when an item is malformed, its value is
+            read again (best effort) to name the item in the error.
+        id_label: The word naming the item in errors (default ``id_key``): ``(question 7161e7e2)``.
+        digest: A ``hashlib`` object updated with every byte of the file as the parse reads it (one pass);
+            complete once the iteration has ended.
+
+    Yields:
+        ``(index, item)`` pairs, index from 0, in file order.
+
+    Raises:
+        SourceFormatError: the file is empty, its top level is not an array, it is not valid JSON
+            (truncated, not UTF-8, ``NaN``/``Infinity``, trailing garbage), or an object holds a key
+            twice; the message names the file, the item (``$[212]``, or the key's path such as
+            ``$[3].answer``) and, with ``id_key``, its id, e.g.
+            ``s.json: $[499]: invalid JSON: parse error: premature EOF (truncated file?) (question 7161e7e2)``.
+            A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
+        SourceChangedError: the file changed while it was read (raised after the last item).
+        OSError: the file cannot be read.
+    """
+    import ijson
+
+    path = Path(path)
+    backend = _ijson_backend()
+    index = 0
+    with open(path, "rb") as raw:
+        before = file_identity(os.fstat(raw.fileno()))
+        # every byte passes the depth guard before ijson's C backend (which does not bound nesting) sees it
+        f = OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
+        try:  # the depth guard may stop any read, the header's too
+            if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
+                raise error
+            f.seek(0)
+            first = _first_byte(f)
+            if not first:
+                raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
+            if first != b"[":
+                kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
+                detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+                if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
+                    detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
+                raise SourceFormatError(path.name, "$", detail)
+            map_type, duplicates = unique_key_dict()
+            for item in backend.items(f, "item", use_float=True, map_type=map_type):
+                if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
+                    index, where, key = _first_duplicate(path, index)
+                    detail = duplicate_detail(key)
+                    if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                        detail += f" ({id_label or id_key} {item_id})"
+                    raise SourceFormatError(path.name, f"{where}.{key}", detail)
+                yield index, item
+                index += 1
+            if digest is not None:
+                f.finish()
+        except TooDeep as e:
+            detail = e.detail
+            if id_key is not None and e.index is not None and (item_id := _item_id(path, e.index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, e.path, detail) from None
+        except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
+            raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
+        except ijson.JSONError as e:
+            message = e.args[0] if e.args else str(e)
+            if isinstance(message, bytes):
+                message = message.decode("utf-8", "replace")
+            lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+            detail = f"invalid JSON: {lines[0] if lines else type(e).__name__}"
+            if "premature EOF" in detail:
+                detail += " (truncated file?)"
+            elif "floating point) overflow" in detail:  # yajl: a literal such as 1e400
+                detail = f"{NOT_FINITE}: {detail.removeprefix('invalid JSON: ')}"
+            elif "integer overflow" in detail:  # yajl2_c reads integers as 64-bit
+                detail += (" (this reader holds integers in 64 bits, -2**63 to 2**63-1; write a larger one as a string,"
+                           " or as a float if precision does not matter)")
+            elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
+                detail += f" near {lines[1][:80]!r}"
+            if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, f"$[{index}]", detail) from None
+        check_unchanged(path, raw, before)
+
+
+def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
+    """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
+
+    Reads the file again marking duplicates (only after :func:`~himga.jsonio._duplicate_keys.unique_key_dict` logged one).
+    """
+    with open(path, "rb") as raw:
+        _first_byte(raw)
+        f = OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
+        for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):
+            if i >= start and (found := duplicate_key(item, f"$[{i}]")) is not None:
+                return (i, *found)
+    return start, f"$[{start}]", "?"  # not reached: the first read found one

@@ -1,0 +1,286 @@
+"""The dataset card (``README.md``) of an exported dataset: YAML front matter and a Markdown body.
+
+Everything on the card is derived, never written twice: the front matter's ``configs`` and
+``dataset_info`` come from ``datasets``' own helpers (``MetadataConfigs``, ``DatasetInfosDict``, the same
+ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.data.features.SAMPLE_FEATURES` and the split
+sizes of the export; the source table from the files the export was built from (name, size, sha256,
+compared with the builder's pins by :mod:`himga.publish.source_labels`), or, on a card of no export, from the
+pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
+:mod:`himga.data.schema`; title from the catalogue entry; description, license and citation from the builder
+module; the data notes from ``card_notes.md`` beside the builder. The card holds no paths and no timestamps, so the same export
+gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
+``himga_longmemeval/README.md`` equal to the generator's output).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+import typing
+from dataclasses import dataclass
+
+import datasets
+from datasets.info import DatasetInfo, DatasetInfosDict
+from datasets.utils.metadata import MetadataConfigs
+from huggingface_hub import DatasetCardData
+
+from himga.catalog import Benchmark, benchmark
+from himga.data.features import SAMPLE_FEATURES
+from himga.data.schema import QuestionType, Sample
+from himga.publish.source_labels import SourceFile, matching_pins, pinned_file
+
+__all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
+
+SPLIT = "test"
+
+@dataclass(frozen=True)
+class SplitSize:
+    """The size of one config's ``test`` split, as recorded in ``dataset_info``.
+
+    Attributes:
+        num_examples: Rows.
+        num_bytes: Bytes of the rows in Arrow format (``datasets``' ``SplitInfo.num_bytes``).
+    """
+
+    num_examples: int
+    num_bytes: int
+
+
+def card_title(entry: Benchmark) -> str:
+    """The card's ``pretty_name`` of ``entry``, e.g. ``"LoCoMo (HiMGA-normalized)"``."""
+    return benchmark(entry).title
+
+
+def data_files_pattern(config: str) -> str:
+    """The Parquet files of ``config``'s test split, relative to the export folder."""
+    return f"data/{config}/{SPLIT}-*.parquet"
+
+
+def _size_category(rows: int) -> str:
+    bounds = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")]
+    return next((label for bound, label in bounds if rows < bound), "1M<n<10M")
+
+
+# --- field reference, from the dataclass docstrings -------------------------------------------------
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+
+
+def _markdown(text: str) -> str:
+    text = _ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
+    return text.replace("``", "`").replace("|", "\\|")
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """``{field: description}`` from the ``Attributes:`` section of a Google-style class docstring."""
+    docs: dict[str, str] = {}
+    lines = inspect.getdoc(cls).splitlines()
+    start = lines.index("Attributes:") + 1
+    name = None
+    for line in lines[start:]:
+        if line and not line.startswith(" "):
+            break
+        if m := re.match(r"    (\w+): (.*)", line):
+            name = m.group(1)
+            docs[name] = m.group(2).strip()
+        elif name and line.strip():
+            docs[name] += " " + line.strip()
+    return {k: _markdown(v) for k, v in docs.items()}
+
+
+def _type_name(feature: object) -> str:
+    if isinstance(feature, datasets.List):
+        return f"list<{_type_name(feature.feature)}>"
+    if isinstance(feature, dict):
+        return "struct"
+    return feature.dtype
+
+
+def _dataclass_in(tp: object) -> type | None:
+    for arg in (tp, *typing.get_args(tp)):
+        if dataclasses.is_dataclass(arg):
+            return arg
+    return None
+
+
+def field_reference() -> list[tuple[str, str, str]]:
+    """Every column of :data:`SAMPLE_FEATURES`, nested ones included, as ``(path, type, meaning)``.
+
+    Paths use ``[]`` for list items (``sessions[].messages[].role``). Meanings are the ``Attributes:``
+    entries of the dataclass docstrings; ``question_type`` also lists the :class:`QuestionType` values.
+    """
+    rows: list[tuple[str, str, str]] = []
+
+    def walk(cls: type, features: dict, prefix: str) -> None:
+        docs = _attribute_docs(cls)
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            feature = features[f.name]
+            meaning = docs.get(f.name, "")
+            if hints[f.name] is QuestionType:
+                meaning += " One of " + ", ".join(f"`{t.value}`" for t in QuestionType) + "."
+            is_json = hints[f.name] is dict or typing.get_origin(hints[f.name]) is dict  # a raw column
+            rows.append((prefix + f.name, "string (JSON)" if is_json else _type_name(feature), meaning))
+            if (sub := _dataclass_in(hints[f.name])) is not None:
+                is_list = isinstance(feature, datasets.List)
+                walk(sub, feature.feature if is_list else feature, prefix + f.name + ("[]." if is_list else "."))
+
+    walk(Sample, SAMPLE_FEATURES, "")
+    return rows
+
+
+# --- sources: the pinned files, or the files an export was built from -------------------------------
+
+
+def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
+    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry``."""
+    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in entry.pins().items()]
+
+
+def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
+    """How ``source`` compares with ``config``'s pinned file: identical, differs, or cannot be checked."""
+    pin = pinned_file(entry, config)
+    where = f"[`{pin.filename}`]({pin.url})"
+    if config in matching_pins(entry, source.sha256):
+        return f"identical to the pinned {where}"
+    if pin.sha256 is None:
+        return f"not checked: no sha256 is pinned for {where}"
+    return f"differs from the pinned {where}: a modified copy, a sample or another release"
+
+
+def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
+    if sources is None:  # the card of no export (the builder's own): the pins it downloads
+        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(entry) if c in configs]
+        return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
+    rows = [
+        (c, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, c, f)) for c in configs for f in sources[c]
+    ]
+    return (
+        "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
+        + _table(("config", "source file", "bytes", "sha256", "pinned file"), rows)
+    )
+
+
+# --- the card ----------------------------------------------------------------------------------------
+
+
+def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_config: str) -> str:
+    known = [s.num_examples for s in sizes.values() if s is not None]
+    rows = max(known) if known else entry.published_rows
+    card_data = DatasetCardData(
+        pretty_name=entry.title,
+        license=entry.module._LICENSE,
+        language=["en"],
+        task_categories=["question-answering"],
+        size_categories=[_size_category(rows)],
+    )
+    MetadataConfigs(
+        {
+            config: {
+                "data_files": [{"split": SPLIT, "path": data_files_pattern(config)}],
+                **({"default": True} if config == default_config and len(sizes) > 1 else {}),
+            }
+            for config in sizes
+        }
+    ).to_dataset_card_data(card_data)
+    infos = {}
+    for config, size in sizes.items():
+        splits = None
+        if size is not None:
+            splits = datasets.SplitDict()
+            splits.add(datasets.SplitInfo(name=SPLIT, num_bytes=size.num_bytes, num_examples=size.num_examples))
+        infos[config] = DatasetInfo(
+            features=SAMPLE_FEATURES, splits=splits, dataset_size=size.num_bytes if size is not None else None
+        )
+    DatasetInfosDict(infos).to_dataset_card_data(card_data)
+    return card_data.to_yaml()
+
+
+def code_cell(text: str) -> str:
+    """``text`` (user-supplied, e.g. a source file's name) as an inline code span safe in a table cell.
+
+    A name may hold anything a file system allows: a newline or another non-printable character is
+    shown escaped (``\\n``, as ``repr`` does: a table row is one line); the span is delimited by a run of
+    backticks that the name does not contain (CommonMark code spans), padded with a space when the
+    name starts or ends with a backtick; ``|`` is escaped as ``\\|`` (GitHub-flavoured tables split cells
+    at every unescaped pipe, even inside code). So ``a|b`.json`` renders as itself, in its own cell.
+    """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    runs = {len(run) for run in re.findall(r"`+", text)}
+    fence = "`" * next(n for n in range(1, len(runs) + 2) if n not in runs)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+#: Licence id (the card's ``license:`` tag) → what it means, in words, for the card's text.
+LICENCE_WORDS = {
+    "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
+    "mit": "the MIT License",
+}
+
+
+def licence_words(licence: str) -> str:
+    """`` (<the licence in words>)`` for a licence id of :data:`LICENCE_WORDS`, else ``""``."""
+    return f" ({LICENCE_WORDS[licence]})" if licence in LICENCE_WORDS else ""
+
+
+def render_card(
+    entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
+) -> str:
+    """The ``README.md`` of an export of dataset ``name``.
+
+    Args:
+        entry: The benchmark (its catalogue entry; its name is accepted too).
+        sizes: Config name → its split size, for the configs the export holds, in card order (``None``:
+            size not known, e.g. the committed card of a dataset whose full source is not at hand; the
+            card then records no split sizes for that config).
+        sources: Config → the files it was exported from (every config of ``sizes``); ``None`` for
+            the card of no export, which lists the pinned files instead.
+
+    Returns:
+        The card text: ``---`` YAML ``---`` then Markdown. No paths, no timestamps.
+    """
+    entry = benchmark(entry)
+    module, title, load_name = entry.module, entry.title, entry.load_name
+    default_config = entry.default_config
+    configs = list(sizes)
+    first = default_config if default_config in configs else configs[0]
+    config_arg = "" if len(configs) == 1 else f', "{first}"'
+    parts = [
+        "---\n" + _front_matter(entry, sizes, default_config).rstrip("\n") + "\n---",
+        f"# {title}",
+        module._DESCRIPTION.strip().replace("\n", " "),
+        f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
+        "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
+        f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
+        _source_section(entry, configs, sources),
+        "## Fields\n\n"
+        + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
+        + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
+        "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
+        "`.str.json_path_match('$.category')`, Python `json.loads`).",
+        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes()}" if hasattr(module, "card_notes") else ""),
+        "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
+        "import datasets\n\n"
+        f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'
+        f'it = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}", streaming=True)\n'
+        "```\n\nDistributed: each config is written as a multiple of 16 Parquet files, so "
+        "`datasets.distributed.split_dataset_by_node(it, rank, world_size)` gives each of 2, 4, 8 or 16 ranks "
+        "whole files; for another world size, `it = it.reshard()` first (datasets ≥ 5: one shard per Parquet "
+        "row group).\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
+        "import datasets\nimport himga\nfrom himga.data import samples_from_dataset\n\n"
+        f'samples = samples_from_dataset(datasets.load_dataset("ORG/NAME"{config_arg}, split="{SPLIT}"))\n'
+        f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # runs the himga builder on the pinned source\n'
+        "```",
+        "## Citation\n\n```bibtex\n" + module._CITATION.strip() + "\n```",
+        "<!-- Generated by `himga export`; edit src/himga/publish/card.py, not this file. -->",
+    ]
+    return "\n\n".join(parts) + "\n"
+

@@ -1,0 +1,342 @@
+"""Export and push: a Hub-ready folder (Parquet + dataset card) that ``datasets`` reads without himga.
+
+Layout of an export folder::
+
+    README.md                                   the dataset card (:mod:`himga.publish.card`)
+    data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
+
+``datasets.load_dataset(OUT_DIR)`` (or the Hub repository it is pushed to) then gives the builder's
+features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
+for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
+a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
+``himga``, its dataset, config and source files (:class:`~himga.publish.source_labels.SourceFile`), from which the
+card's source table is written and which :func:`~himga.publish.read_export.checked_export` checks before a push.
+
+An export is never seen half-written. Every config's shards are written and closed inside a hidden
+staging folder (``.himga-export.incomplete``, which ``datasets``' data-file patterns skip), and the new
+card beside them. Only then are they moved into place, by renames in this order: the replaced configs'
+old ``data/<config>`` folders out, the card in (if that fails, the old folders go back), the new
+``data/<config>`` folders in. The card goes in before the data because Parquet files without a card are
+loaded anyway (``datasets`` infers one split from every file it sees), and a config on a card whose
+folder is missing fails on its recorded split size. So at any instant a load of any config either fails
+or returns exactly the rows of a complete export (the previous one under the previous card, or this one
+under its card), and until the renames start an interrupted export leaves the previous export, or
+nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
+a config replaces the whole folder, but only one that an earlier export of the same dataset wrote (its
+card and its shards' himga records say so); anything else in the way (a file of your own, a filesystem
+root) is an error naming it, raised before anything is written (:func:`~himga.publish.read_export.check_export_target`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from datasets.info import DatasetInfosDict
+from filelock import FileLock
+
+from himga.publish.card import SPLIT, SplitSize, data_files_pattern, render_card
+from himga.catalog import Benchmark, benchmark
+from himga.data.loaders import build_dataset
+from himga.errors import ConfigurationError, UploadError, redacted
+from himga.publish.read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
+                                       checked_export, exported_configs, shard_metadata)
+from himga.publish.source_labels import SourceFile, checked_sources, select_configs
+from himga.sources import cache_root
+
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs", "push"]
+
+logger = logging.getLogger(__name__)
+
+#: Target Arrow bytes per Parquet row group (at least one row per group).
+ROW_GROUP_BYTES = 16 * 2**20
+#: Parquet compression codec of exported files.
+PARQUET_COMPRESSION = "zstd"
+#: Target Arrow bytes per Parquet file (as ``Dataset.push_to_hub``'s default ``max_shard_size``).
+SHARD_BYTES = 500 * 2**20
+#: The shard count of an export is a multiple of this (see :func:`shard_count`): it divides 2, 4, 8 and 16 ranks.
+SHARD_MULTIPLE = 16
+
+
+def _lock_path(out: Path) -> Path:
+    """The lock held while an export writes ``out``: in ``$HIMGA_CACHE/export-locks/``, one per output
+    folder (its resolved path's sha256), so that nothing but the export is left in ``out``."""
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    folder = cache_root() / "export-locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{key}.lock"
+
+
+def all_configs(entry: Benchmark) -> list[str]:
+    """The builder's config names of dataset ``name``, in declaration order.
+
+    Raises:
+        ConfigurationError: unknown dataset.
+    """
+    return benchmark(entry).configs
+
+
+def shard_count(rows: int, num_bytes: float, shard_bytes: int = SHARD_BYTES, num_shards: int | None = None) -> int:
+    """How many Parquet files a config is written as: ``num_shards`` when given, else a multiple of
+    :data:`SHARD_MULTIPLE` (16: S, M and oracle get 16 files, M's ~170 MB each) with at most about
+    ``shard_bytes`` of Arrow data per file, so that ``split_dataset_by_node(..., world_size=2, 4, 8 or 16)``
+    gives every rank whole, equal files ("shards" mode). A split of fewer rows than that is one file.
+    Never more files than rows.
+    """
+    if num_shards is not None:
+        if num_shards < 1:
+            raise ConfigurationError(f"num_shards: expected a positive integer, got {num_shards!r}")
+        return min(num_shards, max(rows, 1))
+    natural = max(1, math.ceil(num_bytes / shard_bytes))
+    if rows < SHARD_MULTIPLE:
+        return max(1, min(rows, natural))
+    return min(SHARD_MULTIPLE * math.ceil(natural / SHARD_MULTIPLE), rows // SHARD_MULTIPLE * SHARD_MULTIPLE)
+
+
+def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict, num_shards: int | None = None) -> SplitSize:
+    """Write one config's rows as ``folder/test-0000i-of-0000N.parquet`` (``folder`` is created new)."""
+    folder.mkdir(parents=True)
+    num_bytes = ds.info.splits[SPLIT].num_bytes if ds.info.splits and SPLIT in ds.info.splits else ds.data.nbytes
+    rows = ds.num_rows
+    row_bytes = num_bytes / rows if rows else 1
+    rows_per_group = max(1, int(row_group_bytes // row_bytes))
+    num_shards = shard_count(rows, num_bytes, shard_bytes, num_shards)
+    schema = ds.features.arrow_schema  # carries the features as metadata; raw columns are plain JSON text
+    schema = schema.with_metadata({**schema.metadata, METADATA_KEY: json.dumps(metadata).encode()})
+    for index in range(num_shards):
+        shard = ds.shard(num_shards, index, contiguous=True).with_format("arrow")
+        path = folder / f"{SPLIT}-{index:05d}-of-{num_shards:05d}.parquet"
+        # pyarrow directly: Dataset.to_parquet (datasets 5.2) forces snappy on every column; zstd is
+        # ~30% smaller here and read by every Parquet reader the Hub uses.
+        with pq.ParquetWriter(path, schema=schema, compression=PARQUET_COMPRESSION) as writer:
+            for batch in shard.iter(batch_size=rows_per_group):
+                _check_decodes(batch, ds)
+                writer.write_table(batch.cast(schema), row_group_size=rows_per_group)
+    return SplitSize(num_examples=rows, num_bytes=num_bytes)
+
+
+def _check_decodes(batch, ds) -> None:
+    """Refuse to publish rows whose text is not UTF-8 any more (a cache altered on disk): a ``CacheError``."""
+    try:
+        batch.validate(full=True)
+    except pa.ArrowInvalid as e:
+        from himga.build.manifest import undecodable
+
+        raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
+
+
+def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
+    """The configs of an earlier export in ``out`` that stay on the new card: size and sources of each.
+
+    A config stays if the existing card lists it and its shards record (in their metadata) that they
+    are this dataset's and this config's, with their source files; others are left off the new card.
+    """
+    previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
+    kept = {}
+    for config in all_configs(entry):
+        shards = sorted((out / "data" / config).glob(f"{SPLIT}-*.parquet"))
+        if config in replaced or not shards:
+            continue
+        meta = shard_metadata(shards[0])
+        if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (entry.name, config):
+            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", entry.name, shards[0].parent)
+            continue
+        split = previous[config].splits.get(SPLIT) if previous[config].splits else None
+        size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
+        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]])
+    return kept
+
+
+def _commit(out: Path, staging: Path, configs: list[str]) -> None:
+    """Move the staged card and ``data/<config>`` folders into ``out``, in the order the module doc gives."""
+    data, old = out / "data", staging / ".replaced"
+    data.mkdir(parents=True, exist_ok=True)
+    old.mkdir()
+    moved = []
+    try:
+        for config in configs:
+            if (data / config).exists():
+                os.replace(data / config, old / config)
+                moved.append(config)
+        os.replace(staging / "README.md", out / "README.md")
+    except BaseException:  # card not replaced: put the previous export back as it was
+        for config in moved:
+            os.replace(old / config, data / config)
+        raise
+    for config in configs:
+        os.replace(staging / config, data / config)
+
+
+def export(
+    name: str,
+    out_dir: str | Path,
+    configs: Sequence[str] | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    row_group_bytes: int = ROW_GROUP_BYTES,
+    shard_bytes: int = SHARD_BYTES,
+    card_only: bool = False,
+    num_shards: int | None = None,
+) -> dict[str, SplitSize | None]:
+    """Build the configs of dataset ``name`` and write them with their card to ``out_dir``.
+
+    Configs already exported to ``out_dir`` by an earlier call (a ``data/<config>/`` folder with Parquet
+    files and an entry in the existing card) stay on the new card, so configs can be exported one at a
+    time. Re-exporting a config replaces its shards. The card's source table names the files each config
+    was built from (name, size, sha256) and whether each is the builder's pinned file. An interrupted
+    export leaves the previous export (or nothing loadable); running it again completes it.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        out_dir: The export folder (created if needed).
+        configs: Configs to export. Default: with ``data_dir``, the configs whose source file it holds
+            (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
+            ``oracle_original``; a file whose name says no config needs ``configs``); without, all of the
+            builder's (LoCoMo: ``default``; LongMemEval: ``s``, ``m``, ``oracle``, ``s_original``,
+            ``m_original``, ``oracle_original``). See :func:`himga.publish.source_labels.select_configs`.
+        data_dir: A folder of source files (or one file), as for the builder; default: the pinned
+            sources, found or downloaded by :func:`himga.utils.get_dataset`.
+        cache_dir: The ``datasets`` cache folder.
+        row_group_bytes: Target Arrow bytes per Parquet row group.
+        shard_bytes: Target Arrow bytes per Parquet file.
+        card_only: Build nothing; rewrite ``README.md`` for the configs already in ``out_dir``, or, when
+            it holds no data, for every config without split sizes, listing the pinned files (how the
+            committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
+        num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
+
+    Returns:
+        Config → split size (``None`` if unknown), for every config on the written card, in builder order.
+
+    Raises:
+        ConfigurationError: unknown dataset or config; a config whose file ``data_dir`` does not give
+            (or whose name says another config); a source file that is another config's pinned file;
+            ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
+            ``name`` did not write (see :func:`~himga.publish.read_export.check_export_target`; nothing is changed).
+        SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
+    """
+    out = Path(out_dir)
+    entry = benchmark(name)
+    name = entry.name
+    check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
+    wanted = [] if card_only else select_configs(entry, configs, data_dir)
+    check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
+    described: dict = {}  # each file hashed once, before any build
+    sources = {config: checked_sources(entry, config, data_dir, described=described) for config in wanted}
+    out.mkdir(parents=True, exist_ok=True)
+    staging = out / STAGING
+    with FileLock(_lock_path(out)):
+        check_export_target(name, out, wanted)  # again, now that no other export can change it
+        shutil.rmtree(staging, ignore_errors=True)  # left by an export that was killed (it holds STAGING_MARK)
+        try:
+            staging.mkdir()
+            (staging / STAGING_MARK).write_text(f"{name}\n", encoding="utf-8")
+            written: dict[str, SplitSize] = {}
+            for config in wanted:
+                ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir)
+                metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
+                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata, num_shards)
+                logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
+            kept = _kept_configs(entry, out, wanted)
+            sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(entry) if c in written or c in kept}
+            sources.update({c: kept[c][1] for c in kept})
+            if not sizes:
+                if any((out / "data").glob(f"*/{SPLIT}-*.parquet")):
+                    raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
+                sizes, sources = dict.fromkeys(all_configs(entry)), None
+            (staging / "README.md").write_text(render_card(entry, sizes, sources), encoding="utf-8")
+            _commit(out, staging, wanted)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return sizes
+
+
+def push(
+    name: str,
+    repo_id: str,
+    *,
+    export_dir: str | Path | None = None,
+    configs: Sequence[str] | None = None,
+    private: bool = False,
+    revision: str | None = None,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+) -> str:
+    """Upload an export (card and Parquet files, never ``.py``) to the Hub dataset repository ``repo_id``.
+
+    The token is whatever ``huggingface_hub`` finds (``HF_TOKEN``, else the stored ``hf auth login``);
+    himga never reads, prints or logs it.
+
+    Args:
+        name: ``"locomo"`` or ``"longmemeval"``.
+        repo_id: ``"ORG/NAME"``; created (as a dataset repository) if it does not exist.
+        export_dir: An existing export folder to upload; default: export into a temporary folder first.
+        configs: Configs to upload (default: all of the export's, or all of the builder's when exporting).
+            The Parquet files of exactly these configs are replaced on the Hub (stale shards deleted);
+            other configs' files are left alone.
+        private: Create the repository as private.
+        revision: A branch to push to (created from ``main`` if missing); default ``main``.
+        data_dir: Sources for :func:`export` (used only when ``export_dir`` is not given).
+        cache_dir: The ``datasets`` cache folder for :func:`export`.
+
+    Returns:
+        The URL of the commit.
+
+    Raises:
+        ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
+            export of ``name`` (see :func:`checked_export`; checked before any network call).
+        UploadError: no token, offline (any switch of :func:`himga.sources.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
+            or could not be reached; checked before anything is exported where possible.
+    """
+    from huggingface_hub import HfApi, get_token
+
+    from himga.sources.offline import offline_switch
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as e:
+        raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
+
+    if switch := offline_switch():
+        raise UploadError(f"cannot push to {repo_id}: {switch} is set")
+    if get_token() is None:
+        raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
+    if export_dir is not None:
+        selected = checked_export(name, export_dir, configs)  # a wrong folder fails before any network call
+
+    with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
+        if export_dir is None:
+            export(name, tmp, configs, data_dir=data_dir, cache_dir=cache_dir)
+            selected = checked_export(name, tmp, configs)
+        folder = Path(tmp if export_dir is None else export_dir)
+        patterns = [data_files_pattern(c) for c in selected]
+        api = HfApi()
+        try:
+            api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+            if revision is not None:
+                api.create_branch(repo_id, repo_type="dataset", branch=revision, exist_ok=True)
+            commit = api.upload_folder(
+                repo_id=repo_id,
+                repo_type="dataset",
+                folder_path=str(folder),
+                revision=revision,
+                allow_patterns=["README.md", *patterns],
+                delete_patterns=patterns,
+                commit_message=f"himga: {name} ({', '.join(selected)})",
+            )
+        except Exception as e:  # HTTP errors, connection failures, permissions: the first line of the Hub's message
+            first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
+            # without the token an endpoint may echo, on one line, and not chained: the cause's text holds it all
+            raise UploadError(redacted(f"cannot push to {repo_id}: {type(e).__name__}: {first[:300]}")) from None
+    logger.info("pushed %s (%s) to %s", name, ", ".join(selected), repo_id)
+    return str(getattr(commit, "commit_url", commit))

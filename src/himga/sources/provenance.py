@@ -1,0 +1,189 @@
+"""Provenance of local source files: is this file byte-identical to a pinned official file, or does it hold
+the same data re-serialised?
+
+:func:`provenance` gives the line ``himga validate`` and ``himga stats`` print per source file
+(``locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok``); :func:`warn_if_modified` is the one
+warning a build gives for a modified pinned file under ``$HIMGA_DATASETS_ROOT``. A file's sha256 is
+computed once per process: the builders hash a file in the same read as the parse and record it
+(:func:`record_sha256`), and :func:`file_sha256` reuses it while the file is unchanged. Likewise its
+content fingerprint (:mod:`himga.sources.content`), computed in the build's parse and recorded with
+:func:`record_content`: a file whose bytes differ from a pin's but whose content fingerprint equals the
+pin's is "the same content, re-serialised"; for LoCoMo, whose pin has a content tree, a file whose content
+differs is reported with the first differing record path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from himga import sources
+from himga.sources.content import content_sha256, first_difference
+from himga.errors import SourceFormatError
+from himga.sources.identity import file_identity
+from himga.sources import RemoteFile
+
+__all__ = ["file_sha256", "provenance", "record_content", "record_sha256", "warn_if_modified"]
+
+logger = logging.getLogger(__name__)
+
+
+#: (resolved path, size, mtime_ns, ctime_ns, inode) → sha256, for this process: a file is hashed once per
+#: build. The full identity of :func:`himga.sources.identity.file_identity`: an edit followed by ``touch -r`` or
+#: ``cp -p`` keeps size and mtime but never ctime, so it is never reported with the old hash.
+_SHA256_SEEN: dict[tuple, str] = {}
+
+
+def _stat_key(path: Path) -> tuple:
+    return (str(path.resolve()), *file_identity(path.stat()))
+
+
+#: (resolved path, file identity) → (content fingerprint, {pinned content fingerprint: first differing path}).
+_CONTENT_SEEN: dict[tuple, tuple[str, dict[str, str | None]]] = {}
+
+#: Files up to this size are parsed by :func:`provenance` for their content fingerprint when no build of
+#: this process recorded it (LoCoMo's 2.8 MB; never a LongMemEval file, whose pins hold no content fingerprint).
+_PARSE_LIMIT = 64 * 2**20
+
+
+@cache
+def _tree(path: str) -> Any:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def record_content(path: str | Path, fingerprint: str, pins: Iterable[RemoteFile] = (), value: Any = None) -> None:
+    """Remember the content fingerprint of ``path`` computed by the build's parse.
+
+    Args:
+        path: The source file.
+        fingerprint: Its content fingerprint (:class:`himga.sources.content.ContentDigest`).
+        pins: The dataset's pins; for each with a content tree whose content differs, the first differing
+            path of ``value`` is found now (while the parsed value is at hand).
+        value: The parsed JSON value (LoCoMo's whole file), or ``None`` (a streamed file).
+    """
+    differences = {}
+    if value is not None:
+        for pin in pins:
+            if pin.content_tree and pin.content_sha256 and pin.content_sha256 != fingerprint:
+                differences[pin.content_sha256] = first_difference(_tree(pin.content_tree), value)
+    _CONTENT_SEEN[_stat_key(Path(path))] = (fingerprint, differences)
+
+
+def _content(path: Path, pins: list[RemoteFile]) -> tuple[str, dict[str, str | None]] | None:
+    """The recorded content of ``path``, else (when a pin has a content fingerprint and the file is small) parsed now."""
+    key = _stat_key(path)
+    if key in _CONTENT_SEEN or not any(pin.content_sha256 for pin in pins) or path.stat().st_size > _PARSE_LIMIT:
+        return _CONTENT_SEEN.get(key)
+    from himga.jsonio.reader import load_json  # one read: the parse and the sha256
+
+    digest = hashlib.sha256()
+    try:
+        value = load_json(path, digest=digest)
+    except SourceFormatError:
+        return None  # not JSON: its bytes are all there is to compare
+    record_sha256(path, digest.hexdigest())
+    record_content(path, content_sha256(value), pins, value)
+    return _CONTENT_SEEN[key]
+
+
+def record_sha256(path: str | Path, sha256: str) -> None:
+    """Remember the sha256 of ``path`` as computed by a reader that read every byte (the build's parse)."""
+    _SHA256_SEEN[_stat_key(Path(path))] = sha256
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of ``path``: remembered from this process's build when the file is unchanged, else read.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    key = _stat_key(Path(path))
+    if key not in _SHA256_SEEN:
+        _SHA256_SEEN[key] = sources.sha256_of(path)
+    return _SHA256_SEEN[key]
+
+
+def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | None = None) -> str:
+    """One line saying whether a local source file is byte-identical to a pinned official file.
+
+    The file is hashed only when needed: not when this process's build already did (:func:`record_sha256`),
+    nor when its size matches no pin (it cannot be byte-identical to one) and no pin has a content
+    fingerprint. When a pin has one (LoCoMo) and no build of this process recorded the file's, a file of
+    up to 64 MiB is parsed once for it (:func:`record_content`).
+
+    Args:
+        path: The local file.
+        pins: Every pinned file of the dataset (:meth:`himga.catalog.Benchmark.pins`).
+        sha256: The file's sha256 if already known; default :func:`file_sha256`.
+
+    Returns:
+        ``"locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"``; for other bytes with a pinned
+        content fingerprint, ``"locomo10.json: same content as snap-research/locomo@3eb6f2c (re-serialised;
+        sha256 <hex>)"`` or ``"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at
+        $[0].qa[1] (sha256 <hex>)"``; or ``"locomo10.json: differs from
+        the pinned locomo10.json: a modified copy or another release (sha256 <hex>)"`` (``(<n> bytes,
+        pinned <m>)`` when the size already differs); for a pin without a known sha256,
+        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for any other name,
+        ``"mine.json: not a pinned file (sha256 <hex>)"``.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    pins = list(pins)
+    named = [pin for pin in pins if pin.accepts_name(path.name)]
+    size = path.stat().st_size
+    digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
+    if digest is None and any(pin.size is None or pin.size == size for pin in pins):
+        digest = file_sha256(path)
+    for pin in pins:
+        if digest is not None and pin.sha256 == digest:
+            return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
+    content = _content(path, pins)  # parses the file (and hashes it in the same read) when nothing recorded it
+    digest = digest or _SHA256_SEEN.get(_stat_key(path))
+    if digest is None:
+        if named:
+            return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
+                    f"({size:,} bytes, pinned {named[0].size:,})")
+        return f"{path.name}: not a pinned file ({size:,} bytes; no pin has that size)"
+    if content is not None:
+        fingerprint, differences = content
+        for pin in pins:
+            if pin.content_sha256 == fingerprint:
+                return f"{path.name}: same content as {pin.origin} (re-serialised; sha256 {digest})"
+        for pin in named:
+            if pin.content_sha256 is not None:
+                where = f" at {differences[pin.content_sha256]}" if differences.get(pin.content_sha256) else ""
+                return f"{path.name}: differs in content from {pin.origin}{where} (sha256 {digest})"
+    if any(pin.sha256 is None for pin in named):
+        origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
+        return f"{path.name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
+    if named:
+        return f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release (sha256 {digest})"
+    return f"{path.name}: not a pinned file (sha256 {digest})"
+
+
+def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], *, content: str | None = None) -> None:
+    """Log one warning (logger ``himga.sources.provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
+    name but another checksum and (when ``content``, its content fingerprint, is given) other content. Called by
+    the builders, once per file and build, with the sha256 computed while parsing (which it also records for
+    :func:`file_sha256`)."""
+    record_sha256(path, sha256)
+    root = sources.datasets_root()
+    path = Path(path)
+    if root is None or not path.resolve().is_relative_to(root.resolve()):
+        return
+    named = [pin for pin in pins if pin.accepts_name(path.name) and pin.sha256 is not None]
+    if content is not None and any(pin.content_sha256 == content for pin in named):
+        return  # the same data, re-serialised
+    if named and all(pin.sha256 != sha256 for pin in named):
+        pin = named[0]
+        logger.warning(
+            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
+            "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
+        )

@@ -1,0 +1,72 @@
+"""The cache key covers the code that shapes rows and nothing else (issue 18 §2): editing ``chronological``
+or a validate rule keeps every cache; editing a records module gives its benchmark a new key, and only its."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from himga.build.cache_key import SHARED_MODULES, row_files
+from himga.catalog import CATALOG
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Run in a copy of the sources: prints {edited file: {benchmark: code_hash}} for each edit in argv.
+_HASHES = """
+import json, sys
+from pathlib import Path
+from himga.build.cache_key import code_hash
+from himga.catalog import CATALOG
+out = {}
+for edit in [None, *sys.argv[1:]]:
+    if edit is not None:
+        with open(edit, "a", encoding="utf-8") as f:
+            f.write("\\n# an edit\\n")
+    code_hash.cache_clear()
+    out[edit or ""] = {name: code_hash(entry) for name, entry in CATALOG.items()}
+print(json.dumps(out))
+"""
+
+
+def _hashes_after_edits(tmp_path: Path, edits: list[str]) -> dict[str, dict[str, str]]:
+    copy = tmp_path / "copy"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "README.md")
+    shutil.copytree(ROOT / "src", copy / "src", ignore=ignore)
+    for package in ("himga_locomo", "himga_longmemeval"):
+        shutil.copytree(ROOT / package, copy / package, ignore=ignore)
+    env = {**os.environ, "PYTHONPATH": f"{copy / 'src'}{os.pathsep}{copy}"}
+    script = [sys.executable, "-c", _HASHES, *[str(copy / e) for e in edits]]
+    result = subprocess.run(script, env=env, cwd=copy, capture_output=True, text=True, check=True)
+    hashes = json.loads(result.stdout)
+    return {edit.removeprefix(str(copy) + os.sep): keys for edit, keys in hashes.items()}
+
+
+def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes_its_own(tmp_path):
+    edits = [
+        "src/himga/data/helpers.py",  # chronological
+        "himga_locomo/validate_rules.py",
+        "himga_longmemeval/validate_rules.py",
+        "src/himga/validate.py",
+        "src/himga/catalog.py",
+        "himga_longmemeval/records.py",
+        "himga_locomo/records.py",
+    ]
+    hashes = _hashes_after_edits(tmp_path, edits)
+    before = hashes[""]
+    for unchanged in edits[:5]:
+        assert hashes[unchanged] == before, unchanged
+    assert hashes["himga_longmemeval/records.py"]["locomo"] == before["locomo"]
+    assert hashes["himga_longmemeval/records.py"]["longmemeval"] != before["longmemeval"]
+    assert hashes["himga_locomo/records.py"]["locomo"] != before["locomo"]  # edits accumulate: LongMemEval's changed above
+
+
+def test_the_key_covers_the_builder_its_records_and_the_shared_schema_only():
+    names = {entry: [p.relative_to(ROOT).as_posix() for p in row_files(entry)] for entry in CATALOG}
+    shared = [f"src/{m.replace('.', '/')}.py" for m in SHARED_MODULES]
+    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/gold.py", *shared]
+    assert names["longmemeval"] == ["himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py",
+                                    "himga_longmemeval/folder.py", *shared]

@@ -1,0 +1,226 @@
+"""``himga export``: Parquet + dataset card that ``datasets`` reads in a fresh interpreter without himga.
+
+Rows and features are compared as JSON between the builder's output (this process) and the export
+loaded by a subprocess that never imports himga.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from huggingface_hub import DatasetCard
+
+from himga.publish.card import field_reference, render_card
+from himga.data import SAMPLE_FEATURES, load_longmemeval
+from himga.errors import ConfigurationError
+from himga.data.loaders import build_dataset
+from himga.publish.export import all_configs, export
+
+ROOT = Path(__file__).resolve().parents[2]
+ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
+
+
+def _load_without_himga(tmp_path: Path, path: str, *args: str, cwd: Path | None = None) -> dict:
+    """Load ``path`` (split test, and streaming) in a fresh interpreter; features and rows as JSON."""
+    code = f"""
+        import json, sys, datasets
+        args = {list(args)!r}
+        ds = datasets.load_dataset({path!r}, *args, split="test")
+        it = datasets.load_dataset({path!r}, *args, split="test", streaming=True)
+        print(json.dumps({{
+            "himga_imported": any(m == "himga" or m.startswith(("himga.", "himga_")) for m in sys.modules),
+            "features": ds.features.to_dict(), "stream_features": it.features.to_dict(),
+            "rows": list(ds), "stream_rows": list(it), "cache_files": len(ds.cache_files),
+        }}))
+        """
+    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=cwd or tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def _assert_same_as_builder(loaded: dict, ds) -> None:
+    assert loaded["himga_imported"] is False
+    assert loaded["features"] == loaded["stream_features"] == SAMPLE_FEATURES.to_dict()
+    expected = json.loads(json.dumps(list(ds)))
+    assert loaded["rows"] == expected
+    assert loaded["stream_rows"] == expected
+    assert loaded["cache_files"] == 1  # memory-mapped Arrow cache of the Parquet files
+
+
+def test_locomo_export_loads_without_himga(shared_data, tmp_path):
+    out = tmp_path / "locomo_export"
+    sizes = export("locomo", out, data_dir=shared_data / "locomo")
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
+        "README.md",  # and nothing else: no lock file left behind (issue 17 §15)
+        "data/default/test-00000-of-00001.parquet",
+    ]
+    assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2366972)
+    assert pq.ParquetFile(out / "data/default/test-00000-of-00001.parquet").metadata.num_rows == 10
+    ds = build_dataset("locomo", path=shared_data / "locomo")
+    _assert_same_as_builder(_load_without_himga(tmp_path, str(out)), ds)
+
+
+def test_longmemeval_oracle_export_loads_without_himga(shared_data, tmp_path):
+    out = tmp_path / "lme_export"
+    sizes = export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
+    assert list(sizes) == ["oracle"] and sizes["oracle"].num_examples == 97
+    ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
+    _assert_same_as_builder(_load_without_himga(tmp_path, str(out), "oracle"), ds)
+
+
+def test_small_row_groups_shards_and_stale_shards_replaced(shared_data, tmp_path):
+    out = tmp_path / "lme_export"
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, row_group_bytes=100_000, num_shards=3)
+    files = sorted((out / "data" / "oracle").iterdir())
+    assert [f.name for f in files] == [f"test-0000{i}-of-00003.parquet" for i in range(3)]
+    meta = [pq.ParquetFile(f).metadata for f in files]
+    assert [m.num_rows for m in meta] == [33, 32, 32]
+    assert {m.row_group(i).num_rows for m in meta for i in range(m.num_row_groups)} <= {1, 2, 3}
+    ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
+    ids = [r for f in files for r in pq.read_table(f, columns=["sample_id"])["sample_id"].to_pylist()]
+    assert ids == ds["sample_id"]
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)  # re-export: one shard, the 3 old ones gone
+    assert [f.name for f in (out / "data" / "oracle").iterdir()] == ["test-00000-of-00001.parquet"]
+
+
+def test_configs_exported_one_at_a_time_stay_on_the_card(shared_data, tmp_path):
+    out = tmp_path / "lme_export"
+    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE)
+    sizes = export("longmemeval", out, ["oracle_original"], data_dir=shared_data / ORACLE_SAMPLE)
+    assert {c: s.num_examples for c, s in sizes.items()} == {"oracle": 97, "oracle_original": 97}
+    card = DatasetCard.load(out / "README.md")
+    assert [c["config_name"] for c in card.data.configs] == ["oracle", "oracle_original"]
+    assert [i["config_name"] for i in card.data.dataset_info] == ["oracle", "oracle_original"]
+
+
+def test_card_front_matter(shared_data, tmp_path):
+    export("locomo", tmp_path, data_dir=shared_data / "locomo")
+    card = DatasetCard.load(tmp_path / "README.md")
+    data = card.data.to_dict()
+    assert data["pretty_name"] == "LoCoMo (HiMGA-normalized)"
+    assert (data["license"], data["language"], data["task_categories"], data["size_categories"]) == (
+        "cc-by-nc-4.0", ["en"], ["question-answering"], ["n<1K"]
+    )
+    assert data["configs"] == [{"config_name": "default", "data_files": [{"split": "test", "path": "data/default/test-*.parquet"}]}]
+    assert data["dataset_info"]["splits"] == [{"name": "test", "num_bytes": 2366972, "num_examples": 10}]
+    from datasets.info import DatasetInfo
+
+    assert DatasetInfo._from_yaml_dict(data["dataset_info"]).features == SAMPLE_FEATURES  # raw columns: dtype string
+    lme = yaml.safe_load(render_card("longmemeval", dict.fromkeys(all_configs("longmemeval"))).split("---")[1])
+    assert lme["license"] == "mit"
+    assert [c["config_name"] for c in lme["configs"]] == sorted(all_configs("longmemeval"))
+    assert [c["config_name"] for c in lme["configs"] if c.get("default")] == ["s"]
+
+
+def test_card_body_sections_and_field_reference():
+    card = render_card("locomo", {"default": None})
+    for heading in ("## Source", "## Fields", "## Data notes", "## Loading", "## Citation"):
+        assert heading in card
+    assert "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376" in card
+    assert "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4" in card
+    for note in ("**Category mapping.**", "**Category-5 gold.**", "**Evidence.**", "**Abstention.**", "**Session order.**"):
+        assert note in card
+    paths = [p for p, _, _ in field_reference()]
+    assert len(paths) == 24 and paths[:3] == ["sample_id", "dataset", "sessions"]
+    assert "sessions[].messages[].raw" in paths and "qa_pairs[].evidence.turn_ids" in paths
+    assert all(meaning for _, _, meaning in field_reference())
+    lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
+    assert "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_s_cleaned.json" in lme
+
+
+def test_committed_cards_are_the_generated_ones(shared_data, tmp_path):
+    """Regenerate with `himga export locomo himga_locomo --data-dir ../shared/data/locomo` and
+    `himga export longmemeval himga_longmemeval --card-only` (the full LongMemEval files are not at hand)."""
+    export("locomo", tmp_path, data_dir=shared_data / "locomo")
+    committed = (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8")
+    assert committed == (tmp_path / "README.md").read_text(encoding="utf-8")
+    lme = (ROOT / "himga_longmemeval" / "README.md").read_text(encoding="utf-8")
+    assert lme == render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
+    for card in (committed, lme):
+        assert str(ROOT.parent) not in card and "/tmp" not in card and "/home" not in card
+
+
+def test_project_folder_loads_by_name_without_himga(shared_data, tmp_path):
+    """From the project root, after `himga export locomo himga_locomo`, plain load_dataset("himga_locomo") works."""
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "himga_locomo", project / "himga_locomo", ignore=shutil.ignore_patterns("data", "__pycache__"))
+    export("locomo", project / "himga_locomo", data_dir=shared_data / "locomo")
+    assert (project / "himga_locomo" / "README.md").read_text() == (ROOT / "himga_locomo" / "README.md").read_text()
+    ds = build_dataset("locomo", path=shared_data / "locomo")
+    _assert_same_as_builder(_load_without_himga(tmp_path, "himga_locomo", cwd=project), ds)
+
+
+def test_docs_say_the_load_by_name_line_needs_the_export_first():
+    """Issue 12: the docs' plain ``load_dataset("himga_locomo")`` line reads the export, so it says to make it."""
+    lines = [line for line in (ROOT / "docs" / "datasets-export-and-hub.md").read_text(encoding="utf-8").splitlines()
+             if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
+    assert len(lines) == 1
+    assert "only after `himga export locomo himga_locomo`" in lines[0]
+
+
+def test_the_locomo_card_says_non_commercial_in_words():
+    """Issue 17 §12: the `cc-by-nc-4.0` tag alone does not tell a reader; the text says it."""
+    locomo = render_card("locomo", dict.fromkeys(all_configs("locomo")))
+    body = locomo.split("\n---\n", 1)[1]  # the text, not the front matter's tag
+    assert "License of the data: `cc-by-nc-4.0` (Creative Commons Attribution-NonCommercial 4.0 International: " \
+           "non-commercial use only, with attribution)" in body
+    assert "non-commercial" in (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
+    assert "License of the data: `mit` (the MIT License)" in lme and "non-commercial" not in lme
+
+
+# --- issue 17 §14: a shard count that 2, 4, 8 and 16 ranks divide --------------------------------------
+
+
+def test_shard_count_rule():
+    from himga.publish.export import SHARD_BYTES, shard_count
+
+    M = 2_737_100_077  # LongMemEval-M: ~2.7 GB of Arrow data, 500 rows
+    assert [shard_count(500, b) for b in (15e6, 277e6, M, 9 * SHARD_BYTES)] == [16, 16, 16, 16]
+    assert shard_count(500, 17 * SHARD_BYTES) == 32  # never more than ~500 MB per file
+    assert shard_count(10, 2_366_972) == 1  # LoCoMo: fewer rows than 16, one file
+    assert shard_count(20, 2_366_972) == 16 and shard_count(97, 3e6) == 16
+    assert shard_count(500, M, num_shards=5) == 5 and shard_count(3, 1e3, num_shards=8) == 3
+    with pytest.raises(ConfigurationError, match=r"^num_shards: expected a positive integer, got 0$"):
+        shard_count(500, M, num_shards=0)
+
+
+@pytest.mark.parametrize("world_size", [4, 8])
+def test_ranks_get_disjoint_complete_balanced_whole_shards(shared_data, tmp_path, world_size):
+    from datasets.distributed import split_dataset_by_node
+
+    source = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
+    out = tmp_path / "export"
+    export("longmemeval", out, ["oracle"], data_dir=source)
+    files = sorted((out / "data" / "oracle").glob("*.parquet"))
+    assert len(files) == 16 and files[0].name == "test-00000-of-00016.parquet"
+    it = datasets.load_dataset(str(out), "oracle", split="test", streaming=True)
+    assert it.num_shards == 16
+    parts = []
+    for rank in range(world_size):
+        part = split_dataset_by_node(it, rank=rank, world_size=world_size)
+        assert part.num_shards == 16 // world_size  # "shards" mode: whole files, none decoded twice
+        parts.append([row["sample_id"] for row in part])
+    ids = [s.sample_id for s in load_longmemeval(source, config="oracle", cache_dir=tmp_path / "c")]
+    assert sorted(i for p in parts for i in p) == sorted(ids) and len(ids) == 97  # complete and disjoint
+    assert max(map(len, parts)) - min(map(len, parts)) <= 7  # balanced: at most one shard (6 or 7 rows) apart
+
+
+def test_num_shards_override_on_the_cli(shared_data, tmp_path, capsys):
+    from himga.cli import main
+
+    assert main(["export", "longmemeval", str(tmp_path / "e"), "--config", "oracle", "--num-shards", "5",
+                 "--data-dir", str(shared_data / "longmemeval" / "longmemeval_oracle_pair.json")]) == 0
+    assert sorted(p.name for p in (tmp_path / "e" / "data" / "oracle").iterdir()) == [
+        "test-00000-of-00002.parquet", "test-00001-of-00002.parquet"]  # 2 rows: at most one file per row

@@ -1,0 +1,114 @@
+"""The catalogue is the one table of benchmarks (issue 18 §1): its entries resolve, and no module outside it
+and the builder folders branches on a benchmark's name or resolves a builder by name."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from himga.catalog import CATALOG, NAMES, benchmark, by_load_name, of_builder
+from himga.data.relevance import LOCOMO, LONGMEMEVAL
+from himga.errors import ConfigurationError
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "src" / "himga" / "catalog.py"
+
+
+def _names_in(node: ast.AST) -> list[str]:
+    """Benchmark names written as string constants in ``node`` (a constant, or a tuple/list/set of them)."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return [i.value for i in items if isinstance(i, ast.Constant) and i.value in NAMES]
+
+
+def offences(source: str) -> list[str]:
+    """Where ``source`` branches on a benchmark name (``x == "locomo"``, ``x in ("locomo", ...)``, a
+    ``case "locomo":``, a dict keyed by benchmark names) or calls ``builder_class(``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and any(_names_in(n) for n in (node.left, *node.comparators)):
+            found.append(f"line {node.lineno}: compares with {_names_in(node.left) or [n for c in node.comparators for n in _names_in(c)]}")
+        elif isinstance(node, ast.MatchValue) and _names_in(node.value):
+            found.append(f"line {node.lineno}: case {_names_in(node.value)}")
+        elif isinstance(node, ast.Dict) and any(k is not None and _names_in(k) for k in node.keys):
+            found.append(f"line {node.lineno}: a table keyed by benchmark names")
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name == "builder_class":
+                found.append(f"line {node.lineno}: builder_class(")
+    return found
+
+
+def test_no_module_outside_the_catalogue_and_the_builders_branches_on_a_benchmark_name():
+    modules = [p for p in (ROOT / "src" / "himga").rglob("*.py") if p != CATALOGUE]
+    assert len(modules) > 20
+    bad = {str(p.relative_to(ROOT)): o for p in modules if (o := offences(p.read_text(encoding="utf-8")))}
+    assert bad == {}
+
+
+def test_the_checker_finds_each_kind_of_branch():
+    assert offences('if sample.dataset == "locomo": pass') == ["line 1: compares with ['locomo']"]
+    assert offences('ok = name in ("longmemeval", "x")') == ["line 1: compares with ['longmemeval']"]
+    assert offences('match name:\n    case "locomo":\n        pass') == ["line 2: case ['locomo']"]
+    assert offences('T = {"locomo": 1}') == ["line 1: a table keyed by benchmark names"]
+    assert offences("cls = builders.builder_class(name)") == ["line 1: builder_class("]
+    assert offences('load("locomo")\nx = "longmemeval"') == []  # naming a benchmark is not branching on it
+
+
+def test_every_entry_resolves():
+    assert NAMES == ("locomo", "longmemeval")
+    locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
+    assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
+    assert locomo.configs == ["default"]
+    assert lme.configs == ["s", "m", "oracle", "s_original", "m_original", "oracle_original"]
+    assert (locomo.default_config, lme.default_config) == ("default", "s")
+    assert locomo.options == ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
+    assert lme.options == ()
+    assert (locomo.relevance, lme.relevance) == (LOCOMO, LONGMEMEVAL)
+    assert list(locomo.rules.KINDS)[0] == "malformed_evidence"
+    assert locomo.notes.startswith("**Category mapping.**")
+    assert lme.notes.startswith("**Question types.**")
+    from himga.scoring import SCORERS
+
+    assert (locomo.scoring, lme.scoring) == (SCORERS["locomo"], SCORERS["longmemeval"])
+    assert list(locomo.golds) == ["published", "audited"] and lme.golds == {}
+    assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
+    assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
+
+
+def test_the_file_name_rule_is_one_function():
+    lme = benchmark("longmemeval")
+    assert lme.configs_named("longmemeval_oracle") == ["oracle", "oracle_original"]
+    assert lme.configs_named("longmemeval_s.json") == ["s_original"]
+    assert lme.configs_named("other.json") == []
+    assert benchmark("locomo").configs_named("locomo10") == ["default"]
+    assert lme.pin("m").local_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned"]
+    assert lme.configs_named("longmemeval_oracle.jsonl") == ["oracle", "oracle_original"]
+
+
+def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
+    for name in ("b.json", "a.json", "longmemeval_oracle.json", ".hidden.json", "notes.txt"):
+        (tmp_path / name).write_text("[]")
+    assert [p.name for p in benchmark("locomo").source_files(None, tmp_path)] == ["a.json", "b.json", "longmemeval_oracle.json"]
+    assert [p.name for p in benchmark("longmemeval").source_files("oracle", tmp_path)] == ["longmemeval_oracle.json"]
+    assert benchmark("longmemeval").source_files("s", tmp_path) == []
+    assert benchmark("longmemeval").source_files("s", tmp_path / "a.json") == [tmp_path / "a.json"]
+    with pytest.raises(ConfigurationError, match=r"^locomo: source '.*nowhere' does not exist$"):
+        benchmark("locomo").source_files(None, tmp_path / "nowhere")
+
+
+def test_unknown_names_and_configs_are_configuration_errors():
+    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['locomo', 'longmemeval'\]$"):
+        benchmark("squad")
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
+        benchmark("longmemeval").config("x")
+
+
+def test_options_are_checked_with_one_wording():
+    with pytest.raises(ConfigurationError, match=r"^locomo: unknown keyword 'order'; expected one of lazy, category_order, "):
+        benchmark("locomo").check_options({"order": 1}, ("lazy",))
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'data_dir'; it takes none$"):
+        benchmark("longmemeval").check_options({"data_dir": "x"})  # a BuilderConfig field, not an option
+    benchmark("locomo").check_options({"category_order": "seed"})
