@@ -182,7 +182,7 @@ def _cmd_subset(args: argparse.Namespace) -> int:
     check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
-    files = source_files(args.dataset, args.config, data_dir=args.data_dir)
+    files = source_files(benchmark(args.dataset), args.config, data_dir=args.data_dir)
     check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     write_ids(drawn.ids, args.out)
     how = []

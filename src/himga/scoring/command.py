@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
     ids_file = read_id_lines(args.ids) if args.ids else None
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     config = ds.info.config_name  # the config the build resolved, recorded as such
-    files = source_files(args.dataset, config, data_dir=args.data_dir)
+    entry = catalog_entry(args.dataset)
+    files = source_files(entry, config, data_dir=args.data_dir)
     check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     name = pred_file.name
     questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
-    _print_provenance(args.dataset, files, options)
+    _print_provenance(entry, files, options)
     if bench.judge is not None and any(m != bench.judge["model"] for m in models):
         print(f"note: {labels_file.name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
               f"accepts only {bench.judge['model']}")
@@ -134,11 +135,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_provenance(dataset: str, files: list, options: dict) -> None:
+def _print_provenance(entry, files: list, options: dict) -> None:
     """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
     from himga.sources.pin_status import provenance_lines
 
-    for line in provenance_lines(dataset, files):
+    for line in provenance_lines(entry, files):
         print(f"source: {line}")
     if options.get("gold") == "audited":
         from himga.sources.provenance import provenance
