@@ -132,14 +132,15 @@ def errata_path(errata: str | Path | None) -> Path:
     downloaded once into ``$HIMGA_CACHE/locomo-audit/`` and verified against its sha256.
 
     Raises:
-        ConfigurationError: ``errata`` does not exist; ``$HIMGA_DATASETS_ROOT`` is set without a
+        ConfigurationError: ``errata`` does not exist or is a directory; ``$HIMGA_DATASETS_ROOT`` is set without a
             ``locomo-audit/`` folder, or that folder has no ``errors.json``.
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
     if errata is not None:
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
-            raise ConfigurationError(f"locomo: errata file {str(errata)!r} does not exist")
+            what = "is a directory, expected a file" if path.is_dir() else "does not exist"
+            raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
     path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
     if not path.is_file():

@@ -10,6 +10,7 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     candidates.turn.tsv       qid <TAB> docid
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
+    identity.json             sources' sha256, config, gold   (:func:`export_qrels` only) what the labels come from
 
 Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
 :data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
@@ -23,6 +24,7 @@ recall in :mod:`himga.data.relevance`. Every file is written completely or not a
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Iterable, Mapping, Set
@@ -289,7 +291,10 @@ def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himg
 
 def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
                  cache_dir: str | Path | None = None, **options: Any) -> QrelsSummary:
-    """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time.
+    """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time, and
+    :data:`IDENTITY` (``identity.json``): :func:`himga.subset.run_identity` of the build (``dataset``,
+    ``config`` as resolved, ``options``, ``sources`` with their sha256, ``gold``, ``errata``,
+    ``errata_sha256``), so that qrels of the published and the audited LoCoMo gold can be told apart.
 
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
@@ -305,5 +310,16 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
 
+    from himga.scoring.outputs import write_text
+    from himga.subset import run_identity
+
     ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
-    return write_qrels(LazySamples(ds), out_dir)
+    summary = write_qrels(LazySamples(ds), out_dir)
+    identity = run_identity(name, ds.info.config_name, data_dir=data_dir, **options)
+    del identity["ids"], identity["subset_fingerprint"]  # qrels cover every QA pair
+    write_text(Path(out_dir) / IDENTITY, json.dumps(identity, indent=2, ensure_ascii=False) + "\n")
+    return summary
+
+
+#: The file :func:`export_qrels` writes beside the qrels: what they were made from (gold variant included).
+IDENTITY = "identity.json"
