@@ -38,7 +38,6 @@ from himga_locomo.records import AUDIT_KEY, cut_category3, normalize_evidence
 
 __all__ = [
     "AUDIT_KEY",
-    "ERRATA_FOLDER",
     "ERRATA_PIN",
     "GOLD_VARIANTS",
     "Errata",
@@ -75,9 +74,6 @@ ERRATA_PIN = RemoteFile(
     licence="cc-by-nc-4.0",
     evidence="revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
 )
-
-#: The folder of the errata under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``.
-ERRATA_FOLDER = "locomo-audit"
 
 _ID = re.compile(r"locomo_(0|[1-9][0-9]*)_qa(0|[1-9][0-9]*)")
 _TEXT_FIELDS = ("question_id", "question", "error_type", "correct_answer", "reasoning")
@@ -141,7 +137,10 @@ def errata_path(errata: str | Path | None) -> Path:
         if not path.is_file():
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} does not exist")
         return path
-    path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
+    from himga.catalog import benchmark
+
+    folder, pin = benchmark("locomo").auxiliary_pin("errata")  # the catalogue says where it is found
+    path = get_dataset(folder, files=[pin]) / pin.filename
     if not path.is_file():
         raise ConfigurationError(f"locomo: {path} does not exist; put dial481/locomo-audit's errors.json there ({ERRATA_PIN.url})")
     return path

@@ -145,11 +145,6 @@ class LocomoConfig(datasets.BuilderConfig):
         return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
                           licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
 
-    @classmethod
-    def auxiliary_pins(cls) -> tuple[tuple[str, str, RemoteFile], ...]:
-        """Other pinned files as ``(folder, label, pin)``, listed by ``himga sources``: the errata of ``gold="audited"``."""
-        return ((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),)
-
     @property
     def options(self) -> dict[str, str]:
         """The three options as keyword arguments of :func:`himga_locomo.records.record_to_row`."""

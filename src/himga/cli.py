@@ -78,28 +78,26 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
     audit = None
-    if args.gold == "audited":  # only a benchmark with gold variants takes --gold (checked by _options)
-        from himga_locomo.gold_report import audit_summary, format_audit_summary
-
-        audit = audit_summary(samples)
+    entry = benchmark(args.dataset)
+    if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
+        audit = entry.gold_report.summary(samples)
         stats["gold"] = audit
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
         if audit is not None:
-            print(format_audit_summary(audit))
+            print(entry.gold_report.format_summary(audit))
         from himga.sources.pin_status import provenance_lines
         from himga.validate import source_files
 
-        entry = benchmark(args.dataset)
         for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
         if audit is not None:
             from himga.sources.provenance import provenance
-            from himga_locomo.gold import ERRATA_PIN, errata_path
 
-            print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
+            _folder, pin = entry.auxiliary_pin("errata")
+            print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
     if args.plot:
         from himga.report.plot import plot_stats
 

@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from himga.catalog import NAMES, benchmark
+from himga.catalog import AUXILIARY_FOLDERS, NAMES, benchmark
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 from himga.sources.offline import offline_switch
 
@@ -49,9 +49,9 @@ __all__ = [
 #: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
 DATASETS = NAMES
 
-#: Other pinned files :func:`get_dataset` fetches, each in a folder of its own: LoCoMo's errata
-#: (``himga_locomo.gold``), found under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
-AUXILIARY = ("locomo-audit",)
+#: The folders of the other pinned files :func:`get_dataset` fetches (catalogue data,
+#: :data:`himga.catalog.AUXILIARY_FOLDERS`): LoCoMo's errata, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
+AUXILIARY = AUXILIARY_FOLDERS
 
 
 @dataclass(frozen=True)
