@@ -262,10 +262,15 @@ def unused_entries(errata: Errata, conversations: int) -> list[Erratum]:
     return [e for (conv, _qa), e in sorted(errata.entries.items()) if conv >= conversations]
 
 
-def card_note(variant: str = "published") -> str:
-    """The dataset card's paragraph on the gold: which variant the rows carry, and the errata's pin."""
+def card_note(variants: tuple[str, ...] = ("published",)) -> str:
+    """The dataset card's paragraph on the gold: which variants the rows carry, and the errata's pin."""
     pin = ERRATA_PIN
-    return (f"**Gold variant.** These rows carry the `{variant}` gold: {GOLD_VARIANTS[variant]}. The builder option "
+    if len(variants) == 1:
+        carried = f"These rows carry the `{variants[0]}` gold: {GOLD_VARIANTS[variants[0]]}."
+    else:
+        carried = ("The configs carry the gold variants listed under Gold: "
+                   + "; ".join(f"`{v}`, {GOLD_VARIANTS[v]}" for v in variants) + ".")
+    return (f"**Gold variant.** {carried} The builder option "
             f"`gold=\"audited\"` replaces the answers and evidence that the errata of `{pin.repo}@{pin.revision[:7]}` "
             f"(`{pin.filename}`, {pin.size:,} bytes, sha256 `{pin.sha256}`, {pin.licence}) correct: 156 QA pairs, "
             "120 answers and 97 evidence lists; `qa_pairs[].raw` keeps the published QA and gets `gold_audit` "

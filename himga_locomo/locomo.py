@@ -80,9 +80,10 @@ _CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 _VERSION = datasets.Version("2.0.0")
 
 
-def card_notes() -> str:
-    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variant."""
-    return gold.card_note()
+def card_notes(variants: tuple[str, ...] = ("published",)) -> str:
+    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variants
+    the card's configs carry."""
+    return gold.card_note(variants)
 
 
 @dataclass
