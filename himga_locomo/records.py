@@ -1,9 +1,10 @@
-"""LoCoMo source records → Sample rows, and back.
+"""LoCoMo source records → Sample rows.
 
 The only place where the raw LoCoMo JSON is interpreted. :func:`record_to_row` turns one sample
 record of ``locomo10.json`` (Maharana et al., 2024; snap-research/LoCoMo) into a row of
-:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record` rebuilds the
-original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value).
+:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`himga_locomo.source_record.sample_to_record`
+rebuilds the original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value). This
+module is part of the cache key; that one, which shapes no row, is not.
 
 Two record layouts are accepted: the current one (``conversation``, ``qa``, ``event_summary``,
 ``observation``, ``session_summary``, ``sample_id``) and the first public release's flat one (the
@@ -42,7 +43,6 @@ __all__ = [
     "cut_category3",
     "normalize_evidence",
     "record_to_row",
-    "sample_to_record",
 ]
 
 #: Category → question-type value. ``authors``: the LoCoMo authors' evaluation code
@@ -345,48 +345,3 @@ def record_to_row(
         "speaker_b": speakers[1],
         "raw": raw_text(raw),
     }
-
-
-def _turn(message) -> dict[str, Any]:
-    text = message.content
-    caption = message.raw.get("blip_caption")
-    if caption is not None:
-        prefix = f"[Image: {caption}]"
-        text = "" if text == prefix else text[len(prefix) + 1 :]
-    return {"speaker": message.role, "dia_id": message.turn_id, "text": text, **message.raw}
-
-
-def sample_to_record(sample) -> dict[str, Any]:
-    """Rebuild the source LoCoMo record of a Sample built by :func:`record_to_row`.
-
-    Args:
-        sample: A :class:`himga.data.Sample` with ``dataset == "locomo"``.
-
-    Returns:
-        A dict equal, as a JSON value, to the record the Sample was built from.
-    """
-    raw = sample.raw
-    conversation: dict[str, Any] = {"speaker_a": sample.speaker_a, "speaker_b": sample.speaker_b}
-    for session in sample.sessions:
-        if session.date_str is not None:
-            conversation[f"session_{session.session_id}_date_time"] = session.date_str
-        conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
-    conversation.update(raw.get("conversation_extra", {}))
-    # gold="audited" adds one key to the QA's raw (AUDIT_KEY); the rest is the source QA
-    record: dict[str, Any] = {"qa": [{k: v for k, v in qa.raw.items() if k != AUDIT_KEY} for qa in sample.qa_pairs]}
-    if not raw.get("sample_id_generated"):
-        record["sample_id"] = sample.sample_id
-    aux = {
-        key: {**{_SOURCE_KEY[key].format(n): v for n, v in raw[key].items()}, **raw.get("summary_extra", {}).get(key, {})}
-        for key in _PER_SESSION
-        if key in raw
-    }
-    if raw.get("layout") == "flat":
-        record.update(conversation)
-        for value in aux.values():
-            record.update(value)
-    else:
-        record["conversation"] = conversation
-        record.update(aux)
-    record.update(raw.get("record_extra", {}))
-    return record
