@@ -160,3 +160,33 @@ def test_write_run_takes_scores_and_refuses_unordered_rankings(tmp_path):
             write_run(bad, tmp_path / "bad.run")
         assert str(info.value) == message
     assert not (tmp_path / "bad.run").exists()
+
+
+def test_audited_qrels_record_their_gold_and_stay_readable(shared_data, tmp_path):
+    """``himga qrels locomo OUT --gold audited``: qrels from the audited evidence, and gold.json saying which gold
+    (variant, errata sha256) produced them; TREC readers take the qrels files as before."""
+    import json
+
+    from himga.qrels import GOLD_FILE
+
+    cache, locomo = tmp_path / "cache", str(shared_data / "locomo")
+    assert main(["qrels", "locomo", str(tmp_path / "pub"), "--data-dir", locomo, "--cache-dir", str(cache)]) == 0
+    assert main(["qrels", "locomo", str(tmp_path / "aud"), "--data-dir", locomo, "--cache-dir", str(cache), "--gold", "audited",
+                 "--errata", str(shared_data / "locomo-audit" / "errors.json")]) == 0
+    assert json.loads((tmp_path / "aud" / GOLD_FILE).read_text()) == {"dataset": "locomo", "config": "default", "gold": {
+        "variant": "audited", "errata": "errors.json", "errata_sha256": "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"}}
+    assert json.loads((tmp_path / "pub" / GOLD_FILE).read_text()) == {"dataset": "locomo", "config": "default", "gold": {"variant": "published"}}
+    changed = {}
+    for granularity in ("turn", "session"):
+        by_query = {}
+        for variant in ("pub", "aud"):
+            judged = defaultdict(set)
+            for q in ir_measures.read_trec_qrels(str(tmp_path / variant / f"qrels.{granularity}.txt")):
+                judged[q.query_id].add((q.doc_id, q.relevance))
+            by_query[variant] = judged
+        pub, aud = by_query["pub"], by_query["aud"]
+        changed[granularity] = (sum(map(len, pub.values())), sum(map(len, aud.values())), sum(pub.get(q) != aud.get(q) for q in {*pub, *aud}))
+    assert changed == {"turn": (2822, 2860, 94), "session": (2559, 2569, 30)}
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    with open(tmp_path / "aud" / "qrels.turn.txt", encoding="utf-8") as f:
+        assert len(pytrec_eval.parse_qrel(f)) == 1981

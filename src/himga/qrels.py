@@ -10,6 +10,7 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     candidates.turn.tsv       qid <TAB> docid
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
+    gold.json                 (himga qrels / export_qrels)    the gold the labels come from: variant, errata sha256
 
 Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
 :data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
@@ -35,7 +36,10 @@ from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 
-__all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
+__all__ = ["GOLD_FILE", "QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
+
+#: The file :func:`export_qrels` writes beside the qrels: which gold (variant, errata file, its sha256) produced them.
+GOLD_FILE = "gold.json"
 
 
 def query_id(sample, qa) -> str:
@@ -267,13 +271,32 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
         config: The builder config (LongMemEval ``s``, ``m``, ``oracle``, ...).
         data_dir: Source files (a folder or one file); default the pinned source.
         cache_dir: The ``datasets`` cache folder.
-        **options: Builder options (they do not change the labels).
+        **options: Builder options. ``gold="audited"`` (LoCoMo, with ``errata=``) labels the audited evidence;
+            the others do not change the labels.
+
+    Returns:
+        The :class:`QrelsSummary`; ``out_dir`` also gets :data:`GOLD_FILE`, naming the gold that produced
+        the labels: ``{"dataset", "config", "gold": {"variant": "published"}}``, or with ``gold="audited"``
+        ``{"variant": "audited", "errata": "errors.json", "errata_sha256": "f298ef46..."}`` (as the rows'
+        ``raw["gold"]`` records it). TREC tools read only the files they are given, so a JSON file beside
+        them changes nothing for ``trec_eval``, ``pytrec_eval`` or ``ir_measures``.
 
     Raises:
         The errors of :func:`himga.data.build_dataset` and :func:`write_qrels`.
     """
+    import json
+
+    from himga.catalog import benchmark
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
 
     ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
-    return write_qrels(LazySamples(ds), out_dir)
+    samples = LazySamples(ds)
+    summary = write_qrels(samples, out_dir)
+    entry = benchmark(name)
+    gold = (samples[0].raw.get("gold") if len(samples) else None) or {"variant": entry.default_gold}
+    record = {"dataset": entry.name, "config": config or entry.default_config, "gold": gold}
+    tmp = Path(out_dir) / f".{GOLD_FILE}.tmp"
+    tmp.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, Path(out_dir) / GOLD_FILE)
+    return summary
