@@ -325,8 +325,7 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
     summary = write_qrels(samples, out_dir)
     entry = benchmark(name)
     gold = (samples[0].raw.get("gold") if len(samples) else None) or {"variant": entry.default_gold}
-    record = {"dataset": entry.name, "config": config or entry.default_config, "gold": gold}
-    tmp = Path(out_dir) / f".{GOLD_FILE}.tmp"
-    tmp.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    tmp = Path(out_dir) / f".{GOLD_FILE}.tmp"  # written whole, then renamed, like the other files
+    tmp.write_text(json.dumps({"dataset": entry.name, "config": config or entry.default_config, "gold": gold}, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, Path(out_dir) / GOLD_FILE)
     return summary
