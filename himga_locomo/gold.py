@@ -38,7 +38,6 @@ from himga_locomo.records import AUDIT_KEY, cut_category3, normalize_evidence
 
 __all__ = [
     "AUDIT_KEY",
-    "ERRATA_FOLDER",
     "ERRATA_PIN",
     "GOLD_VARIANTS",
     "Errata",
@@ -75,9 +74,6 @@ ERRATA_PIN = RemoteFile(
     licence="cc-by-nc-4.0",
     evidence="revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
 )
-
-#: The folder of the errata under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``.
-ERRATA_FOLDER = "locomo-audit"
 
 _ID = re.compile(r"locomo_(0|[1-9][0-9]*)_qa(0|[1-9][0-9]*)")
 _TEXT_FIELDS = ("question_id", "question", "error_type", "correct_answer", "reasoning")
@@ -142,7 +138,10 @@ def errata_path(errata: str | Path | None) -> Path:
             what = "is a directory, expected a file" if path.is_dir() else "does not exist"
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
-    path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
+    from himga.catalog import benchmark
+
+    folder, pin = benchmark("locomo").auxiliary_pin("errata")  # the catalogue says where it is found
+    path = get_dataset(folder, files=[pin]) / pin.filename
     if not path.is_file():
         raise ConfigurationError(f"locomo: {path} does not exist; put dial481/locomo-audit's errors.json there ({ERRATA_PIN.url})")
     return path
@@ -264,10 +263,15 @@ def unused_entries(errata: Errata, conversations: int) -> list[Erratum]:
     return [e for (conv, _qa), e in sorted(errata.entries.items()) if conv >= conversations]
 
 
-def card_note(variant: str = "published") -> str:
-    """The dataset card's paragraph on the gold: which variant the rows carry, and the errata's pin."""
+def card_note(variants: tuple[str, ...] = ("published",)) -> str:
+    """The dataset card's paragraph on the gold: which variants the rows carry, and the errata's pin."""
     pin = ERRATA_PIN
-    return (f"**Gold variant.** These rows carry the `{variant}` gold: {GOLD_VARIANTS[variant]}. The builder option "
+    if len(variants) == 1:
+        carried = f"These rows carry the `{variants[0]}` gold: {GOLD_VARIANTS[variants[0]]}."
+    else:
+        carried = ("The configs carry the gold variants listed under Gold: "
+                   + "; ".join(f"`{v}`, {GOLD_VARIANTS[v]}" for v in variants) + ".")
+    return (f"**Gold variant.** {carried} The builder option "
             f"`gold=\"audited\"` replaces the answers and evidence that the errata of `{pin.repo}@{pin.revision[:7]}` "
             f"(`{pin.filename}`, {pin.size:,} bytes, sha256 `{pin.sha256}`, {pin.licence}) correct: 156 QA pairs, "
             "120 answers and 97 evidence lists; `qa_pairs[].raw` keeps the published QA and gets `gold_audit` "

@@ -1,4 +1,8 @@
-"""How many QA pairs a gold variant changes, from built Samples: ``himga stats locomo --gold audited``."""
+"""LoCoMo's gold variants as the catalogue entry names them (``gold_variants``): the variants, the errata file a
+build reads, and how many QA pairs a variant changes, from built Samples (``himga stats locomo --gold audited``).
+
+Not part of the cache key: the rule that changes rows is :mod:`himga_locomo.gold`.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,15 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from himga_locomo.gold import GOLD_VARIANTS, errata_path
 from himga_locomo.records import AUDIT_KEY
 
-__all__ = ["audit_summary", "format_audit_summary"]
+__all__ = ["VARIANTS", "audit_summary", "errata_file", "format_audit_summary", "format_summary", "summary"]
+
+#: Gold variant → what it is, the default (``published``) first.
+VARIANTS = GOLD_VARIANTS
+#: The errata file a build with ``errata=`` reads (``None``: the pinned file): :func:`himga_locomo.gold.errata_path`.
+errata_file = errata_path
 
 
 def audit_summary(samples: Iterable[Any]) -> dict[str, Any]:
@@ -58,3 +68,8 @@ def format_audit_summary(summary: dict[str, Any]) -> str:
         *(f"    {kind:<28} {n:>7,}" for kind, n in summary["by_error_type"].items()),
     ]
     return "\n".join(lines)
+
+
+#: The catalogue's names for the two functions above.
+summary = audit_summary
+format_summary = format_audit_summary

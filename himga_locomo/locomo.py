@@ -80,9 +80,10 @@ _CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 _VERSION = datasets.Version("2.0.0")
 
 
-def card_notes() -> str:
-    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variant."""
-    return gold.card_note()
+def card_notes(variants: tuple[str, ...] = ("published",)) -> str:
+    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variants
+    the card's configs carry."""
+    return gold.card_note(variants)
 
 
 @dataclass
@@ -144,11 +145,6 @@ class LocomoConfig(datasets.BuilderConfig):
         """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
         return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
                           licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
-
-    @classmethod
-    def auxiliary_pins(cls) -> tuple[tuple[str, str, RemoteFile], ...]:
-        """Other pinned files as ``(folder, label, pin)``, listed by ``himga sources``: the errata of ``gold="audited"``."""
-        return ((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),)
 
     @property
     def options(self) -> dict[str, str]:

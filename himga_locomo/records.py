@@ -1,9 +1,10 @@
-"""LoCoMo source records → Sample rows, and back.
+"""LoCoMo source records → Sample rows.
 
 The only place where the raw LoCoMo JSON is interpreted. :func:`record_to_row` turns one sample
 record of ``locomo10.json`` (Maharana et al., 2024; snap-research/LoCoMo) into a row of
-:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record` rebuilds the
-original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value).
+:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`himga_locomo.source_record.sample_to_record`
+rebuilds the original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value). This
+module is part of the cache key; that one, which shapes no row, is not.
 
 Two record layouts are accepted: the current one (``conversation``, ``qa``, ``event_summary``,
 ``observation``, ``session_summary``, ``sample_id``) and the first public release's flat one (the
@@ -30,9 +31,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
+from himga_locomo.qa_records import (ABSTENTION_ANSWER, AUDIT_KEY, CATEGORY3_ANSWERS, CATEGORY_ORDERS, _expect, _fail, _id,
+                                     _require, cut_category3, normalize_evidence, qa_pair)
 
 __all__ = [
     "ABSTENTION_ANSWER",
@@ -42,28 +44,7 @@ __all__ = [
     "cut_category3",
     "normalize_evidence",
     "record_to_row",
-    "sample_to_record",
 ]
-
-#: Category → question-type value. ``authors``: the LoCoMo authors' evaluation code
-#: (``task_eval/evaluation_stats.py``), which the data agrees with; ``seed``: the order written in the
-#: HiMGA seed docs.
-CATEGORY_ORDERS: dict[str, dict[int, str]] = {
-    "authors": {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"},
-    "seed": {1: "single_hop", 2: "temporal", 3: "multi_hop", 4: "open_domain", 5: "adversarial"},
-}
-
-#: The gold answer of category-5 (adversarial) questions: an abstention LoCoMo's scorer accepts.
-ABSTENTION_ANSWER = "Not mentioned in the conversation"
-
-#: The key ``gold="audited"`` adds to an audited QA pair's ``raw`` (see :mod:`himga_locomo.gold`).
-AUDIT_KEY = "gold_audit"
-
-#: Values of the ``category3_answer`` option. ``scorer``: the text before the first ``;``, stripped, as
-#: LoCoMo's scorer cuts it (snap-research/locomo@92286325a40764bee61f77824ddb95233b11c4d6,
-#: ``task_eval/evaluation.py``, ``eval_question_answering``: ``if line['category'] == 3: answer =
-#: answer.split(';')[0].strip()``; what follows is the annotator's rationale); ``full``: the whole string.
-CATEGORY3_ANSWERS = ("scorer", "full")
 
 #: The three per-session dicts of a record: raw key → source key pattern (``N`` = the session id).
 _PER_SESSION = {
@@ -75,58 +56,7 @@ _SOURCE_KEY = {"event_summary": "events_session_{}", "observation": "session_{}_
 
 _SESSION = re.compile(r"session_([1-9][0-9]*)")
 _SESSION_DATE = re.compile(r"session_([1-9][0-9]*)_date_time")
-_EVIDENCE_TOKEN = re.compile(r"D:?([0-9]+):([0-9]+)")
-_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 _NESTED_KEYS = ("sample_id", "qa", "conversation", "event_summary", "observation", "session_summary")
-
-
-def _fail(file: str, path: str, detail: str) -> SourceFormatError:
-    return SourceFormatError(file, path, detail)
-
-
-def _expect(value: Any, kind: type, file: str, path: str) -> Any:
-    if not isinstance(value, kind) or isinstance(value, bool):
-        name = {dict: "object", list: "array", str: "string", int: "integer"}[kind]
-        raise _fail(file, path, f"expected {name}, got {type_name(value)}")
-    return value
-
-
-def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
-    if key not in obj:
-        raise _fail(file, path, f"missing required key {key!r}")
-    return _expect(obj[key], kind, file, f"{path}.{key}")
-
-
-def _id(value: str, file: str, path: str, *, controls: bool = True) -> str:
-    """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
-    if (problem := id_problem(value, controls=controls)) is not None:
-        raise _fail(file, path, problem)
-    return value
-
-
-def normalize_evidence(evidence: list[str]) -> list[str]:
-    """Normalize LoCoMo evidence strings to turn ids ``D<session>:<turn>``.
-
-    Splits on ``;``, ``,`` and whitespace (``"D8:6; D9:17"`` → ``D8:6``, ``D9:17``), repairs
-    ``D:11:26`` → ``D11:26``, drops leading zeros (``D30:05`` → ``D30:5``), drops tokens that are
-    not ids (``"D"``) and ids with a zero part, and removes duplicates keeping the first.
-
-    Args:
-        evidence: The source ``evidence`` list of one QA.
-
-    Returns:
-        The normalized ids, in source order.
-    """
-    out: list[str] = []
-    for item in evidence:
-        for token in _EVIDENCE_SPLIT.split(item):
-            m = _EVIDENCE_TOKEN.fullmatch(token)
-            if not m or not int(m[1]) or not int(m[2]):
-                continue
-            tid = f"D{int(m[1])}:{int(m[2])}"
-            if tid not in out:
-                out.append(tid)
-    return out
 
 
 def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
@@ -139,60 +69,6 @@ def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
         caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
         text = f"[Image: {caption}] {text}" if text else f"[Image: {caption}]"
     return {"role": role, "content": text, "turn_id": turn_id, "date_str": None, "raw": raw_text(raw)}
-
-
-def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: str) -> str:
-    if category == 5:
-        if options["adversarial_answer"] == "abstain":
-            return ABSTENTION_ANSWER
-        value = qa.get("adversarial_answer") or qa.get("answer") or ""  # the seed's rule
-    else:
-        if "answer" not in qa:
-            raise _fail(file, path, "missing required key 'answer'")
-        value = qa["answer"]
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise _fail(file, f"{path}.answer", f"expected string or number, got {type_name(value)}")
-    return cut_category3(str(value), category, options)
-
-
-def cut_category3(answer: str, category: int, options: dict[str, str]) -> str:
-    """A gold answer as the ``category3_answer`` option shapes it.
-
-    Args:
-        answer: The answer text.
-        category: The QA pair's LoCoMo category (1-5).
-        options: The builder options; ``category3_answer`` (``"scorer"`` when absent).
-
-    Returns:
-        Category 3 under ``"scorer"``: the text before the first ``;``, stripped (the scorer's cut,
-        see :data:`CATEGORY3_ANSWERS`); otherwise ``answer`` unchanged.
-    """
-    if category == 3 and options.get("category3_answer", "scorer") == "scorer":
-        return answer.split(";")[0].strip()
-    return answer
-
-
-def _qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str) -> dict[str, Any]:
-    _expect(qa, dict, file, path)
-    question = _require(qa, "question", str, file, path)
-    if "category" not in qa:
-        raise _fail(file, path, "missing required key 'category'")
-    category = qa["category"]
-    if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 5:
-        shown = category if isinstance(category, int) and not isinstance(category, bool) else type_name(category)
-        raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
-    evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
-    for j, item in enumerate(evidence):
-        # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>
-        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
-    return {
-        "question_id": str(index),
-        "question": question,
-        "answer": _answer(qa, category, options, file, path),
-        "question_type": CATEGORY_ORDERS[options["category_order"]][category],
-        "evidence": {"turn_ids": normalize_evidence(evidence), "session_ids": []},
-        "raw": raw_text(qa),
-    }
 
 
 def _split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
@@ -330,7 +206,7 @@ def record_to_row(
     if unknown:
         raw["record_extra"] = unknown
     qa_list = _require(top, "qa", list, file, path)
-    qa_pairs = [_qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
+    qa_pairs = [qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
     if "sample_id" in top:
         sample_id = _id(_expect(top["sample_id"], str, file, f"{path}.sample_id"), file, f"{path}.sample_id")
     else:
@@ -345,48 +221,3 @@ def record_to_row(
         "speaker_b": speakers[1],
         "raw": raw_text(raw),
     }
-
-
-def _turn(message) -> dict[str, Any]:
-    text = message.content
-    caption = message.raw.get("blip_caption")
-    if caption is not None:
-        prefix = f"[Image: {caption}]"
-        text = "" if text == prefix else text[len(prefix) + 1 :]
-    return {"speaker": message.role, "dia_id": message.turn_id, "text": text, **message.raw}
-
-
-def sample_to_record(sample) -> dict[str, Any]:
-    """Rebuild the source LoCoMo record of a Sample built by :func:`record_to_row`.
-
-    Args:
-        sample: A :class:`himga.data.Sample` with ``dataset == "locomo"``.
-
-    Returns:
-        A dict equal, as a JSON value, to the record the Sample was built from.
-    """
-    raw = sample.raw
-    conversation: dict[str, Any] = {"speaker_a": sample.speaker_a, "speaker_b": sample.speaker_b}
-    for session in sample.sessions:
-        if session.date_str is not None:
-            conversation[f"session_{session.session_id}_date_time"] = session.date_str
-        conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
-    conversation.update(raw.get("conversation_extra", {}))
-    # gold="audited" adds one key to the QA's raw (AUDIT_KEY); the rest is the source QA
-    record: dict[str, Any] = {"qa": [{k: v for k, v in qa.raw.items() if k != AUDIT_KEY} for qa in sample.qa_pairs]}
-    if not raw.get("sample_id_generated"):
-        record["sample_id"] = sample.sample_id
-    aux = {
-        key: {**{_SOURCE_KEY[key].format(n): v for n, v in raw[key].items()}, **raw.get("summary_extra", {}).get(key, {})}
-        for key in _PER_SESSION
-        if key in raw
-    }
-    if raw.get("layout") == "flat":
-        record.update(conversation)
-        for value in aux.values():
-            record.update(value)
-    else:
-        record["conversation"] = conversation
-        record.update(aux)
-    record.update(raw.get("record_extra", {}))
-    return record

@@ -8,12 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from himga.catalog import CATALOG, NAMES, benchmark, by_load_name, of_builder
+from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark, by_load_name, of_builder
 from himga.data.relevance import LOCOMO, LONGMEMEVAL
 from himga.errors import ConfigurationError
 
 ROOT = Path(__file__).resolve().parents[1]
-CATALOGUE = ROOT / "src" / "himga" / "catalog.py"
+CATALOGUE = ROOT / "src" / "himga" / "catalog"  # the package: the table and its entries' class
+
+
+#: The builder folders (top-level packages) of the catalogue's entries: ``himga_locomo``, ``himga_longmemeval``.
+BUILDER_PACKAGES = {b.builder_module.partition(".")[0] for b in CATALOG.values()}
 
 
 def _names_in(node: ast.AST) -> list[str]:
@@ -24,9 +28,17 @@ def _names_in(node: ast.AST) -> list[str]:
 
 def offences(source: str) -> list[str]:
     """Where ``source`` branches on a benchmark name (``x == "locomo"``, ``x in ("locomo", ...)``, a
-    ``case "locomo":``, a dict keyed by benchmark names) or calls ``builder_class(``."""
+    ``case "locomo":``, a dict keyed by benchmark names), calls ``builder_class(``, imports a builder folder
+    (``from himga_locomo.gold_report import ...``: the entry names those modules) or writes a table of the
+    catalogue's auxiliary folders (``("locomo-audit",)``: the entry's ``auxiliary`` holds them)."""
     found = []
     for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if bad := [m for m in modules if m.partition(".")[0] in BUILDER_PACKAGES]:
+                found.append(f"line {node.lineno}: imports {bad[0]}")
+        if isinstance(node, ast.Constant) and node.value in AUXILIARY_FOLDERS:
+            found.append(f"line {node.lineno}: names the auxiliary folder {node.value!r}")
         if isinstance(node, ast.Compare) and any(_names_in(n) for n in (node.left, *node.comparators)):
             found.append(f"line {node.lineno}: compares with {_names_in(node.left) or [n for c in node.comparators for n in _names_in(c)]}")
         elif isinstance(node, ast.MatchValue) and _names_in(node.value):
@@ -42,7 +54,7 @@ def offences(source: str) -> list[str]:
 
 
 def test_no_module_outside_the_catalogue_and_the_builders_branches_on_a_benchmark_name():
-    modules = [p for p in (ROOT / "src" / "himga").rglob("*.py") if p != CATALOGUE]
+    modules = [p for p in (ROOT / "src" / "himga").rglob("*.py") if not p.is_relative_to(CATALOGUE)]
     assert len(modules) > 20
     bad = {str(p.relative_to(ROOT)): o for p in modules if (o := offences(p.read_text(encoding="utf-8")))}
     assert bad == {}
@@ -54,6 +66,9 @@ def test_the_checker_finds_each_kind_of_branch():
     assert offences('match name:\n    case "locomo":\n        pass') == ["line 2: case ['locomo']"]
     assert offences('T = {"locomo": 1}') == ["line 1: a table keyed by benchmark names"]
     assert offences("cls = builders.builder_class(name)") == ["line 1: builder_class("]
+    assert offences("from himga_locomo.gold_report import audit_summary") == ["line 1: imports himga_locomo.gold_report"]
+    assert offences("import himga_longmemeval.records as r") == ["line 1: imports himga_longmemeval.records"]
+    assert offences('AUXILIARY = ("locomo-audit",)') == ["line 1: names the auxiliary folder 'locomo-audit'"]
     assert offences('load("locomo")\nx = "longmemeval"') == []  # naming a benchmark is not branching on it
 
 
@@ -74,6 +89,8 @@ def test_every_entry_resolves():
 
     assert (locomo.scoring, lme.scoring) == (SCORERS["locomo"], SCORERS["longmemeval"])
     assert list(locomo.golds) == ["published", "audited"] and lme.golds == {}
+    assert (locomo.default_gold, lme.default_gold) == ("published", "published")
+    assert locomo.gold_report.__name__ == "himga_locomo.gold_report" and lme.gold_report is None
     assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
     assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
 
@@ -112,3 +129,18 @@ def test_options_are_checked_with_one_wording():
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'data_dir'; it takes none$"):
         benchmark("longmemeval").check_options({"data_dir": "x"})  # a BuilderConfig field, not an option
     benchmark("locomo").check_options({"category_order": "seed"})
+
+
+def test_auxiliary_pins_are_catalogue_data():
+    locomo = benchmark("locomo")
+    assert AUXILIARY_FOLDERS == ("locomo-audit",)
+    [(folder, label, pin)] = locomo.auxiliary_pins()
+    assert (folder, label, pin.filename, pin.revision, pin.size) == (
+        "locomo-audit", "errata", "errors.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 150_552)
+    assert locomo.auxiliary_pin("errata") == (folder, pin)
+    assert benchmark("longmemeval").auxiliary_pins() == []
+    with pytest.raises(ConfigurationError, match=r"^longmemeval: no pinned errata file$"):
+        benchmark("longmemeval").auxiliary_pin("errata")
+    from himga.sources import AUXILIARY
+
+    assert AUXILIARY == AUXILIARY_FOLDERS

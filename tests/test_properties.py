@@ -25,7 +25,7 @@ from himga.data.convert import table_to_samples
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import HimgaError
 from himga_locomo.records import record_to_row
-from himga_locomo.records import sample_to_record as locomo_record
+from himga_locomo.source_record import sample_to_record as locomo_record
 from himga.build.arrow_batches import rows_to_table
 from himga_longmemeval.records import QUESTION_TYPES, question_to_row
 from himga_longmemeval.records import sample_to_record as longmemeval_record

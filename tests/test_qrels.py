@@ -182,3 +182,17 @@ def test_qrels_record_their_gold_variant(shared_data, tmp_path, capsys):  # prob
     assert json.loads((tmp_path / "published" / "identity.json").read_text()) == {
         "dataset": "locomo", "config": "default", "options": {}, "sources": sources,
         "gold": "published", "errata": None, "errata_sha256": None}
+    changed = {}  # the audited evidence changes the labels; TREC readers take the files as before
+    for granularity in ("turn", "session"):
+        by_query = {}
+        for variant in ("published", "audited"):
+            judged = defaultdict(set)
+            for q in ir_measures.read_trec_qrels(str(tmp_path / variant / f"qrels.{granularity}.txt")):
+                judged[q.query_id].add((q.doc_id, q.relevance))
+            by_query[variant] = judged
+        pub, aud = by_query["published"], by_query["audited"]
+        changed[granularity] = (sum(map(len, pub.values())), sum(map(len, aud.values())), sum(pub.get(q) != aud.get(q) for q in {*pub, *aud}))
+    assert changed == {"turn": (2822, 2860, 94), "session": (2559, 2569, 30)}
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    with open(tmp_path / "audited" / "qrels.turn.txt", encoding="utf-8") as f:
+        assert len(pytrec_eval.parse_qrel(f)) == 1981

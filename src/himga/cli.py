@@ -78,28 +78,26 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     per_sample = stats.pop("per_sample", None)
     title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
     audit = None
-    if args.gold == "audited":  # only a benchmark with gold variants takes --gold (checked by _options)
-        from himga_locomo.gold_report import audit_summary, format_audit_summary
-
-        audit = audit_summary(samples)
+    entry = benchmark(args.dataset)
+    if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
+        audit = entry.gold_report.summary(samples)
         stats["gold"] = audit
     if args.json:
         print(json.dumps(stats, indent=2))
     else:
         print(format_stats(title, stats))
         if audit is not None:
-            print(format_audit_summary(audit))
+            print(entry.gold_report.format_summary(audit))
         from himga.sources.pin_status import provenance_lines
         from himga.validate import source_files
 
-        entry = benchmark(args.dataset)
         for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
         if audit is not None:
             from himga.sources.provenance import provenance
-            from himga_locomo.gold import ERRATA_PIN, errata_path
 
-            print(f"errata: {provenance(errata_path(args.errata), [ERRATA_PIN])}")
+            _folder, pin = entry.auxiliary_pin("errata")
+            print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
     if args.plot:
         from himga.report.plot import plot_stats
 
@@ -112,7 +110,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from himga.publish.export import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
-                   num_shards=args.num_shards)
+                   num_shards=args.num_shards, gold=args.gold, errata=args.errata)
     for config, size in sizes.items():
         where = f"{size.num_examples} rows in {args.out_dir}/data/{config}/" if size is not None else "on the card (no split size known)"
         print(f"{args.dataset}/{config}: {where}")
@@ -121,7 +119,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_push(args: argparse.Namespace) -> int:
-    from himga.publish.export import push
+    from himga.publish.push import push
 
     url = push(
         args.dataset,
@@ -274,6 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card-only", action="store_true", help="build nothing; rewrite README.md for the configs already exported")
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
+    p.add_argument("--gold", choices=("published", "audited"), default=None,
+                   help="LoCoMo only: export the audited gold as config 'audited' beside 'default' (default: published; see docs/gold-and-subsets.md)")
+    p.add_argument("--errata", metavar="FILE", default=None,
+                   help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
     p.set_defaults(func=_cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")

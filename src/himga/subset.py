@@ -213,14 +213,15 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
     """
     from himga.catalog import benchmark
 
-    benchmark(name).check_options(options, run_identity)
+    entry = benchmark(name)
+    entry.check_options(options, run_identity)
     sources = _sources(name, config, data_dir)
-    gold, errata, errata_sha = options.get("gold", "published"), None, None
-    if gold == "audited":
-        from himga_locomo.gold import errata_sha256
+    gold, errata, errata_sha = options.get("gold", entry.default_gold), None, None
+    if gold != entry.default_gold:  # a variant read from an errata file (the catalogue entry's gold_variants)
+        from himga.sources import sha256_of
 
-        path, errata_sha = errata_sha256(options.get("errata"))
-        errata = Path(path).name
+        path = entry.gold_report.errata_file(options.get("errata"))
+        errata, errata_sha = path.name, sha256_of(path)
     if ids is not None and not hasattr(ids, "lines"):
         from himga.scoring.inputs import read_id_lines
 

@@ -51,22 +51,27 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
         "himga_locomo/validate_rules.py",
         "himga_longmemeval/validate_rules.py",
         "src/himga/validate.py",
-        "src/himga/catalog.py",
+        "src/himga/catalog/__init__.py",
+        "src/himga/catalog/_benchmark.py",
+        "himga_locomo/source_record.py",  # rebuilds the source record from a Sample: shapes no row
+        "himga_locomo/gold_report.py",
         "himga_longmemeval/records.py",
         "himga_locomo/records.py",
+        "himga_locomo/qa_records.py",
     ]
     hashes = _hashes_after_edits(tmp_path, edits)
     before = hashes[""]
-    for unchanged in edits[:5]:
+    for unchanged in edits[:8]:
         assert hashes[unchanged] == before, unchanged
     assert hashes["himga_longmemeval/records.py"]["locomo"] == before["locomo"]
     assert hashes["himga_longmemeval/records.py"]["longmemeval"] != before["longmemeval"]
     assert hashes["himga_locomo/records.py"]["locomo"] != before["locomo"]  # edits accumulate: LongMemEval's changed above
+    assert hashes["himga_locomo/qa_records.py"]["locomo"] != hashes["himga_locomo/records.py"]["locomo"]  # the QA rules shape rows too
 
 
 def test_the_key_covers_the_builder_its_records_and_the_shared_schema_only():
     names = {entry: [p.relative_to(ROOT).as_posix() for p in row_files(entry)] for entry in CATALOG}
     shared = [f"src/{m.replace('.', '/')}.py" for m in SHARED_MODULES]
-    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/gold.py", *shared]
+    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py", *shared]
     assert names["longmemeval"] == ["himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py",
                                     "himga_longmemeval/folder.py", *shared]

@@ -10,7 +10,8 @@ from collections import Counter
 
 from himga.data import SAMPLE_FEATURES, load_locomo
 from himga.build.prepare import make_builder, prepare
-from himga_locomo.records import ABSTENTION_ANSWER, sample_to_record
+from himga_locomo.records import ABSTENTION_ANSWER
+from himga_locomo.source_record import sample_to_record
 
 IDS = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"]
 

@@ -17,7 +17,7 @@ from himga.build.prepare import make_builder, prepare
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
 from himga_locomo.gold import ERRATA_PIN
 from himga_locomo.gold_report import audit_summary, format_audit_summary
-from himga_locomo.records import sample_to_record
+from himga_locomo.source_record import sample_to_record
 
 ERRATA_SHA256 = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
 #: sha256 of json.dumps(rows, ensure_ascii=False, sort_keys=True) of the default build, measured with the code

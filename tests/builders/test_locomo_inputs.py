@@ -8,7 +8,7 @@ import pytest
 
 from himga.data import load_locomo
 from himga.errors import SourceFormatError
-from himga_locomo.records import sample_to_record
+from himga_locomo.source_record import sample_to_record
 
 
 def _record(sample_id: str | None = "conv-x", n_sessions: int = 2) -> dict:

@@ -15,7 +15,7 @@ import pytest
 from himga.build.prepare import make_builder
 from himga.errors import HimgaError, SourceFormatError
 
-from conftest import call_on as _call, LOADERS, cache_entries, check_bad_then_good, replace_last as _last, dump as _dump, set_key as _set, del_key as _del
+from helpers.bad_input import call_on as _call, LOADERS, cache_entries, check_bad_then_good, replace_last as _last, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "locomo10.json"
 

@@ -13,7 +13,7 @@ import pytest
 
 from himga.errors import SourceFormatError
 
-from conftest import LOADERS, cache_entries, check_bad_then_good, replace_last as _last, call_on as _call, dump as _dump, set_key as _set, del_key as _del
+from helpers.bad_input import LOADERS, cache_entries, check_bad_then_good, replace_last as _last, call_on as _call, dump as _dump, set_key as _set, del_key as _del
 
 FILE = "longmemeval_oracle.json"
 

@@ -6,7 +6,7 @@ import pytest
 
 from himga.errors import SourceFormatError
 
-from conftest import LOADERS, cache_entries
+from helpers.bad_input import LOADERS, cache_entries
 
 
 @pytest.mark.parametrize(("dataset", "file"), [("locomo", "locomo10.json"), ("longmemeval", "longmemeval_oracle.json")])

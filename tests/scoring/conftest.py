@@ -1,4 +1,4 @@
-"""Fixtures of the scoring tests: the official-code outputs (tests/fixtures/scoring) and the real questions."""
+"""Fixtures of the scoring tests: the real questions (the official-code outputs: helpers.scoring_fixtures)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "scoring"
-
-
-def load_fixture(name: str) -> dict:
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from conftest import load_fixture
+from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError
 from himga.scoring import judge_label, judge_request, longmemeval_judge_prompt

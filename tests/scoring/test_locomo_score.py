@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from conftest import load_fixture
+from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError, MissingDependencyError
 from himga.qrels import query_id

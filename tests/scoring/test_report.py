@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import load_fixture
+from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError
 from himga.qrels import query_id

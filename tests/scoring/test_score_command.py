@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from conftest import load_fixture
+from helpers.scoring_fixtures import load_fixture
 
 from himga.cli import main
 

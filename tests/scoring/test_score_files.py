@@ -129,7 +129,7 @@ def test_api_errors_name_the_api_option(locomo_samples):  # D5
 
 
 def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_path):  # A5 (the report's side)
-    from conftest import load_fixture
+    from helpers.scoring_fixtures import load_fixture
 
     labels = load_fixture("longmemeval_qa_metrics.json")["labels"]
     hyp = tmp_path / "hyp.jsonl"

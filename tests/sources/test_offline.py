@@ -15,7 +15,7 @@ import himga  # noqa: F401  (registers the builders)
 from himga.cli import main
 from himga.data import load_dataset
 from himga.errors import DownloadError, UploadError
-from himga.publish.export import push
+from himga.publish.push import push
 from himga.sources.offline import offline_switch
 from himga.sources.pin_status import check_pins
 from himga.sources import cache_root

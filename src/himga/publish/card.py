@@ -14,10 +14,7 @@ gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import re
-import typing
 from dataclasses import dataclass
 
 import datasets
@@ -27,7 +24,8 @@ from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
 from himga.data.features import SAMPLE_FEATURES
-from himga.data.schema import QuestionType, Sample
+from himga.publish.card_fields import field_reference
+from himga.publish.export_configs import export_config
 from himga.publish.source_labels import SourceFile, matching_pins, pinned_file
 
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
@@ -62,74 +60,6 @@ def _size_category(rows: int) -> str:
     return next((label for bound, label in bounds if rows < bound), "1M<n<10M")
 
 
-# --- field reference, from the dataclass docstrings -------------------------------------------------
-
-_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
-
-
-def _markdown(text: str) -> str:
-    text = _ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
-    return text.replace("``", "`").replace("|", "\\|")
-
-
-def _attribute_docs(cls: type) -> dict[str, str]:
-    """``{field: description}`` from the ``Attributes:`` section of a Google-style class docstring."""
-    docs: dict[str, str] = {}
-    lines = inspect.getdoc(cls).splitlines()
-    start = lines.index("Attributes:") + 1
-    name = None
-    for line in lines[start:]:
-        if line and not line.startswith(" "):
-            break
-        if m := re.match(r"    (\w+): (.*)", line):
-            name = m.group(1)
-            docs[name] = m.group(2).strip()
-        elif name and line.strip():
-            docs[name] += " " + line.strip()
-    return {k: _markdown(v) for k, v in docs.items()}
-
-
-def _type_name(feature: object) -> str:
-    if isinstance(feature, datasets.List):
-        return f"list<{_type_name(feature.feature)}>"
-    if isinstance(feature, dict):
-        return "struct"
-    return feature.dtype
-
-
-def _dataclass_in(tp: object) -> type | None:
-    for arg in (tp, *typing.get_args(tp)):
-        if dataclasses.is_dataclass(arg):
-            return arg
-    return None
-
-
-def field_reference() -> list[tuple[str, str, str]]:
-    """Every column of :data:`SAMPLE_FEATURES`, nested ones included, as ``(path, type, meaning)``.
-
-    Paths use ``[]`` for list items (``sessions[].messages[].role``). Meanings are the ``Attributes:``
-    entries of the dataclass docstrings; ``question_type`` also lists the :class:`QuestionType` values.
-    """
-    rows: list[tuple[str, str, str]] = []
-
-    def walk(cls: type, features: dict, prefix: str) -> None:
-        docs = _attribute_docs(cls)
-        hints = typing.get_type_hints(cls)
-        for f in dataclasses.fields(cls):
-            feature = features[f.name]
-            meaning = docs.get(f.name, "")
-            if hints[f.name] is QuestionType:
-                meaning += " One of " + ", ".join(f"`{t.value}`" for t in QuestionType) + "."
-            is_json = hints[f.name] is dict or typing.get_origin(hints[f.name]) is dict  # a raw column
-            rows.append((prefix + f.name, "string (JSON)" if is_json else _type_name(feature), meaning))
-            if (sub := _dataclass_in(hints[f.name])) is not None:
-                is_list = isinstance(feature, datasets.List)
-                walk(sub, feature.feature if is_list else feature, prefix + f.name + ("[]." if is_list else "."))
-
-    walk(Sample, SAMPLE_FEATURES, "")
-    return rows
-
-
 # --- sources: the pinned files, or the files an export was built from -------------------------------
 
 
@@ -139,7 +69,9 @@ def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
 
 
 def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
-    """How ``source`` compares with ``config``'s pinned file: identical, differs, or cannot be checked."""
+    """How ``source`` compares with the pinned file of export config ``config`` (its builder config's):
+    identical, differs, or cannot be checked."""
+    config = export_config(entry, config).config
     pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
     if config in matching_pins(entry, source.sha256):
@@ -160,6 +92,28 @@ def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, lis
         "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
         + _table(("config", "source file", "bytes", "sha256", "pinned file"), rows)
     )
+
+
+def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None:
+    """The card's "Gold" table (config, variant, errata file, sha256, its pin), when a config holds another
+    gold than the default; ``None`` otherwise (a card of published rows only says it in the data notes)."""
+    if not golds or all(g["variant"] == entry.default_gold for g in golds.values()):
+        return None
+    _folder, pin = entry.auxiliary_pin("errata")
+    rows = []
+    for config, g in golds.items():
+        if g["variant"] == entry.default_gold:
+            rows.append((f"`{config}`", f"`{g['variant']}`", "none", "", ""))
+            continue
+        same = g["errata_sha256"] == pin.sha256
+        note = (f"identical to the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}, {pin.licence})" if same
+                else f"differs from the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}): a user's errata file")
+        rows.append((f"`{config}`", f"`{g['variant']}`", code_cell(g["errata"]), f"`{g['errata_sha256']}`", note))
+    return ("## Gold\n\nThe gold answers and evidence each config carries: the published ones, or those an errata "
+            "file corrects (each corrected QA pair's `raw` keeps the published QA and says what changed, in `gold_audit`; "
+            "each row's `raw.gold` names the variant and the errata file's sha256). Load one by its config name, e.g. "
+            f"`datasets.load_dataset(\"ORG/NAME\", \"{next(c for c, g in golds.items() if g['variant'] != entry.default_gold)}\", split=\"{SPLIT}\")`.\n\n"
+            + _table(("config", "gold", "errata file", "errata sha256", "pinned errata"), rows))
 
 
 # --- the card ----------------------------------------------------------------------------------------
@@ -232,7 +186,8 @@ def licence_words(licence: str) -> str:
 
 
 def render_card(
-    entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None
+    entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
+    golds: dict[str, dict] | None = None,
 ) -> str:
     """The ``README.md`` of an export of dataset ``name``.
 
@@ -243,6 +198,8 @@ def render_card(
             card then records no split sizes for that config).
         sources: Config → the files it was exported from (every config of ``sizes``); ``None`` for
             the card of no export, which lists the pinned files instead.
+        golds: Config → its gold record (:func:`himga.publish.export_configs.gold_record`); ``None``: the
+            default gold everywhere. A config of another variant adds the "Gold" section.
 
     Returns:
         The card text: ``---`` YAML ``---`` then Markdown. No paths, no timestamps.
@@ -253,6 +210,8 @@ def render_card(
     configs = list(sizes)
     first = default_config if default_config in configs else configs[0]
     config_arg = "" if len(configs) == 1 else f', "{first}"'
+    variants = tuple(dict.fromkeys(g["variant"] for g in (golds or {}).values())) or (entry.default_gold,)
+    gold = _gold_section(entry, golds)
     parts = [
         "---\n" + _front_matter(entry, sizes, default_config).rstrip("\n") + "\n---",
         f"# {title}",
@@ -261,12 +220,13 @@ def render_card(
         "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
         f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
+        *([gold] if gold else []),
         "## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
         "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes()}" if hasattr(module, "card_notes") else ""),
+        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else ""),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'

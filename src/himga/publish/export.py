@@ -1,9 +1,14 @@
-"""Export and push: a Hub-ready folder (Parquet + dataset card) that ``datasets`` reads without himga.
+"""Export: a Hub-ready folder (Parquet + dataset card) that ``datasets`` reads without himga.
 
 Layout of an export folder::
 
     README.md                                   the dataset card (:mod:`himga.publish.card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
+
+``<config>`` is an export config (:mod:`himga.publish.export_configs`): a builder config with the published
+gold, or a gold variant beside it (LoCoMo ``gold="audited"``: ``data/audited/``), so that
+``datasets.load_dataset(repo, "audited")`` picks the audited rows and nothing mixes them with the published ones;
+an audited config's shards also record ``builder_config`` and ``gold`` (variant, errata file, its sha256).
 
 ``datasets.load_dataset(OUT_DIR)`` (or the Hub repository it is pushed to) then gives the builder's
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
@@ -35,7 +40,6 @@ import logging
 import math
 import os
 import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -44,16 +48,17 @@ import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from filelock import FileLock
 
-from himga.publish.card import SPLIT, SplitSize, data_files_pattern, render_card
 from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
-from himga.errors import ConfigurationError, UploadError, redacted
+from himga.errors import ConfigurationError
+from himga.publish.card import SPLIT, SplitSize, render_card
+from himga.publish.export_configs import export_configs, export_name, gold_options, gold_record
 from himga.publish.read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs, shard_metadata)
 from himga.publish.source_labels import SourceFile, checked_sources, select_configs
 from himga.sources import cache_root
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs", "push"]
+__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs"]
 
 logger = logging.getLogger(__name__)
 
@@ -134,15 +139,16 @@ def _check_decodes(batch, ds) -> None:
         raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
 
 
-def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile]]]:
-    """The configs of an earlier export in ``out`` that stay on the new card: size and sources of each.
+def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile], dict]]:
+    """The configs of an earlier export in ``out`` that stay on the new card: size, sources and gold of each.
 
     A config stays if the existing card lists it and its shards record (in their metadata) that they
     are this dataset's and this config's, with their source files; others are left off the new card.
+    Shards without a gold record (exports before gold variants) hold the default gold.
     """
     previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
     kept = {}
-    for config in all_configs(entry):
+    for config in [c.name for c in export_configs(entry)]:
         shards = sorted((out / "data" / config).glob(f"{SPLIT}-*.parquet"))
         if config in replaced or not shards:
             continue
@@ -152,7 +158,7 @@ def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str,
             continue
         split = previous[config].splits.get(SPLIT) if previous[config].splits else None
         size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
-        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]])
+        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]], meta.get("gold") or {"variant": entry.default_gold})
     return kept
 
 
@@ -187,6 +193,8 @@ def export(
     shard_bytes: int = SHARD_BYTES,
     card_only: bool = False,
     num_shards: int | None = None,
+    gold: str | None = None,
+    errata: str | Path | None = None,
 ) -> dict[str, SplitSize | None]:
     """Build the configs of dataset ``name`` and write them with their card to ``out_dir``.
 
@@ -213,12 +221,20 @@ def export(
             it holds no data, for every config without split sizes, listing the pinned files (how the
             committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
         num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
+        gold: The gold variant of the rows (LoCoMo: ``"published"``, the default, or ``"audited"``). Another
+            variant than the default is exported as a config of its own, named by
+            :func:`~himga.publish.export_configs.export_name` (LoCoMo ``audited``: ``data/audited/``,
+            ``datasets.load_dataset(OUT_DIR, "audited")``), beside the published ``default``; its shards
+            and the card record the variant and the errata file's name and sha256.
+        errata: With ``gold="audited"``: a user's errata file (default: the pinned one).
 
     Returns:
-        Config → split size (``None`` if unknown), for every config on the written card, in builder order.
+        Export config → split size (``None`` if unknown), for every config on the written card, in card
+        order (:func:`~himga.publish.export_configs.export_configs`).
 
     Raises:
-        ConfigurationError: unknown dataset or config; a config whose file ``data_dir`` does not give
+        ConfigurationError: unknown dataset, config or gold variant, ``gold``/``errata`` for a benchmark
+            without gold variants; a config whose file ``data_dir`` does not give
             (or whose name says another config); a source file that is another config's pinned file;
             ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
             ``name`` did not write (see :func:`~himga.publish.read_export.check_export_target`; nothing is changed).
@@ -227,11 +243,15 @@ def export(
     out = Path(out_dir)
     entry = benchmark(name)
     name = entry.name
+    options = gold_options(entry, gold, errata)
     check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
-    wanted = [] if card_only else select_configs(entry, configs, data_dir)
+    builder_configs = [] if card_only else select_configs(entry, configs, data_dir)
+    targets = {export_name(entry, c, options.get("gold")): c for c in builder_configs}  # export config → builder config
+    wanted = list(targets)
     check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
     described: dict = {}  # each file hashed once, before any build
-    sources = {config: checked_sources(entry, config, data_dir, described=described) for config in wanted}
+    sources = {target: checked_sources(entry, config, data_dir, described=described) for target, config in targets.items()}
+    record = gold_record(entry, options) if wanted else None  # the errata file hashed (or fetched) before any build
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING
     with FileLock(_lock_path(out)):
@@ -241,102 +261,23 @@ def export(
             staging.mkdir()
             (staging / STAGING_MARK).write_text(f"{name}\n", encoding="utf-8")
             written: dict[str, SplitSize] = {}
-            for config in wanted:
-                ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir)
-                metadata = {"dataset": name, "config": config, "sources": [s.to_dict() for s in sources[config]]}
-                written[config] = _write_config(ds, staging / config, row_group_bytes, shard_bytes, metadata, num_shards)
-                logger.info("%s/%s: %d rows staged in %s", name, config, ds.num_rows, staging)
+            for target, config in targets.items():
+                ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options)
+                variant = {} if target == config else {"builder_config": config, "gold": record}  # published: as before variants
+                metadata = {"dataset": name, "config": target, **variant, "sources": [s.to_dict() for s in sources[target]]}
+                written[target] = _write_config(ds, staging / target, row_group_bytes, shard_bytes, metadata, num_shards)
+                logger.info("%s/%s: %d rows staged in %s", name, target, ds.num_rows, staging)
             kept = _kept_configs(entry, out, wanted)
-            sizes = {c: written[c] if c in written else kept[c][0] for c in all_configs(entry) if c in written or c in kept}
+            order = [c.name for c in export_configs(entry)]
+            sizes = {c: written[c] if c in written else kept[c][0] for c in order if c in written or c in kept}
             sources.update({c: kept[c][1] for c in kept})
+            golds = {c: record if c in written else kept[c][2] for c in sizes}
             if not sizes:
                 if any((out / "data").glob(f"*/{SPLIT}-*.parquet")):
                     raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
-                sizes, sources = dict.fromkeys(all_configs(entry)), None
-            (staging / "README.md").write_text(render_card(entry, sizes, sources), encoding="utf-8")
+                sizes, sources, golds = dict.fromkeys(all_configs(entry)), None, None
+            (staging / "README.md").write_text(render_card(entry, sizes, sources, golds), encoding="utf-8")
             _commit(out, staging, wanted)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return sizes
-
-
-def push(
-    name: str,
-    repo_id: str,
-    *,
-    export_dir: str | Path | None = None,
-    configs: Sequence[str] | None = None,
-    private: bool = False,
-    revision: str | None = None,
-    data_dir: str | Path | None = None,
-    cache_dir: str | Path | None = None,
-) -> str:
-    """Upload an export (card and Parquet files, never ``.py``) to the Hub dataset repository ``repo_id``.
-
-    The token is whatever ``huggingface_hub`` finds (``HF_TOKEN``, else the stored ``hf auth login``);
-    himga never reads, prints or logs it.
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        repo_id: ``"ORG/NAME"``; created (as a dataset repository) if it does not exist.
-        export_dir: An existing export folder to upload; default: export into a temporary folder first.
-        configs: Configs to upload (default: all of the export's, or all of the builder's when exporting).
-            The Parquet files of exactly these configs are replaced on the Hub (stale shards deleted);
-            other configs' files are left alone.
-        private: Create the repository as private.
-        revision: A branch to push to (created from ``main`` if missing); default ``main``.
-        data_dir: Sources for :func:`export` (used only when ``export_dir`` is not given).
-        cache_dir: The ``datasets`` cache folder for :func:`export`.
-
-    Returns:
-        The URL of the commit.
-
-    Raises:
-        ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
-            export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (any switch of :func:`himga.sources.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
-            or could not be reached; checked before anything is exported where possible.
-    """
-    from huggingface_hub import HfApi, get_token
-
-    from himga.sources.offline import offline_switch
-    from huggingface_hub.utils import HFValidationError, validate_repo_id
-
-    try:
-        validate_repo_id(repo_id)
-    except HFValidationError as e:
-        raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
-
-    if switch := offline_switch():
-        raise UploadError(f"cannot push to {repo_id}: {switch} is set")
-    if get_token() is None:
-        raise UploadError(f"cannot push to {repo_id}: no Hugging Face token; set HF_TOKEN or run `hf auth login`")
-    if export_dir is not None:
-        selected = checked_export(name, export_dir, configs)  # a wrong folder fails before any network call
-
-    with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
-        if export_dir is None:
-            export(name, tmp, configs, data_dir=data_dir, cache_dir=cache_dir)
-            selected = checked_export(name, tmp, configs)
-        folder = Path(tmp if export_dir is None else export_dir)
-        patterns = [data_files_pattern(c) for c in selected]
-        api = HfApi()
-        try:
-            api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-            if revision is not None:
-                api.create_branch(repo_id, repo_type="dataset", branch=revision, exist_ok=True)
-            commit = api.upload_folder(
-                repo_id=repo_id,
-                repo_type="dataset",
-                folder_path=str(folder),
-                revision=revision,
-                allow_patterns=["README.md", *patterns],
-                delete_patterns=patterns,
-                commit_message=f"himga: {name} ({', '.join(selected)})",
-            )
-        except Exception as e:  # HTTP errors, connection failures, permissions: the first line of the Hub's message
-            first = next((line.strip() for line in str(e).splitlines() if line.strip()), "")
-            # without the token an endpoint may echo, on one line, and not chained: the cause's text holds it all
-            raise UploadError(redacted(f"cannot push to {repo_id}: {type(e).__name__}: {first[:300]}")) from None
-    logger.info("pushed %s (%s) to %s", name, ", ".join(selected), repo_id)
-    return str(getattr(commit, "commit_url", commit))

@@ -1,5 +1,5 @@
 """Reading an export folder of :mod:`himga.publish.export`: its configs, its shards' himga records, a check
-that it holds the named dataset's data (what :func:`himga.publish.export.push` runs before any network call), and
+that it holds the named dataset's data (what :func:`himga.publish.push.push` runs before any network call), and
 a check that an export may write there (:func:`check_export_target`: it never removes what it did not write).
 """
 
@@ -147,8 +147,10 @@ def checked_export(entry: Benchmark, folder: str | Path, configs: Sequence[str] 
             requested config not in the export, or shards without himga's source record (exported by an
             older himga: export again).
     """
+    from himga.publish.export_configs import export_configs
+
     entry = benchmark(entry)
-    name, known = entry.name, entry.configs
+    name, known = entry.name, [c.name for c in export_configs(entry)]  # LoCoMo: default, audited
     folder = Path(folder)
     if unknown := [c for c in configs or () if c not in known]:
         raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")

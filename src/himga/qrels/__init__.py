@@ -240,7 +240,15 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
         config: The builder config (LongMemEval ``s``, ``m``, ``oracle``, ...).
         data_dir: Source files (a folder or one file); default the pinned source.
         cache_dir: The ``datasets`` cache folder.
-        **options: Builder options (they do not change the labels).
+        **options: Builder options. ``gold="audited"`` (LoCoMo, with ``errata=``) labels the audited evidence;
+            the others do not change the labels.
+
+    Returns:
+        The :class:`QrelsSummary`; ``out_dir`` also gets :data:`IDENTITY` (``identity.json``), naming what
+        the labels come from: ``dataset``, ``config`` as resolved, ``options``, ``sources`` with their
+        sha256, ``gold`` (``"published"`` or ``"audited"``), ``errata`` and ``errata_sha256``. TREC tools
+        read only the files they are given, so a JSON file beside them changes nothing for ``trec_eval``,
+        ``pytrec_eval`` or ``ir_measures``.
 
     Raises:
         The errors of :func:`himga.data.build_dataset` and :func:`write_qrels`.

@@ -141,8 +141,8 @@ def _print_provenance(entry, files: list, options: dict) -> None:
 
     for line in provenance_lines(entry, files):
         print(f"source: {line}")
-    if options.get("gold") == "audited":
+    if options.get("gold", entry.default_gold) != entry.default_gold:  # a variant read from an errata file
         from himga.sources.provenance import provenance
-        from himga_locomo.gold import ERRATA_PIN, errata_path
 
-        print(f"errata: {provenance(errata_path(options.get('errata')), [ERRATA_PIN])}")
+        _folder, pin = entry.auxiliary_pin("errata")
+        print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")

@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from himga.catalog import NAMES, benchmark
+from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 from himga.sources.offline import offline_switch
 
@@ -49,9 +49,9 @@ __all__ = [
 #: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
 DATASETS = NAMES
 
-#: Other pinned files :func:`get_dataset` fetches, each in a folder of its own: LoCoMo's errata
-#: (``himga_locomo.gold``), found under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
-AUXILIARY = ("locomo-audit",)
+#: The folders of the other pinned files :func:`get_dataset` fetches (catalogue data,
+#: :data:`himga.catalog.AUXILIARY_FOLDERS`): LoCoMo's errata, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
+AUXILIARY = AUXILIARY_FOLDERS
 
 
 @dataclass(frozen=True)
@@ -150,13 +150,16 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     """
     return (
         f"download {remote.url} yourself and put it in {folder}/ (a copy there is found and not downloaded again), "
-        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_OPTION.get(folder.name, '--data-dir / data_dir=')} "
+        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_option_for(folder.name)} "
         "pointing at it"
     )
 
 
-#: The option that names a file of one's own, where it is not ``--data-dir`` (an auxiliary file: the errata).
-_OPTION = {"locomo-audit": "--errata / errata="}
+def _option_for(folder: str) -> str:
+    """The option that names a file of one's own for ``folder``: ``--data-dir / data_dir=`` for a
+    benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue (LoCoMo's errata)."""
+    labels = [label for b in CATALOG.values() for f, label, _pin in b.auxiliary if f == folder]
+    return f"--{labels[0]} / {labels[0]}=" if labels else "--data-dir / data_dir="
 
 
 @contextlib.contextmanager

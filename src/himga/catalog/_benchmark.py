@@ -1,23 +1,7 @@
-"""The catalogue: one entry per benchmark, and every rule that differs between benchmarks.
-
-Like ``datasets``' ``packaged_modules/__init__.py`` (every packaged builder named once, every consumer
-looks it up there): a benchmark is one :class:`Benchmark` in :data:`CATALOG`. Consumers (the CLI, the
-facade, the ``datasets`` registration, validate, the card, export, qrels, relevance) receive the
-resolved entry from :func:`benchmark` and never re-resolve a builder from a name.
-
-Each rule that differs between benchmarks is decided here, in one method every route calls:
-
-* :meth:`Benchmark.source_files`: which files a build of a config reads from a path (a file, a folder,
-  or the pinned source's folder);
-* :meth:`Benchmark.configs_named`: which configs a file name belongs to;
-* :meth:`Benchmark.check_options`: which keywords a caller may pass (one wording on every route);
-* validate rules (:attr:`Benchmark.validate_rules`), the relevance rule (:attr:`Benchmark.relevance_rule`),
-  the card text (:attr:`Benchmark.card_notes`), the cache key's modules (:attr:`Benchmark.row_modules`).
+"""The :class:`Benchmark` of a catalogue entry: one benchmark's builder, configs, pins and rules, resolved on use.
 
 Modules are named as strings and imported on first use, so importing the catalogue imports no builder
 (``himga.sources`` and ``himga.data.relevance`` use it without importing ``datasets``).
-
-Adding a benchmark: ``docs/adding-a-benchmark.md``.
 """
 
 from __future__ import annotations
@@ -34,7 +18,7 @@ from typing import Any
 
 from himga.errors import ConfigurationError
 
-__all__ = ["CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
+__all__ = ["Benchmark"]
 
 
 @dataclass(frozen=True, eq=False)  # one object per benchmark: compared and hashed by identity
@@ -58,8 +42,15 @@ class Benchmark:
         published_rows: Rows per config of the full release (the card's size category without an export).
         scorer: ``"module:attribute"``, how the benchmark is scored (a :class:`himga.scoring.Benchmark`:
             its metric, per-QA score or judge, table rows and totals), or ``None`` where none is wired.
-        gold_variants: ``"module:attribute"``, the gold-answer variants by name (the config option ``gold``;
-            LoCoMo: ``published``, ``audited``), or ``None`` for a benchmark with its published gold only.
+        gold_variants: The module describing the gold-answer variants (the config option ``gold``), or ``None``
+            for a benchmark with its published gold only. It provides ``VARIANTS`` (name → description, the
+            default first; LoCoMo: ``published``, ``audited``), ``summary(samples) -> dict`` and
+            ``format_summary(summary) -> str`` (what ``himga stats --gold`` prints), and
+            ``errata_file(errata) -> Path`` (the errata file a build with ``errata=`` reads).
+        auxiliary: The other pinned files the builder reads, as ``(folder, label, "module:attribute")``: the
+            folder it is found in under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (like a benchmark's
+            own folder), its label in ``himga sources``, and its :class:`himga.sources.RemoteFile`
+            (LoCoMo: ``("locomo-audit", "errata", "himga_locomo.gold:ERRATA_PIN")``, read with ``gold="audited"``).
     """
 
     name: str
@@ -74,6 +65,7 @@ class Benchmark:
     published_rows: int
     scorer: str | None = None
     gold_variants: str | None = None
+    auxiliary: tuple[tuple[str, str, str], ...] = ()
 
     # --- the builder ----------------------------------------------------------------------------------
 
@@ -120,11 +112,20 @@ class Benchmark:
         return {c.name: c.remote_file() for c in self.builder.BUILDER_CONFIGS}
 
     def auxiliary_pins(self) -> list[tuple[str, str, Any]]:
-        """``(folder, label, pin)`` of the other pinned files the builder reads, from its config class's
-        ``auxiliary_pins()`` (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``, read with ``gold="audited"``);
-        ``folder`` is where the file is found under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE``."""
-        config_class = self.builder.BUILDER_CONFIG_CLASS
-        return list(config_class.auxiliary_pins()) if hasattr(config_class, "auxiliary_pins") else []
+        """``(folder, label, pin)`` of the other pinned files the builder reads (:attr:`auxiliary`), resolved
+        (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``)."""
+        return [(folder, label, _resolve(target)) for folder, label, target in self.auxiliary]
+
+    def auxiliary_pin(self, label: str) -> tuple[str, Any]:
+        """``(folder, pin)`` of the auxiliary file labelled ``label`` (LoCoMo ``"errata"``).
+
+        Raises:
+            ConfigurationError: the benchmark has no such file.
+        """
+        for folder, name, pin in self.auxiliary_pins():
+            if name == label:
+                return folder, pin
+        raise ConfigurationError(f"{self.name}: no pinned {label} file")
 
     def pin(self, config: str | None = None) -> Any:
         """The pinned source file of ``config`` (default: the default config)."""
@@ -211,24 +212,28 @@ class Benchmark:
     @property
     def relevance(self) -> Any:
         """The :class:`~himga.data.relevance.RelevanceRule` of this benchmark."""
-        module, _, attribute = self.relevance_rule.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return _resolve(self.relevance_rule)
 
     @property
-    def golds(self) -> dict[str, Any]:
-        """The gold variants named by :attr:`gold_variants` (``{}`` without any)."""
-        if self.gold_variants is None:
-            return {}
-        module, _, attribute = self.gold_variants.partition(":")
-        return dict(getattr(importlib.import_module(module), attribute))
+    def gold_report(self) -> Any:
+        """The module named by :attr:`gold_variants` (``VARIANTS``, ``summary``, ``format_summary``,
+        ``errata_file``), or ``None`` without gold variants."""
+        return None if self.gold_variants is None else importlib.import_module(self.gold_variants)
+
+    @property
+    def golds(self) -> dict[str, str]:
+        """The gold variants, name → description, the default first (``{}`` without any)."""
+        return {} if self.gold_variants is None else dict(self.gold_report.VARIANTS)
+
+    @property
+    def default_gold(self) -> str:
+        """The gold variant of a build without ``gold=``: the first of :attr:`golds`, else ``"published"``."""
+        return next(iter(self.golds), "published")
 
     @property
     def scoring(self) -> Any:
         """The :class:`himga.scoring.Benchmark` named by :attr:`scorer` (``None`` without one)."""
-        if self.scorer is None:
-            return None
-        module, _, attribute = self.scorer.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return None if self.scorer is None else _resolve(self.scorer)
 
     @property
     def notes(self) -> str:
@@ -237,68 +242,12 @@ class Benchmark:
         return (_package_files(package) / self.card_notes).read_text(encoding="utf-8")
 
 
+def _resolve(target: str) -> Any:
+    """The object ``"module:attribute"`` names (the module imported on first use)."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 def _file_names(config: Any) -> list[str]:
     """The source file names of a builder config: its ``candidate_names``, else its pin's local names."""
     return list(getattr(config, "candidate_names", None) or config.remote_file().local_names)
-
-
-#: Every benchmark, by name.
-CATALOG: dict[str, Benchmark] = {
-    b.name: b
-    for b in (
-        Benchmark(
-            name="locomo",
-            title="LoCoMo (HiMGA-normalized)",
-            load_name="himga_locomo",
-            builder_module="himga_locomo.locomo",
-            row_modules=("himga_locomo.locomo", "himga_locomo.records", "himga_locomo.gold"),
-            files_rule="himga_locomo.locomo:source_files",
-            validate_rules="himga_locomo.validate_rules",
-            relevance_rule="himga.data.relevance:LOCOMO",
-            card_notes="card_notes.md",
-            published_rows=10,
-            scorer="himga.scoring.benchmarks:LOCOMO",
-            gold_variants="himga_locomo.gold:GOLD_VARIANTS",
-        ),
-        Benchmark(
-            name="longmemeval",
-            title="LongMemEval (HiMGA-normalized)",
-            load_name="himga_longmemeval",
-            builder_module="himga_longmemeval.longmemeval",
-            row_modules=("himga_longmemeval.longmemeval", "himga_longmemeval.records", "himga_longmemeval.folder"),
-            files_rule="himga_longmemeval.folder:source_files",
-            validate_rules="himga_longmemeval.validate_rules",
-            relevance_rule="himga.data.relevance:LONGMEMEVAL",
-            card_notes="card_notes.md",
-            published_rows=500,
-            scorer="himga.scoring.benchmarks:LONGMEMEVAL",
-        ),
-    )
-}
-
-#: The benchmark names, in catalogue order.
-NAMES: tuple[str, ...] = tuple(CATALOG)
-
-
-def benchmark(name: str) -> Benchmark:
-    """The catalogue entry of benchmark ``name``.
-
-    Raises:
-        ConfigurationError: unknown name (a ``ValueError``): ``unknown dataset 'x'; expected one of ['locomo', 'longmemeval']``.
-    """
-    if isinstance(name, Benchmark):
-        return name
-    if name not in CATALOG:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(CATALOG)}")
-    return CATALOG[name]
-
-
-def by_load_name(load_name: str) -> Benchmark | None:
-    """The entry registered with ``datasets.load_dataset`` as ``load_name`` (``"himga_locomo"``), else ``None``."""
-    return next((b for b in CATALOG.values() if b.load_name == load_name), None)
-
-
-def of_builder(cls: type) -> Benchmark | None:
-    """The entry whose builder ``cls`` is (or derives from), matched by module name; else ``None``."""
-    modules = {klass.__module__ for klass in cls.__mro__}
-    return next((b for b in CATALOG.values() if b.builder_module in modules), None)

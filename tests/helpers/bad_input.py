@@ -1,4 +1,4 @@
-"""Helpers of the bad-input matrix: load through the facade, check the error, then prove the cache is clean.
+"""Helpers of the bad-input matrix (tests/errors): load through the facade, check the error, then prove the cache is clean.
 
 ``check_bad_then_good`` is the shared expectation of every bad-input test (issue 5): loading the bad
 file raises the documented himga error (never a bare ``KeyError``/``TypeError``/``IndexError``/
