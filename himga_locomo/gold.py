@@ -137,9 +137,15 @@ def errata_path(errata: str | Path | None) -> Path:
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
     if errata is not None:
+        if str(errata) == "":  # Path("") is the working directory
+            raise ConfigurationError("locomo: the errata path is empty: give a file (leave it out for the pinned errata)")
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
-            raise ConfigurationError(f"locomo: errata file {str(errata)!r} does not exist")
+            from himga.sources.identity import path_kind
+
+            kind = path_kind(path)
+            what = "does not exist" if kind == "missing" else f"is {kind}, not a file"
+            raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
     path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
     if not path.is_file():

@@ -92,7 +92,8 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 def test_sources_and_provenance_import_no_builder():
     graph = import_graph()
     assert _reachable(graph, "himga.catalog") == {"himga.errors"}  # builders are named, imported on use
-    assert _reachable(graph, "himga.sources") == {"himga.catalog", "himga.errors", "himga.sources.offline"}
+    assert _reachable(graph, "himga.sources") == {"himga.catalog", "himga.errors", "himga.sources.offline", "himga.sources.identity"}
+    assert _reachable(graph, "himga.sources.identity") == {"himga.errors"}  # what a path is, for messages
     assert _reachable(graph, "himga.sources.offline") == set()  # the one offline decision imports nothing of ours
     assert _reachable(graph, "himga.data.relevance") == {"himga.catalog", "himga.errors"}  # so schema can import it
     assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors", "himga.sources.content",

@@ -195,6 +195,8 @@ def _named_files(data_files: Any, base: str | Path | None) -> list[tuple[str, Pa
     if isinstance(data_files, (list, tuple)):
         return [f for entry in data_files for f in _named_files(entry, base)]
     text = str(data_files)
+    if text == "":  # Path("") is the working directory
+        raise ConfigurationError("data_files entry '' is empty: give a file or a pattern")
     entry = Path(text).expanduser()
     if base is not None and not entry.is_absolute():
         entry = Path(base).expanduser() / entry
