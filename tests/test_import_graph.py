@@ -97,5 +97,5 @@ def test_sources_and_provenance_import_no_builder():
     assert _reachable(graph, "himga.sources.offline") == set()  # the one offline decision imports nothing of ours
     assert _reachable(graph, "himga.data.relevance") == {"himga.catalog", "himga.errors"}  # so schema can import it
     assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", "himga.catalog", "himga.errors", "himga.sources.content",
-                                                      "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff",
+                                                      "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff", "himga.jsonio.compressed",
                                                       "himga.sources.offline"}
