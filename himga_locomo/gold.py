@@ -132,7 +132,7 @@ def errata_path(errata: str | Path | None) -> Path:
     downloaded once into ``$HIMGA_CACHE/locomo-audit/`` and verified against its sha256.
 
     Raises:
-        ConfigurationError: ``errata`` does not exist; ``$HIMGA_DATASETS_ROOT`` is set without a
+        ConfigurationError: ``errata`` does not exist or is a directory; ``$HIMGA_DATASETS_ROOT`` is set without a
             ``locomo-audit/`` folder, or that folder has no ``errors.json``.
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
@@ -141,10 +141,7 @@ def errata_path(errata: str | Path | None) -> Path:
             raise ConfigurationError("locomo: the errata path is empty: give a file (leave it out for the pinned errata)")
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
-            from himga.sources.identity import path_kind
-
-            kind = path_kind(path)
-            what = "does not exist" if kind == "missing" else f"is {kind}, not a file"
+            what = "is a directory, expected a file" if path.is_dir() else "does not exist"
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
     path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename

@@ -62,3 +62,13 @@ def test_missing_data_ends_the_run_with_one_line_and_fails_under_ci(tmp_path):
     assert "2 skipped" in last[1]
     under_ci = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty), "CI": "true"}, *tests)
     assert under_ci.returncode == 1 and "2 errors" in under_ci.stdout and "real-data tests skipped" not in under_ci.stdout
+
+
+def test_every_test_folder_is_collected(pytestconfig):
+    """No folder of tests/ matches ``norecursedirs`` (pytest's default skips ``build``: tests/build/ went unrun)."""
+    import fnmatch
+
+    patterns = pytestconfig.getini("norecursedirs")
+    folders = {p.name for p in (ROOT / "tests").rglob("*") if p.is_dir() and any(p.glob("test_*.py"))}
+    assert "build" in folders
+    assert sorted(f for f in folders if any(fnmatch.fnmatch(f, pat) for pat in patterns)) == []

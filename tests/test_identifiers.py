@@ -71,6 +71,29 @@ def test_a_200000_character_id_as_another_user(as_nobody):
         shutil.rmtree(base)
 
 
+def test_many_tiny_turns_and_questions_write_nothing(tmp_path, capsys):
+    """Bounded ids do not bound the candidates (every question × every turn): 3,000 one-character turns and
+    3,000 questions (0.37 MB) would make 146 MB of candidates; refused before anything is written."""
+    turns = [{"speaker": "A", "dia_id": f"D1:{n}", "text": "x"} for n in range(1, 3001)]
+    qa = [{"question": "Q", "answer": "x", "category": 1, "evidence": ["D1:1"]} for _ in range(3000)]
+    record = {"sample_id": "s", "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": turns}, "qa": qa}
+    (src := tmp_path / "src").mkdir()
+    (src / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
+    assert (src / "locomo10.json").stat().st_size == 367_990
+    assert main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        "himga: error: cannot write TREC files: sample s: its candidates (3,000 questions × 3,000 turns) would take "
+        "146,383,890 bytes, more than 256 bytes per character of its text (7,396,608); the released benchmarks need at most 42\n")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == []
+
+
+def test_the_real_locomo_candidates_are_within_the_bound(shared_data, tmp_path):
+    """The released file's candidates: 32.0 MB, at most 42 bytes per character of a conversation's text (conv-42)."""
+    summary = export_qrels("locomo", tmp_path / "out", data_dir=shared_data / "locomo", cache_dir=tmp_path / "cache")
+    sizes = sum((tmp_path / "out" / f"candidates.{g}.tsv").stat().st_size for g in ("session", "turn"))
+    assert (summary.queries, sizes) == (1986, 31_984_605)
+
+
 # ---- issue 16 §4: control characters never reach a TREC/TSV file, a message or a report raw -------------
 
 

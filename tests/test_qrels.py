@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 
@@ -160,3 +161,24 @@ def test_write_run_takes_scores_and_refuses_unordered_rankings(tmp_path):
             write_run(bad, tmp_path / "bad.run")
         assert str(info.value) == message
     assert not (tmp_path / "bad.run").exists()
+
+
+def test_qrels_record_their_gold_variant(shared_data, tmp_path, capsys):  # probe D6
+    errata = shared_data / "locomo-audit" / "errors.json"
+    if not errata.is_file():
+        pytest.skip(f"real data not found at {errata}")
+    source = ["--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
+    assert main(["qrels", "locomo", str(tmp_path / "published"), *source]) == 0
+    assert main(["qrels", "locomo", str(tmp_path / "audited"), *source, "--gold", "audited", "--errata", str(errata)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    errata_sha = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
+    assert [line for line in out if "identity.json" in line] == [
+        f"  {tmp_path / 'published'}/identity.json: gold published",
+        f"  {tmp_path / 'audited'}/identity.json: gold audited (errors.json, sha256 {errata_sha})"]
+    sources = [{"file": "locomo10.json", "sha256": "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"}]
+    assert json.loads((tmp_path / "audited" / "identity.json").read_text()) == {
+        "dataset": "locomo", "config": "default", "options": {"errata": str(errata), "gold": "audited"}, "sources": sources,
+        "gold": "audited", "errata": "errors.json", "errata_sha256": errata_sha}
+    assert json.loads((tmp_path / "published" / "identity.json").read_text()) == {
+        "dataset": "locomo", "config": "default", "options": {}, "sources": sources,
+        "gold": "published", "errata": None, "errata_sha256": None}

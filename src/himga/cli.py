@@ -165,16 +165,26 @@ def _cmd_qrels(args: argparse.Namespace) -> int:
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
     for name, lines in summary.lines.items():
         print(f"  {args.out_dir}/{name}: {lines} lines")
+    identity = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))
+    errata = f" ({identity['errata']}, sha256 {identity['errata_sha256']})" if identity["errata"] else ""
+    print(f"  {args.out_dir}/identity.json: gold {identity['gold']}{errata}")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
     return 0
 
 
 def _cmd_subset(args: argparse.Namespace) -> int:
+    from himga.scoring.outputs import check_outputs
     from himga.subset import subset, write_ids
+    from himga.validate import source_files
 
+    inputs = {"errata": getattr(args, "errata", None),
+              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    files = source_files(benchmark(args.dataset), args.config, data_dir=args.data_dir)
+    check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     write_ids(drawn.ids, args.out)
     how = []
     if args.stratify:

@@ -10,6 +10,7 @@ in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one f
     candidates.turn.tsv       qid <TAB> docid
     excluded.tsv              qid <TAB> reason                QA pairs the official metrics leave out
     dangling.tsv              qid <TAB> docid                 relevant ids naming no turn (LoCoMo)
+    identity.json             sources' sha256, config, gold   (:func:`export_qrels` only) what the labels come from
 
 Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
 :data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
@@ -23,6 +24,7 @@ recall in :mod:`himga.data.relevance`. Every file is written completely or not a
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Iterable, Mapping, Set
@@ -32,7 +34,7 @@ from typing import Any
 
 from himga.data.ids import item_id
 from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, shown
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 
 __all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
@@ -140,6 +142,35 @@ def _check_id(value: str, what: str) -> str:
     return value
 
 
+#: ``candidates.*.tsv`` may hold at most this many bytes per character of a sample's text (its turns,
+#: turn ids, questions and answers), at least :data:`MIN_CANDIDATE_BYTES` per sample. The released
+#: LoCoMo needs 42 at most (conv-*: 32.0 MB of candidates for 1.0 M characters of text in all); each
+#: LongMemEval question has its own haystack, so it needs less than 1.
+CANDIDATE_BYTES_PER_CHARACTER = 256
+MIN_CANDIDATE_BYTES = 1 << 20
+
+
+def _sample_characters(sample) -> int:
+    """The characters of ``sample``'s turns, questions and answers (what its candidates are made of)."""
+    text = sum(len(m.content) + len(m.turn_id or "") for s in sample.sessions for m in s.messages)
+    return text + sum(len(qa.question) + len(qa.answer) for qa in sample.qa_pairs)
+
+
+def _check_candidate_bytes(sample, candidates: Mapping[str, list[str]], qids: list[str]) -> None:
+    """Refuse a sample whose ``candidates.*.tsv`` lines (every question × every document) would
+    outgrow :data:`CANDIDATE_BYTES_PER_CHARACTER` × its text: a file of many tiny turns and questions
+    would otherwise make gigabytes from a few hundred kilobytes (issue 16 §3)."""
+    docs = sum(len(d) + 2 for g in GRANULARITIES for d in candidates[g])  # tab and newline
+    projected = sum(len(q) * sum(len(candidates[g]) for g in GRANULARITIES) for q in qids) + len(qids) * docs
+    limit = max(CANDIDATE_BYTES_PER_CHARACTER * _sample_characters(sample), MIN_CANDIDATE_BYTES)
+    if projected > limit:
+        turns = len(candidates["turn"])
+        raise ConfigurationError(
+            f"cannot write TREC files: sample {shown(sample.sample_id)}: its candidates ({len(qids):,} questions × "
+            f"{turns:,} turns) would take {projected:,} bytes, more than {CANDIDATE_BYTES_PER_CHARACTER} bytes per "
+            f"character of its text ({limit:,}); the released benchmarks need at most 42")
+
+
 def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
     """Write the qrels, query list, candidates, excluded and dangling lists of ``samples`` (one pass).
 
@@ -172,6 +203,7 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
             handles[n] = open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n")
         for sample in samples:
             candidates = {g: [_check_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
+            _check_candidate_bytes(sample, candidates, [query_id(sample, qa) for qa in sample.qa_pairs])
             for qa in sample.qa_pairs:
                 qid = _check_id(query_id(sample, qa), "query id")
                 if qid in seen:
@@ -259,7 +291,10 @@ def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himg
 
 def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
                  cache_dir: str | Path | None = None, **options: Any) -> QrelsSummary:
-    """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time.
+    """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time, and
+    :data:`IDENTITY` (``identity.json``): :func:`himga.subset.run_identity` of the build (``dataset``,
+    ``config`` as resolved, ``options``, ``sources`` with their sha256, ``gold``, ``errata``,
+    ``errata_sha256``), so that qrels of the published and the audited LoCoMo gold can be told apart.
 
     Args:
         name: ``"locomo"`` or ``"longmemeval"``.
@@ -275,5 +310,16 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
 
+    from himga.scoring.outputs import write_text
+    from himga.subset import run_identity
+
     ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
-    return write_qrels(LazySamples(ds), out_dir)
+    summary = write_qrels(LazySamples(ds), out_dir)
+    identity = run_identity(name, ds.info.config_name, data_dir=data_dir, **options)
+    del identity["ids"], identity["subset_fingerprint"]  # qrels cover every QA pair
+    write_text(Path(out_dir) / IDENTITY, json.dumps(identity, indent=2, ensure_ascii=False) + "\n")
+    return summary
+
+
+#: The file :func:`export_qrels` writes beside the qrels: what they were made from (gold variant included).
+IDENTITY = "identity.json"

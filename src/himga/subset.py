@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from himga.data.ids import item_id, read_ids
+from himga.data.ids import item_id
 from himga.errors import ConfigurationError
 
 __all__ = ["Item", "Subset", "draw", "fingerprint", "items_of", "quotas", "rank", "run_identity", "subset", "write_ids"]
@@ -181,12 +181,14 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
 
 
 def write_ids(ids: Iterable[str], path: str | Path) -> None:
-    """Write an ids file: one id per line, UTF-8, ``\\n`` line ends."""
-    Path(path).write_text("".join(f"{i}\n" for i in ids), encoding="utf-8", newline="\n")
+    """Write an ids file: one id per line, UTF-8, ``\\n`` line ends; whole or not at all, with the umask's mode."""
+    from himga.scoring.outputs import write_text
+
+    write_text(path, "".join(f"{i}\n" for i in ids))
 
 
 def run_identity(name: str, config: str | None = None, *, data_dir: str | Path | None = None,
-                 ids: str | Path | None = None, **options: Any) -> dict[str, Any]:
+                 ids: Any = None, **options: Any) -> dict[str, Any]:
     """What a score was computed on, for a report: the sources, the gold variant, the subset.
 
     The one place a scoring report gets these facts (no build is run: only the source and errata files
@@ -196,7 +198,8 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
         name: ``"locomo"`` or ``"longmemeval"``.
         config: The builder config.
         data_dir: A local folder or file instead of the pinned source.
-        ids: The ids file the evaluation was restricted to, if any.
+        ids: The ids file the evaluation was restricted to, if any: a path, or the
+            :class:`~himga.scoring.inputs.InputFile` already read (:func:`~himga.scoring.inputs.read_id_lines`).
         **options: The builder options used (LoCoMo: ``gold``, ``errata``, ``category_order``, ...).
 
     Returns:
@@ -218,7 +221,11 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
 
         path, errata_sha = errata_sha256(options.get("errata"))
         errata = Path(path).name
-    wanted = read_ids(ids) if ids is not None else None
+    if ids is not None and not hasattr(ids, "lines"):
+        from himga.scoring.inputs import read_id_lines
+
+        ids = read_id_lines(ids)
+    wanted = [i for _, i in ids.lines] if ids is not None else None
     return {
         "dataset": name,
         "config": config,
@@ -227,6 +234,6 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
         "gold": gold,
         "errata": errata,
         "errata_sha256": errata_sha,
-        "ids": Path(ids).name if ids is not None else None,
+        "ids": ids.name if ids is not None else None,
         "subset_fingerprint": fingerprint(wanted, [sha for _, sha in sources]) if wanted is not None else None,
     }

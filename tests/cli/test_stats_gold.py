@@ -42,3 +42,21 @@ def test_stats_gold_audited(shared_data, tmp_path, capsys):
 def test_gold_is_a_locomo_option(capsys):
     assert main(["stats", "longmemeval", "--gold", "audited"]) == 2
     assert "apply to locomo only" in capsys.readouterr().err
+
+
+def test_the_errata_download_hint_names_the_errata_option(tmp_path):  # probe B5
+    from himga.sources import where_to_put
+    from himga_locomo.gold import ERRATA_PIN
+
+    assert where_to_put(ERRATA_PIN, tmp_path / "locomo-audit") == (
+        f"download {ERRATA_PIN.url} yourself and put it in {tmp_path / 'locomo-audit'}/ (a copy there is found and not "
+        "downloaded again), or in <dir>/locomo-audit/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --errata / errata= "
+        "pointing at it")
+
+
+def test_an_errata_folder_is_named_a_folder(shared_data, tmp_path, capsys):  # probe B6
+    folder = tmp_path / "dir ü"
+    folder.mkdir()
+    assert main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--gold", "audited", "--errata", str(folder),
+                 "--cache-dir", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err == f"himga: error: locomo: errata file {str(folder)!r} is a directory, expected a file\n"

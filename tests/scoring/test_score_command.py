@@ -89,10 +89,18 @@ def test_longmemeval_prompts_then_labels(longmemeval_file, tmp_path, capsys):
 
     labels = _jsonl(tmp_path / "hyp.jsonl.eval-results-gpt-4o", METRICS["labels"])
     report = tmp_path / "r.json"
+    assert main([*base, "--labels", str(labels), "--out", str(report)]) == 2  # verdicts on the official run's hypotheses
+    assert capsys.readouterr().err.startswith("himga: error: hyp.jsonl.eval-results-gpt-4o: $: 99 verdicts judged another "
+                                              "hypothesis than hyp.jsonl's: gpt4_2655b836, 09ba9854_abs, ")
+    _jsonl(hyp, [{"question_id": x["question_id"], "hypothesis": x["hypothesis"]} for x in METRICS["labels"]])
     assert main([*base, "--labels", str(labels), "--out", str(report)]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[-3:] == ["abstention                       3   0.6667  [0.2077, 0.9385] wilson",
-                          "task_averaged                    6  0.6426", f"wrote {report}"]
+    sha = hashlib.sha256(longmemeval_file.read_bytes()).hexdigest()
+    assert table[-4:] == ["abstention                       3   0.6667  [0.2077, 0.9385] wilson",
+                          "task_averaged                    6  0.6426",
+                          "source: longmemeval_oracle.json: differs from the pinned longmemeval_oracle.json: a modified "
+                          f"copy or another release (sha256 {sha})",  # D7: said with the table, as himga stats says it
+                          f"wrote {report}"]
     run = json.loads(report.read_text())["run"]
     assert run["judge"]["models_in_labels"] == ["gpt-4o-2024-08-06"] and run["config"] == "oracle"
     assert run["sources"][0]["is_pin"] is False and run["scored"] == 99
@@ -100,7 +108,7 @@ def test_longmemeval_prompts_then_labels(longmemeval_file, tmp_path, capsys):
     replies = _jsonl(tmp_path / "replies.jsonl", [{"question_id": x["question_id"], "reply": "Yes" if x["autoeval_label"]["label"] else "No"}
                                                   for x in METRICS["labels"]])
     assert main([*base, "--labels", str(replies)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "task_averaged                    6  0.6426"
+    assert capsys.readouterr().out.splitlines()[-2] == "task_averaged                    6  0.6426"
 
 
 def test_locomo_takes_no_judge_options(tmp_path, capsys):
@@ -111,7 +119,7 @@ def test_locomo_takes_no_judge_options(tmp_path, capsys):
 
 def test_labels_from_another_judge_are_noted(longmemeval_file, tmp_path, capsys):
     questions = json.loads(longmemeval_file.read_text())
-    hyp = _jsonl(tmp_path / "hyp.jsonl", [{"question_id": q["question_id"], "hypothesis": "x"} for q in questions])
+    hyp = _jsonl(tmp_path / "hyp.jsonl", [{"question_id": x["question_id"], "hypothesis": x["hypothesis"]} for x in METRICS["labels"]])
     labels = _jsonl(tmp_path / "l.jsonl", [dict(x, autoeval_label={"model": "gpt-4o-mini-2024-07-18", "label": False})
                                            for x in METRICS["labels"]])
     args = ["score", "longmemeval", str(hyp), "--config", "oracle", "--data-dir", str(longmemeval_file),

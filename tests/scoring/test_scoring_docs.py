@@ -22,10 +22,12 @@ COMMANDS = [line[2:] for block in re.findall(r"```console\n(.*?)```", TEXT, re.S
 
 @pytest.fixture
 def in_docs_folder(shared_data, tmp_path, monkeypatch):
-    """A working folder with ``data`` = the real data, as the page assumes."""
-    (tmp_path / "data").symlink_to(shared_data, target_is_directory=True)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    """A working folder beside ``shared/data`` = the real data, as the page assumes (``../shared/data``)."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(shared_data, target_is_directory=True)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    return tmp_path / "work"
 
 
 def test_the_page_has_an_example_of_at_most_ten_lines_per_benchmark():

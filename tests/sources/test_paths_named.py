@@ -94,12 +94,12 @@ def test_an_empty_path_is_an_error_on_every_route(tmp_path, monkeypatch, capsys,
 
 
 def test_errata_paths(tmp_path, capsys):
-    """An empty errata path, and a folder given as the errata file (probe B6 of the errata)."""
+    """An empty errata path (probe B8), and a folder given as the errata file (probe B6, worded as main words it)."""
     source = tmp_path / "locomo10.json"
     source.write_text(json.dumps(ONE))
     (tmp_path / "dir ü").mkdir()
     for errata, expected in (("", "locomo: the errata path is empty: give a file (leave it out for the pinned errata)"),
-                             (str(tmp_path / "dir ü"), f"locomo: errata file '{tmp_path}/dir ü' is a folder, not a file")):
+                             (str(tmp_path / "dir ü"), f"locomo: errata file '{tmp_path}/dir ü' is a directory, expected a file")):
         with pytest.raises(ConfigurationError) as e:
             load_dataset("locomo", data_dir=source, gold="audited", errata=errata, cache_dir=tmp_path / "c")
         assert str(e.value) == expected

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from himga.errors import ConfigurationError
@@ -42,34 +40,28 @@ def add_parser(sub, datasets: tuple[str, ...]) -> None:
     p.set_defaults(func=run)
 
 
-def _write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` completely or not at all."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``himga score``; returns the exit status.
 
+    Every output is checked against every input (:func:`~himga.scoring.outputs.check_outputs`) before a file
+    is read; every input is read once (:mod:`himga.scoring.inputs`), and the run record holds the sha256 of
+    the bytes read (a pipe works: ``-`` reads the predictions from standard input).
+
     Raises:
-        ConfigurationError: conflicting options, or a judged benchmark without ``--prompts``/``--labels``.
-        SourceFormatError: a malformed predictions or labels file, missing, unknown or duplicate ids.
+        ConfigurationError: conflicting options, a judged benchmark without ``--prompts``/``--labels``, an
+            output that is an input or cannot be written.
+        SourceFormatError: a malformed predictions, labels or ids file; missing, unknown or duplicate ids;
+            verdicts on other hypotheses than the predictions'.
     """
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.scoring.predictions import check_ids, read_labels, read_predictions
+    from himga.scoring.inputs import read_id_lines, read_json_lines
+    from himga.scoring.outputs import check_outputs, write_text
+    from himga.scoring.predictions import brief, check_hypotheses, check_ids, labels_of, predictions_of
     from himga.scoring.record import dumps_report, run_record
     from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
     from himga.catalog import CATALOG
     from himga.catalog import benchmark as catalog_entry
-    from himga.data.ids import read_ids
     from himga.subset import run_identity
     from himga.validate import source_files
 
@@ -80,49 +72,77 @@ def run(args: argparse.Namespace) -> int:
     if judged and not (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
-    predictions = read_predictions(args.predictions)
-    labels, models = read_labels(args.labels) if args.labels else (None, [])  # both files checked before the build
     options = {k: v for k, v in (("gold", args.gold), ("errata", args.errata)) if v is not None}
     if options and not catalog_entry(args.dataset).golds:
         takers = ", ".join(b.name for b in CATALOG.values() if b.golds)
         raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to {takers} only")
-    wanted = read_ids(args.ids) if args.ids else None
+    if [args.predictions, args.labels, args.ids].count("-") > 1:
+        raise ConfigurationError("only one input can be '-' (standard input)")
+    outputs = {"--out": args.out, "--prompts": args.prompts}
+    inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
+              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    check_outputs(outputs, inputs)  # before anything is read or built
+    pred_file = read_json_lines(args.predictions, "predictions")
+    predictions = predictions_of(pred_file)
+    labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
+    labels, models, judged_hypotheses = labels_of(labels_file) if labels_file else (None, [], {})
+    ids_file = read_id_lines(args.ids) if args.ids else None
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
-    name = Path(args.predictions).name
+    config = ds.info.config_name  # the config the build resolved, recorded as such
+    entry = catalog_entry(args.dataset)
+    files = source_files(entry, config, data_dir=args.data_dir)
+    check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    name = pred_file.name
     questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
-    if wanted is not None:
+    if ids_file is not None:
+        wanted = [i for _, i in ids_file.lines]
         if unknown := [i for i in wanted if i not in questions]:
-            raise ConfigurationError(f"{Path(args.ids).name}: {unknown[0]!r} names no QA pair of the source"
+            raise ConfigurationError(f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
                                      + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         keep = set(wanted)
         questions = {qid: qa for qid, qa in questions.items() if qid in keep}
         predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in keep}  # the subset's only
-    missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None)
+    missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial")
+    if labels_file is not None:
+        check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
     if args.prompts:
         lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
                  for qid in questions if qid in predictions]
-        _write_atomic(args.prompts, "".join(line + "\n" for line in lines))
+        write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
         if not args.labels:
             return 0
     if labels is not None:
         unasked = sorted(set(labels) - set(predictions))
         if unasked:
-            raise ConfigurationError(f"{Path(args.labels).name}: {len(unasked)} verdicts for questions without a hypothesis "
-                                     f"in {name}: {', '.join(unasked[:20])}")
+            raise ConfigurationError(f"{labels_file.name}: {len(unasked)} verdicts for questions without a hypothesis "
+                                     f"in {name}: {', '.join(map(brief, unasked[:20]))}")
     report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
-                             file=Path(args.labels).name if labels is not None else name)
-    inputs = {"predictions": args.predictions, **({"labels": args.labels} if args.labels else {})}
-    files = source_files(args.dataset, args.config, data_dir=args.data_dir)
-    identity = run_identity(args.dataset, args.config, data_dir=args.data_dir, ids=args.ids, **options)
-    record = run_record(args.dataset, ds.info.config_name, files, report, inputs=inputs, label_models=models, identity=identity)
+                             file=labels_file.name if labels_file is not None else name, partial_hint="--partial")
+    read = {"predictions": pred_file, **({"labels": labels_file} if labels_file else {})}
+    identity = run_identity(args.dataset, config, data_dir=args.data_dir, ids=ids_file, **options)
+    record = run_record(args.dataset, config, files, report, inputs=read, label_models=models, identity=identity)
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
+    _print_provenance(entry, files, options)
     if bench.judge is not None and any(m != bench.judge["model"] for m in models):
-        print(f"note: {Path(args.labels).name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
+        print(f"note: {labels_file.name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
               f"accepts only {bench.judge['model']}")
     if args.out:
-        _write_atomic(args.out, dumps_report(report))
+        write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
+
+
+def _print_provenance(entry, files: list, options: dict) -> None:
+    """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
+    from himga.sources.pin_status import provenance_lines
+
+    for line in provenance_lines(entry, files):
+        print(f"source: {line}")
+    if options.get("gold") == "audited":
+        from himga.sources.provenance import provenance
+        from himga_locomo.gold import ERRATA_PIN, errata_path
+
+        print(f"errata: {provenance(errata_path(options.get('errata')), [ERRATA_PIN])}")

@@ -6,15 +6,24 @@ write them. Every problem is a :class:`~himga.errors.SourceFormatError` naming t
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
-from himga.errors import SourceFormatError, type_name
+from himga.errors import SourceFormatError, shown, type_name
+from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
+from himga.scoring.inputs import InputFile, check_id, read_json_lines
 
-__all__ = ["check_ids", "read_labels", "read_predictions"]
+__all__ = ["brief", "check_hypotheses", "check_ids", "labels_of", "predictions_of", "read_labels", "read_predictions"]
 
 _SHOWN = 20  # ids listed in an error message before "... and N more"
+
+
+def brief(qid: object) -> str:
+    """An id as a message shows it: escaped when not printable, cut to 40 characters when longer than an id may be."""
+    text = str(qid)
+    if len(text) > MAX_QUALIFIED_ID_LENGTH:
+        return f"{text[:40]!r}... ({len(text):,} characters)"
+    return shown(text)
 
 
 def _listing(ids: list[str]) -> str:
@@ -22,30 +31,21 @@ def _listing(ids: list[str]) -> str:
     return ", ".join(ids[:_SHOWN]) + more
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict]]:
-    """``(line number, object)`` of each non-blank line."""
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SourceFormatError(path.name, f"line {number}", f"not JSON: {e.msg} (column {e.colno})") from None
-            if not isinstance(value, dict):
-                raise SourceFormatError(path.name, f"line {number}", f"expected an object, got {type_name(value)}")
-            yield number, value
-
-
-def _string(path: Path, number: int, value: dict, key: str) -> str:
+def _string(name: str, number: int, value: dict, key: str) -> str:
     if key not in value:
-        raise SourceFormatError(path.name, f"line {number}", f"no {key!r}")
+        raise SourceFormatError(name, f"line {number}", f"no {key!r}")
     if not isinstance(value[key], str):
-        raise SourceFormatError(path.name, f"line {number}.{key}", f"expected a string, got {type_name(value[key])}")
+        raise SourceFormatError(name, f"line {number}.{key}", f"expected a string, got {type_name(value[key])}")
     return value[key]
 
 
-def _unique(path: Path, pairs: Iterable[tuple[int, str, object]]) -> dict[str, object]:
+def _qid(name: str, number: int, value: dict) -> str:
+    if "question_id" not in value:
+        raise SourceFormatError(name, f"line {number}", "no 'question_id'")
+    return check_id(name, f"line {number}.question_id", value["question_id"])
+
+
+def _unique(name: str, pairs: Iterable[tuple[int, str, object]]) -> dict[str, object]:
     out: dict[str, object] = {}
     lines: dict[str, list[int]] = {}
     for number, qid, value in pairs:
@@ -53,30 +53,58 @@ def _unique(path: Path, pairs: Iterable[tuple[int, str, object]]) -> dict[str, o
         out[qid] = value
     duplicated = [f"{qid} (lines {', '.join(map(str, ns))})" for qid, ns in lines.items() if len(ns) > 1]
     if duplicated:
-        raise SourceFormatError(path.name, "$", f"{len(duplicated)} duplicate question ids: {_listing(duplicated)}")
+        raise SourceFormatError(name, "$", f"{len(duplicated)} duplicate question ids: {_listing(duplicated)}")
     return out
 
 
+def predictions_of(file: InputFile) -> dict[str, str]:
+    """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.scoring.inputs.read_json_lines`."""
+    return _unique(file.name, ((n, _qid(file.name, n, v), _string(file.name, n, v, "hypothesis")) for n, v in file.lines))
+
+
 def read_predictions(path: str | Path) -> dict[str, str]:
-    """``{question_id: hypothesis}`` of a predictions file, in file order.
+    """``{question_id: hypothesis}`` of a predictions file (or ``-``: standard input), in file order.
 
     Raises:
-        SourceFormatError: a line that is not a JSON object, a missing or non-string ``question_id`` or
-            ``hypothesis`` (``PRED.jsonl: line 7.hypothesis: expected a string, got number``), or duplicate ids
-            (all listed with their lines).
+        SourceFormatError: what :func:`~himga.scoring.inputs.read_json_lines` raises (not UTF-8, invalid
+            JSON, too deep, a duplicate key, not an object), a missing or non-string ``question_id`` or
+            ``hypothesis`` (``PRED.jsonl: line 7.hypothesis: expected a string, got number``), an id longer
+            than 258 characters or with control characters, or duplicate ids (all listed with their lines).
+        ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
-    path = Path(path)
-    return _unique(path, ((n, _string(path, n, v, "question_id"), _string(path, n, v, "hypothesis")) for n, v in _lines(path)))
+    return predictions_of(read_json_lines(path, "predictions"))
 
 
-def _label(path: Path, number: int, value: dict, judge_label) -> bool:
+def _label(name: str, number: int, value: dict, judge_label) -> bool:
     if "autoeval_label" in value:  # the official evaluate_qa.py output (*.eval-results-<model>)
         label = value["autoeval_label"].get("label") if isinstance(value["autoeval_label"], dict) else None
         if not isinstance(label, bool):
-            raise SourceFormatError(path.name, f"line {number}.autoeval_label.label", f"expected a boolean, got {type_name(label)}")
+            raise SourceFormatError(name, f"line {number}.autoeval_label.label", f"expected a boolean, got {type_name(label)}")
         return label
-    return judge_label(_string(path, number, value, "reply"))
+    return judge_label(_string(name, number, value, "reply"))
+
+
+def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, str]]:
+    """The verdicts of a labels file read by :func:`~himga.scoring.inputs.read_json_lines`.
+
+    Returns:
+        ``({question_id: label}, judge models named in the file, {question_id: hypothesis the file holds})``;
+        the last is filled from the official ``*.eval-results-*`` lines, which repeat the hypothesis judged.
+    """
+    from himga.scoring.longmemeval import judge_label
+
+    models: set[str] = set()
+    rows = []
+    hypotheses: dict[str, str] = {}
+    for number, value in file.lines:
+        qid = _qid(file.name, number, value)
+        rows.append((number, qid, _label(file.name, number, value, judge_label)))
+        if "hypothesis" in value:
+            hypotheses[qid] = _string(file.name, number, value, "hypothesis")
+        if isinstance(value.get("autoeval_label"), dict) and isinstance(value["autoeval_label"].get("model"), str):
+            models.add(value["autoeval_label"]["model"])
+    return _unique(file.name, rows), sorted(models), hypotheses
 
 
 def read_labels(path: str | Path) -> tuple[dict[str, bool], list[str]]:
@@ -88,21 +116,33 @@ def read_labels(path: str | Path) -> tuple[dict[str, bool], list[str]]:
 
     Raises:
         SourceFormatError: a malformed line or duplicate ids, as :func:`read_predictions`.
+        ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
-    from himga.scoring.longmemeval import judge_label
-
-    path = Path(path)
-    models: set[str] = set()
-    rows = []
-    for number, value in _lines(path):
-        rows.append((number, _string(path, number, value, "question_id"), _label(path, number, value, judge_label)))
-        if isinstance(value.get("autoeval_label"), dict) and isinstance(value["autoeval_label"].get("model"), str):
-            models.add(value["autoeval_label"]["model"])
-    return _unique(path, rows), sorted(models)
+    labels, models, _ = labels_of(read_json_lines(path, "labels"))
+    return labels, models
 
 
-def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, partial: bool = False) -> list[str]:
+def check_hypotheses(file: str, judged: dict[str, str], predictions: dict[str, str], predictions_file: str) -> None:
+    """Refuse verdicts on other hypotheses than the ones scored.
+
+    Args:
+        file: The labels file's name.
+        judged: ``{question_id: hypothesis}`` the labels file holds (:func:`labels_of`).
+        predictions: The hypotheses being scored.
+        predictions_file: Their file's name.
+
+    Raises:
+        SourceFormatError: ``labels.jsonl: $: 2 verdicts judged another hypothesis than hyp.jsonl's: q1, q2``.
+    """
+    differ = [brief(qid) for qid, text in judged.items() if qid in predictions and predictions[qid] != text]
+    if differ:
+        raise SourceFormatError(file, "$", f"{len(differ)} verdicts judged another hypothesis than {predictions_file}'s: "
+                                           f"{_listing(differ)}")
+
+
+def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, partial: bool = False,
+              partial_hint: str = "partial=True") -> list[str]:
     """Compare a file's question ids with the dataset's.
 
     Args:
@@ -110,6 +150,7 @@ def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, parti
         given: The file's ids.
         expected: The dataset's ids, in dataset order.
         partial: Accept missing ids (they are returned) instead of raising.
+        partial_hint: How the caller says ``partial`` (``"--partial"`` on the command line), for the message.
 
     Returns:
         The missing ids, in dataset order (``[]`` unless ``partial``).
@@ -121,12 +162,12 @@ def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, parti
     expected = list(expected)
     known = set(expected)
     given = list(given)
-    unknown = [qid for qid in given if qid not in known]
+    unknown = [brief(qid) for qid in given if qid not in known]
     if unknown:
         raise SourceFormatError(file, "$", f"{len(unknown)} question ids not in the dataset: {_listing(unknown)}")
     have = set(given)
     missing = [qid for qid in expected if qid not in have]
     if missing and not partial:
-        raise SourceFormatError(file, "$", f"{len(missing)} of {len(expected)} question ids missing (--partial scores the "
-                                           f"given ones): {_listing(missing)}")
+        raise SourceFormatError(file, "$", f"{len(missing)} of {len(expected)} question ids missing ({partial_hint} scores "
+                                           f"the given ones): {_listing([brief(m) for m in missing])}")
     return missing

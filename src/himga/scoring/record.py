@@ -13,6 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 from himga.catalog import benchmark as catalog_entry
+from himga.scoring.inputs import InputFile
 from himga.sources.provenance import file_sha256
 from himga.scoring.report import benchmark
 from himga.version import __version__
@@ -46,8 +47,14 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
     return out
 
 
+def _input(file) -> dict[str, str]:
+    if isinstance(file, InputFile):
+        return {"name": file.name, "sha256": file.sha256}
+    return {"name": Path(file).name, "sha256": file_sha256(file)}
+
+
 def run_record(dataset: str, config: str | None, files: list[str | Path], report: dict, *,
-               inputs: dict[str, str] | None = None, label_models: list[str] | None = None,
+               inputs: dict[str, InputFile | str | Path] | None = None, label_models: list[str] | None = None,
                created: str | None = None, identity: dict | None = None) -> dict:
     """The ``run`` block of a report.
 
@@ -56,7 +63,9 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         config: The builder config the Samples came from.
         files: The source files read (:func:`himga.validate.source_files`).
         report: The report of :func:`~himga.scoring.report.score_samples` (for the counts).
-        inputs: ``{"predictions"|"labels": path}``: the run's own files, recorded by name and sha256.
+        inputs: ``{"predictions"|"labels": file}``: the run's own files, recorded by name and sha256: an
+            :class:`~himga.scoring.inputs.InputFile` (the sha256 of the bytes it was read from, also from a
+            pipe) or a path (hashed here).
         label_models: The judge models named in a labels file.
         created: The timestamp (default: now, UTC, ISO 8601, seconds).
         identity: :func:`himga.subset.run_identity` of the data scored: its gold variant, errata sha256 and
@@ -81,7 +90,7 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         "dataset": dataset,
         "config": config,
         "sources": source_record(dataset, files),
-        "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(p)} for k, p in sorted((inputs or {}).items())},
+        "inputs": {k: _input(f) for k, f in sorted((inputs or {}).items())},
         "gold_options": bench.gold_options(),
         "gold": {"variant": identity["gold"], "errata": identity["errata"], "errata_sha256": identity["errata_sha256"]}
         if identity else {"variant": "published", "errata": None, "errata_sha256": None},

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.qrels import query_id
 from himga.scoring.benchmarks import SCORERS, Benchmark, Row
 from himga.scoring.intervals import summarize
-from himga.scoring.predictions import check_ids
+from himga.scoring.predictions import brief, check_ids
 
 __all__ = ["benchmark", "format_table", "questions_by_id", "score_questions", "score_samples"]
 
@@ -52,7 +52,8 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
         dataset: ``"locomo"`` or ``"longmemeval"``.
         samples: The dataset's Samples (a list or :class:`~himga.data.LazySamples`).
         predictions: ``{question_id: hypothesis}`` (LoCoMo: scored with the official F1).
-        labels: ``{question_id: judge label}`` (LongMemEval: the judge's verdicts).
+        labels: ``{question_id: judge label}`` (LongMemEval: the judge's verdicts): ``True``/``False``, or
+            the integers ``1``/``0``.
         partial: Score the given ids and report the missing ones instead of raising.
         file: The name of the file the ids came from, for messages.
 
@@ -62,22 +63,29 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     Raises:
         ConfigurationError: an unknown dataset, or predictions given for a judged benchmark (or labels for
             a computed one), or a question type outside the official table.
-        SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), a non-string
-            hypothesis.
+        SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), nothing to score
+            (no id of the dataset given), a non-string hypothesis, a label that is not a boolean (or 0/1).
     """
     return score_questions(dataset, questions_by_id(samples), predictions=predictions, labels=labels, partial=partial,
                            file=file)
 
 
 def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
-                    labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions") -> dict:
-    """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors."""
+                    labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions",
+                    partial_hint: str = "partial=True") -> dict:
+    """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors.
+
+    ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``).
+    """
     bench = benchmark(dataset)
     given = predictions if bench.score is not None else labels
     if given is None:
-        what = "predictions" if bench.score is not None else "judge labels (--labels)"
+        what = "predictions" if bench.score is not None else "judge labels (labels=)"
         raise ConfigurationError(f"{dataset}: scoring needs {what}")
-    missing = check_ids(file, given, questions, partial=partial)
+    missing = check_ids(file, given, questions, partial=partial, partial_hint=partial_hint)
+    if len(missing) == len(questions):
+        raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has "
+                                           f"{'a hypothesis' if bench.score is not None else 'a label'}")
     rows: list[Row] = []
     for qid, qa in questions.items():
         if qid not in given:
@@ -86,10 +94,13 @@ def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[st
         if key not in bench.type_order:
             raise ConfigurationError(f"{dataset}: {qid}: question type {key!r} is not one of {', '.join(bench.type_order)}")
         if bench.score is None:
-            score = 1.0 if given[qid] else 0.0
+            label = given[qid]
+            if not (isinstance(label, bool) or (type(label) is int and label in (0, 1))):
+                raise SourceFormatError(file, brief(qid), f"expected a judge label True/False (or 1/0), got {brief(repr(label))}")
+            score = 1.0 if label else 0.0
         else:
             if not isinstance(given[qid], str):
-                raise SourceFormatError(file, qid, "hypothesis: expected a string")
+                raise SourceFormatError(file, brief(qid), f"hypothesis: expected a string, got {type_name(given[qid])}")
             score = bench.score(qa, given[qid])
         rows.append((qid, key, float(score)))
     per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]

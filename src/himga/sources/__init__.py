@@ -150,8 +150,13 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     """
     return (
         f"download {remote.url} yourself and put it in {folder}/ (a copy there is found and not downloaded again), "
-        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it"
+        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_OPTION.get(folder.name, '--data-dir / data_dir=')} "
+        "pointing at it"
     )
+
+
+#: The option that names a file of one's own, where it is not ``--data-dir`` (an auxiliary file: the errata).
+_OPTION = {"locomo-audit": "--errata / errata="}
 
 
 @contextlib.contextmanager

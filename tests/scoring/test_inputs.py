@@ -1,0 +1,106 @@
+"""The one reader of a run's input files (predictions, labels, ids): the guarantees of the source readers."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import sys
+
+import pytest
+
+from himga.errors import ConfigurationError, SourceFormatError
+from himga.scoring.inputs import read_id_lines, read_json_lines
+from himga.scoring.predictions import read_labels, read_predictions
+
+GOOD = b'{"question_id": "a", "hypothesis": "x"}\n'
+
+
+def _file(tmp_path, name, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _error(call, *args) -> str:
+    with pytest.raises(SourceFormatError) as info:
+        call(*args)
+    return str(info.value)
+
+
+def test_a_latin1_line_is_named(tmp_path):  # B1
+    path = _file(tmp_path, "p.jsonl", GOOD + b'{"question_id": "b", "hypothesis": "caf\xe9"}\n')
+    assert _error(read_predictions, path) == "p.jsonl: line 2: expected UTF-8 text, got invalid byte at column 40"
+
+
+def test_deep_nesting_is_refused_before_the_parser(tmp_path):  # B2
+    path = _file(tmp_path, "p.jsonl", GOOD + b"[" * 100_000 + b"\n")
+    assert _error(read_predictions, path) == ("p.jsonl: line 2[0]: arrays and objects nested more than 64 levels deep "
+                                              "(the benchmark files need fewer than 10)")
+    labels = _file(tmp_path, "l.jsonl", b'{"question_id": "a", "reply": ' + b"[" * 100_000 + b"\n")
+    assert _error(read_labels, labels) == ("l.jsonl: line 1: arrays and objects nested more than 64 levels deep "
+                                           "(the benchmark files need fewer than 10)")
+
+
+def test_a_duplicate_key_is_an_error(tmp_path):  # A6
+    path = _file(tmp_path, "p.jsonl", b'{"question_id": "a", "hypothesis": "a", "hypothesis": "b"}\n')
+    assert _error(read_predictions, path) == ("p.jsonl: line 1.hypothesis: duplicate key 'hypothesis': the object holds "
+                                              "it more than once (which value is meant is ambiguous)")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):  # C2
+    assert read_predictions(_file(tmp_path, "p.jsonl", b"\xef\xbb\xbf" + GOOD)) == {"a": "x"}
+    assert read_id_lines(_file(tmp_path, "ids.txt", b"\xef\xbb\xbfconv-26:0\r\n\n conv-26:1 \n")).lines == [
+        (1, "conv-26:0"), (3, "conv-26:1")]
+
+
+def test_long_and_control_ids_are_not_echoed(tmp_path):  # B3
+    path = _file(tmp_path, "p.jsonl", b'{"question_id": "' + b"x" * 5_000_000 + b'", "hypothesis": "x"}\n')
+    assert _error(read_predictions, path) == "p.jsonl: line 1.question_id: expected an id of at most 258 characters, got 5,000,000"
+    path = _file(tmp_path, "p.jsonl", b'{"question_id": "a\\u001b[31m", "hypothesis": "x"}\n')
+    assert _error(read_predictions, path) == ("p.jsonl: line 1.question_id: expected an id without control characters, "
+                                              "got 'a\\x1b[31m'")
+    ids = _file(tmp_path, "ids.txt", b"conv-26:0\n" + b"y" * 20_000_000 + b"\n")
+    assert _error(read_id_lines, ids) == "ids.txt: line 2: expected an id of at most 258 characters, got 20,000,000"
+
+
+def test_ids_file_errors(tmp_path):
+    assert _error(read_id_lines, _file(tmp_path, "ids.txt", b"conv-26:0\nconv-26:1\nconv-26:0\n")) == (
+        "ids.txt: line 3: 'conv-26:0' is also on line 1")
+    assert _error(read_id_lines, _file(tmp_path, "ids.txt", b"conv-26:0\n\xff\n")) == (
+        "ids.txt: line 2: expected UTF-8 text, got invalid byte at column 1")
+    assert _error(read_id_lines, _file(tmp_path, "ids.txt", b"\n \n")) == "ids.txt: $: expected one id per line, found none"
+
+
+def test_an_empty_file_has_nothing_to_score(tmp_path):  # D4
+    assert _error(read_predictions, _file(tmp_path, "p.jsonl", b"\n\n")) == (
+        "p.jsonl: $: expected JSON Lines (predictions, one object per line), got no line")
+
+
+def test_missing_file_and_folder(tmp_path):  # B6's kind of message for inputs
+    with pytest.raises(ConfigurationError, match=f"^predictions file {re.escape(repr(str(tmp_path / 'no.jsonl')))} does not exist$"):
+        read_predictions(tmp_path / "no.jsonl")
+    with pytest.raises(ConfigurationError, match=f"^labels file {re.escape(repr(str(tmp_path)))} is a directory, expected a file$"):
+        read_labels(tmp_path)
+
+
+def test_the_sha256_is_of_the_bytes_read_from_a_pipe(tmp_path):  # A2
+    data = b"\xef\xbb\xbf" + GOOD + b'{"question_id": "b", "hypothesis": "y"}\n'
+    read_end, write_end = os.pipe()
+    os.write(write_end, data)
+    os.close(write_end)
+    try:
+        file = read_json_lines(f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
+    assert file.sha256 == hashlib.sha256(data).hexdigest()
+    assert [v["question_id"] for _, v in file.lines] == ["a", "b"]
+
+
+def test_dash_reads_standard_input(monkeypatch):  # D3
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD)))
+    file = read_json_lines("-")
+    assert (file.name, file.sha256, file.lines) == ("<stdin>", hashlib.sha256(GOOD).hexdigest(),
+                                                    [(1, json.loads(GOOD))])
