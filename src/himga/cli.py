@@ -237,6 +237,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     root = args.cache_dir or config.HF_DATASETS_CACHE
     if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
         raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
+    if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
+        from himga.sources.identity import path_kind
+
+        raise ConfigurationError(f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder")
     folders = find_caches(root, args.dataset or DATASETS)
     bad = []
     for folder in folders:

@@ -64,6 +64,7 @@ def test_datasets_cache_that_is_a_file(tmp_path, monkeypatch, capsys):
             call()
         assert str(e.value) == variable
     assert _cli_error(capsys, "build", "locomo", "--data-dir", str(source)) == variable
+    assert _cli_error(capsys, "verify") == f"the datasets cache folder '{blocker}' (HF_DATASETS_CACHE) is a regular file, not a folder"
     below = (f"the datasets cache folder '{blocker}/sub' (cache_dir= / --cache-dir) cannot be made: '{blocker}' is a regular "
              "file, not a folder; point cache_dir= / --cache-dir at a folder")
     with pytest.raises(CacheError) as e:
