@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["MAX_ID_LENGTH", "MAX_QUALIFIED_ID_LENGTH", "id_problem"]
+from himga.errors import ConfigurationError
+
+__all__ = ["MAX_ID_LENGTH", "MAX_QUALIFIED_ID_LENGTH", "id_problem", "trec_id"]
 
 #: The longest identifier a source may hold, in characters (the benchmark files' ids are under 40).
 MAX_ID_LENGTH = 128
@@ -40,3 +42,23 @@ def id_problem(value: str, limit: int = MAX_ID_LENGTH, *, controls: bool = True)
     if controls and not value.isprintable() and any(unicodedata.category(c) == "Cc" for c in value):
         return f"expected an id without control characters, got {value!r}"
     return None
+
+
+def trec_id(value: str, what: str) -> str:
+    """``value`` if it may be written as an id of a TREC/TSV file (a qrels, run or candidates line).
+
+    Args:
+        value: The id.
+        what: What it is, for the message (``"query id"``, ``"document id"``, ``"run tag"``).
+
+    Raises:
+        ConfigurationError: not a string, empty, whitespace or a control character inside, or longer than
+            :data:`MAX_QUALIFIED_ID_LENGTH` characters (shown cut to 40 characters).
+    """
+    if not isinstance(value, str):
+        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is {type(value).__name__}, expected a string")
+    if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
+        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}")
+    if not value or any(c.isspace() for c in value):
+        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
+    return value

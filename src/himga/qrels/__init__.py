@@ -25,9 +25,8 @@ recall in :mod:`himga.data.relevance`. Every file is written completely or not a
 from __future__ import annotations
 
 import json
-import math
 import os
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,8 @@ from typing import Any
 from himga.data.ids import item_id
 from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError, shown
-from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
+from himga.identifiers import trec_id
+from himga.qrels._run import write_run
 
 __all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
 
@@ -132,16 +132,6 @@ class QrelsSummary:
     lines: dict[str, int] = field(default_factory=dict)
 
 
-def _check_id(value: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is {type(value).__name__}, expected a string")
-    if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
-        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}")
-    if not value or any(c.isspace() for c in value):
-        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is empty or contains whitespace")
-    return value
-
-
 #: ``candidates.*.tsv`` may hold at most this many bytes per character of a sample's text (its turns,
 #: turn ids, questions and answers), at least :data:`MIN_CANDIDATE_BYTES` per sample. The released
 #: LoCoMo needs 42 at most (conv-*: 32.0 MB of candidates for 1.0 M characters of text in all); each
@@ -202,10 +192,10 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         for n in names:
             handles[n] = open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n")
         for sample in samples:
-            candidates = {g: [_check_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
+            candidates = {g: [trec_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
             _check_candidate_bytes(sample, candidates, [query_id(sample, qa) for qa in sample.qa_pairs])
             for qa in sample.qa_pairs:
-                qid = _check_id(query_id(sample, qa), "query id")
+                qid = trec_id(query_id(sample, qa), "query id")
                 if qid in seen:
                     raise ConfigurationError(f"cannot write qrels: query id {qid!r} occurs twice")
                 seen.add(qid)
@@ -225,7 +215,7 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
                 summary.evaluable += 1
                 for g in GRANULARITIES:
                     for doc, grade in _judged(sample, rel, g, candidates[g]):
-                        emit(f"qrels.{g}.txt", qid, "0", _check_id(doc, "document id"), str(grade))
+                        emit(f"qrels.{g}.txt", qid, "0", trec_id(doc, "document id"), str(grade))
         for h in handles.values():
             h.close()
         for n in names:
@@ -235,58 +225,6 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
             h.close()
             (out / f".{n}.tmp").unlink(missing_ok=True)
     return summary
-
-
-def _ranked(qid: str, docs: Any) -> list[tuple[str, Any]]:
-    """``[(doc id, score)]`` best first, from a list best first or a ``{doc id: score}`` mapping."""
-    if isinstance(docs, Mapping):  # the shape ranx and pytrec_eval take: rank by score, ties by doc id
-        for doc, score in docs.items():
-            if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
-                raise ConfigurationError(f"run for query {qid!r}: document {doc!r} has score {score!r}, expected a finite number")
-        # trec_eval (and pytrec_eval) ignore the rank column and sort by score, then doc id descending: so do we
-        return sorted(docs.items(), key=lambda item: (item[1], str(item[0])), reverse=True)
-    if isinstance(docs, (str, bytes, Set)):
-        what = "a set has no order" if isinstance(docs, Set) else f"a {type(docs).__name__} is not a ranking"
-        raise ConfigurationError(f"run for query {qid!r}: {what}; pass a list of doc ids best first, or a {{doc id: score}} mapping")
-    if not isinstance(docs, Iterable):
-        raise ConfigurationError(f"run for query {qid!r}: expected a list of doc ids best first or a {{doc id: score}} mapping, got {type(docs).__name__}")
-    docs = list(docs)  # a tuple, a generator: their order is the ranking
-    if len(set(docs)) != len(docs):
-        raise ConfigurationError(f"run for query {qid!r}: expected a list of distinct doc ids")
-    return [(doc, len(docs) - rank) for rank, doc in enumerate(docs)]
-
-
-def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himga") -> Path:
-    """Write rankings as a TREC run file, ``qid Q0 docid rank score tag`` (rank from 1).
-
-    Args:
-        rankings: Per query id (the ids of :func:`write_qrels`: ``queries.tsv``, ``candidates.*.tsv``),
-            either a list (or tuple, or generator) of doc ids best first, written with score
-            ``length - rank + 1``, or a ``{doc id: score}`` mapping (what ``ranx`` and ``pytrec_eval``
-            take), ranked by score, highest first, ties by doc id in descending order (as trec_eval
-            breaks them, so the rank column agrees with what it scores), written with its scores.
-        path: The run file (replaced).
-        tag: The run tag (no whitespace).
-
-    Returns:
-        ``path`` as a :class:`~pathlib.Path`.
-
-    Raises:
-        ConfigurationError: an id or the tag is not a string, is empty, contains whitespace or a control
-            character, or is longer than :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258)
-            characters; a doc id repeats in a list; a score is not a finite number; a ranking is a set
-            (no order) or a string. Nothing is written then.
-    """
-    _check_id(tag, "run tag")
-    lines: list[str] = []
-    for qid, docs in rankings.items():
-        _check_id(qid, "query id")
-        lines += [f"{qid} Q0 {_check_id(d, 'document id')} {r} {score!r} {tag}\n" for r, (d, score) in enumerate(_ranked(qid, docs), 1)]
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    os.replace(tmp, path)
-    return path
 
 
 def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
