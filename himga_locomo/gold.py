@@ -133,6 +133,8 @@ def errata_path(errata: str | Path | None) -> Path:
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
     if errata is not None:
+        if str(errata) == "":  # Path("") is the working directory
+            raise ConfigurationError("locomo: the errata path is empty: give a file (leave it out for the pinned errata)")
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
             what = "is a directory, expected a file" if path.is_dir() else "does not exist"

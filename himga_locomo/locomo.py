@@ -171,7 +171,7 @@ def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path
         return [path]
     if not path.is_dir():
         raise ConfigurationError(f"locomo: source {str(data_dir)!r} does not exist")
-    return json_files(path)
+    return json_files(path, "locomo")
 
 
 class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open

@@ -31,7 +31,7 @@ from typing import Any
 from himga.errors import ConfigurationError, SourceFormatError, shown
 from himga.sources import pinned_source
 from himga.sources.identity import check_source_kind, path_kind
-from himga.sources.folder import SOURCE_SUFFIXES, check_source_entry
+from himga.sources.folder import SOURCE_SUFFIXES, check_source_entry, no_source_files
 
 __all__ = ["config_of", "folder_files", "resolve_source", "source_files"]
 
@@ -96,7 +96,7 @@ def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
         if not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs)) and check_source_entry(p)
     )
     if not files:
-        raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
+        raise no_source_files(folder, "longmemeval")
     return files
 
 

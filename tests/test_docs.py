@@ -135,6 +135,8 @@ def test_readme_quick_start_runs_as_written(shared_data, monkeypatch):
     quick = _section(README, "## Quick start")
     export, snippet = _blocks(quick, "bash")[0], _blocks(quick, "python")[0]
     assert export.startswith("export HIMGA_DATASETS_ROOT=../shared/data ")
+    assert ("\n`../shared/data` is there only in a checkout with `../shared` beside it; elsewhere, use an absolute path "
+            "to a folder holding `locomo/locomo10.json`.\n") in quick  # probe C1
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     ns, out = _run(snippet, shared_data)
 
@@ -262,3 +264,20 @@ def test_export_sizes_on_the_datasets_and_benchmarks_pages(shared_data, tmp_path
     assert f"{size:,}" == "741,540" and round(size / 2_805_274, 2) == 0.26
     assert "LoCoMo `locomo10.json` 2,805,274 bytes → 741,540 bytes (0.26×)" in _text(DOCS / "datasets-export-and-hub.md")
     assert "LoCoMo 741,540 of 2,805,274" in _text(DOCS / "benchmarks.md")
+
+
+def test_failure_modes_shadowing_folder(tmp_path):
+    """Probe B4: an empty ``himga/`` folder in the working directory is imported instead of an editable install,
+    as the page says (``himga.__file__`` is ``None``, nothing registered); a regular install wins over it."""
+    import importlib.metadata
+    import json as _json
+    import subprocess
+    import sys
+
+    assert 'prints `None` then: run from another directory, or rename the folder.' in _text(DOCS / "failure-modes.md").replace("\n", " ")
+    direct = importlib.metadata.distribution("himga").read_text("direct_url.json")
+    editable = bool(direct and _json.loads(direct).get("dir_info", {}).get("editable"))
+    (tmp_path / "himga").mkdir()
+    code = "import himga, datasets.load; print(himga.__file__ is None, getattr(datasets.load.dataset_module_factory, '_himga', False))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.split() == (["True", "False"] if editable else ["False", "True"]), done.stderr[-2000:]

@@ -93,9 +93,10 @@ def test_sources_and_provenance_import_no_builder():
     graph = import_graph()
     catalog = {"himga.catalog", "himga.catalog._benchmark"}  # the table and its entries' class
     assert _reachable(graph, "himga.catalog") == {"himga.catalog._benchmark", "himga.errors"}  # builders are named, imported on use
-    assert _reachable(graph, "himga.sources") == {*catalog, "himga.errors", "himga.sources.offline"}
+    assert _reachable(graph, "himga.sources") == {*catalog, "himga.errors", "himga.sources.offline", "himga.sources.identity"}
+    assert _reachable(graph, "himga.sources.identity") == {"himga.errors"}  # what a path is, for messages
     assert _reachable(graph, "himga.sources.offline") == set()  # the one offline decision imports nothing of ours
     assert _reachable(graph, "himga.data.relevance") == {*catalog, "himga.errors"}  # so schema can import it
     assert _reachable(graph, "himga.sources.provenance") == {"himga.sources", "himga.sources.identity", *catalog, "himga.errors", "himga.sources.content",
-                                                      "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff",
+                                                      "himga.jsonio.reader", "himga.jsonio._depth", "himga.jsonio._duplicate_keys", "himga.jsonio._sniff", "himga.jsonio.compressed",
                                                       "himga.sources.offline"}

@@ -112,7 +112,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
                    num_shards=args.num_shards, gold=args.gold, errata=args.errata)
     for config, size in sizes.items():
-        where = f"{size.num_examples} rows in {args.out_dir}/data/{config}/" if size is not None else "on the card (no split size known)"
+        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
+                 if size is not None else "on the card (no split size known)")
         print(f"{args.dataset}/{config}: {where}")
     print(f"card: {args.out_dir}/README.md")
     return 0
@@ -234,6 +235,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     root = args.cache_dir or config.HF_DATASETS_CACHE
     if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
         raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
+    if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
+        from himga.sources.identity import path_kind
+
+        raise ConfigurationError(f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder")
     folders = find_caches(root, args.dataset or DATASETS)
     bad = []
     for folder in folders:
@@ -269,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
     _add_export_args(p)
     p.add_argument("out_dir", help="the export folder")
-    p.add_argument("--card-only", action="store_true", help="build nothing; rewrite README.md for the configs already exported")
+    p.add_argument("--card-only", action="store_true", help="write only README.md: with --data-dir the card an export of those files has, "
+                        "else the card of the configs already exported")
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
     p.add_argument("--gold", choices=("published", "audited"), default=None,

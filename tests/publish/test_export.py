@@ -140,7 +140,7 @@ def test_card_body_sections_and_field_reference():
 
 
 def test_committed_cards_are_the_generated_ones(shared_data, tmp_path):
-    """Regenerate with `himga export locomo himga_locomo --data-dir ../shared/data/locomo` and
+    """Regenerate with `himga export locomo himga_locomo --card-only --data-dir ../shared/data/locomo` and
     `himga export longmemeval himga_longmemeval --card-only` (the full LongMemEval files are not at hand)."""
     export("locomo", tmp_path, data_dir=shared_data / "locomo")
     committed = (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8")
@@ -151,22 +151,64 @@ def test_committed_cards_are_the_generated_ones(shared_data, tmp_path):
         assert str(ROOT.parent) not in card and "/tmp" not in card and "/home" not in card
 
 
-def test_project_folder_loads_by_name_without_himga(shared_data, tmp_path):
-    """From the project root, after `himga export locomo himga_locomo`, plain load_dataset("himga_locomo") works."""
-    project = tmp_path / "project"
-    shutil.copytree(ROOT / "himga_locomo", project / "himga_locomo", ignore=shutil.ignore_patterns("data", "__pycache__"))
-    export("locomo", project / "himga_locomo", data_dir=shared_data / "locomo")
-    assert (project / "himga_locomo" / "README.md").read_text() == (ROOT / "himga_locomo" / "README.md").read_text()
+def _package_copy(tmp_path: Path) -> Path:
+    """A copy of the checkout's ``himga_locomo/`` package folder (its ``__init__.py``, builder and card)."""
+    package = tmp_path / "project" / "himga_locomo"
+    shutil.copytree(ROOT / "himga_locomo", package, ignore=shutil.ignore_patterns("data", "__pycache__"))
+    return package
+
+
+def test_no_export_into_a_package_folder(shared_data, tmp_path, monkeypatch):
+    """Issue 17 §9: data is never mixed into a Python package folder (one holding ``__init__.py``), so the
+    name ``himga_locomo`` never means a package and an export at once; the message names the alternative."""
+    package = _package_copy(tmp_path)
+    before = sorted(p.relative_to(package) for p in package.rglob("*"))
+    message = (f"locomo: refusing to export into '{package}': it is a Python package folder (it holds __init__.py), and "
+               "data there would be mixed into the package; export into a folder of its own, e.g. exports/himga_locomo, "
+               "and load it by that path (--card-only writes only the card)")
+    with pytest.raises(ConfigurationError) as e:
+        export("locomo", package, data_dir=shared_data / "locomo")
+    assert str(e.value) == message
+    assert sorted(p.relative_to(package) for p in package.rglob("*")) == before  # nothing written
+    from himga.cli import main
+
+    monkeypatch.chdir(package.parent)
+    assert main(["export", "locomo", "himga_locomo", "--data-dir", str(shared_data / "locomo")]) == 2
+    assert sorted(p.relative_to(package) for p in package.rglob("*")) == before
+
+
+def test_card_only_with_data_writes_the_export_card_and_nothing_else(shared_data, tmp_path, capsys, monkeypatch):
+    """`himga export locomo himga_locomo --card-only --data-dir …`: the card a full export has (split sizes,
+    source table) into the package folder, nothing else: how the committed card is regenerated."""
+    package = _package_copy(tmp_path)
+    (package / "README.md").write_text("---\npretty_name: LoCoMo (HiMGA-normalized)\n---\nold\n", encoding="utf-8")
+    before = sorted(p.relative_to(package) for p in package.rglob("*"))
+    from himga.cli import main
+
+    monkeypatch.chdir(package.parent)
+    assert main(["export", "locomo", "himga_locomo", "--card-only", "--data-dir", str(shared_data / "locomo")]) == 0
+    assert capsys.readouterr().out == "locomo/default: 10 rows on the card\ncard: himga_locomo/README.md\n"
+    assert sorted(p.relative_to(package) for p in package.rglob("*")) == before
+    assert (package / "README.md").read_text(encoding="utf-8") == (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8")
+
+
+def test_an_export_folder_loads_by_its_path_without_himga(shared_data, tmp_path):
+    """The docs' export folder `exports/himga_locomo`, loaded by that path from the project root, without himga."""
+    project = _package_copy(tmp_path).parent
+    export("locomo", project / "exports" / "himga_locomo", data_dir=shared_data / "locomo")
     ds = build_dataset("locomo", path=shared_data / "locomo")
-    _assert_same_as_builder(_load_without_himga(tmp_path, "himga_locomo", cwd=project), ds)
+    _assert_same_as_builder(_load_without_himga(tmp_path, "exports/himga_locomo", cwd=project), ds)
 
 
-def test_docs_say_the_load_by_name_line_needs_the_export_first():
-    """Issue 12: the docs' plain ``load_dataset("himga_locomo")`` line reads the export, so it says to make it."""
-    lines = [line for line in (ROOT / "docs" / "datasets-export-and-hub.md").read_text(encoding="utf-8").splitlines()
-             if 'datasets.load_dataset("himga_locomo", split="test")' in line and "export" in line]  # fmt: skip
-    assert len(lines) == 1
-    assert "only after `himga export locomo himga_locomo`" in lines[0]
+def test_docs_say_in_one_place_what_a_name_resolves_to():
+    """Issue 17 §9: the export page says once which one ``"himga_locomo"`` is; its examples export elsewhere."""
+    page = (ROOT / "docs" / "datasets-export-and-hub.md").read_text(encoding="utf-8")
+    assert page.count("## What a name resolves to") == 1
+    assert "himga export locomo exports/himga_locomo" in page
+    assert 'datasets.load_dataset("exports/himga_locomo", split="test")' in page
+    for path in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
+        text = path.read_text(encoding="utf-8")
+        assert "export locomo himga_locomo --" not in text.replace("export locomo himga_locomo --card-only", ""), path
 
 
 def test_the_locomo_card_says_non_commercial_in_words():

@@ -186,6 +186,24 @@ def _damage(folder: Path | None) -> CacheError | None:
     return None
 
 
+def _not_a_folder(root: str | None, given: bool, error: BaseException) -> CacheError | None:
+    """A ``CacheError`` naming the variable if the cache root could not be made because it, or a folder
+    above it, is a file (``datasets``' bare ``[Errno 17] File exists`` / ``[Errno 20] Not a directory``)."""
+    if not root or "://" in root or _os_error(error, {errno.EEXIST, errno.ENOTDIR}) is None:
+        return None
+    path = Path(root)
+    blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is None:
+        return None
+    from himga.sources.identity import path_kind
+
+    variable = ("cache_dir= / --cache-dir" if given else
+                "HF_HOME" if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ else "HF_DATASETS_CACHE")
+    where = "it is" if blocker == path else f"{str(blocker)!r} is"
+    return CacheError(root, f"the datasets cache folder {root!r} ({variable}) cannot be made: {where} {path_kind(blocker)}, "
+                            f"not a folder; point {variable} at a folder")
+
+
 class GuardedBuilder(datasets.GeneratorBasedBuilder):
     """``datasets.GeneratorBasedBuilder`` with a checked, read-only-shareable cache (see the module docstring).
 
@@ -214,6 +232,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 folder = Path(folder) if folder else None
                 if (damage := _damage(folder)) is not None:
                     raise damage from e
+                if (blocked := _not_a_folder(self.__dict__.get("_cache_dir_root"), kwargs.get("cache_dir") is not None, e)) is not None:
+                    raise blocked from e
                 if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
                     raise _read_only(folder, denied) from e
                 raise

@@ -161,6 +161,11 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
     :func:`glob.glob` (``**`` spans folders), sorted. ``datasets`` would read every entry as a
     pattern, so ``locomo10 [1].json`` would match ``locomo10 1.json`` or nothing.
 
+    A file named twice (the same file: same device and inode, so also ``"x.json"`` and ``"./x.json"``, a
+    link and its target, or two patterns matching it) is refused: ``datasets``' own json builder would read
+    it twice and give every row twice, and a sample is in one source file (two different files holding the
+    same ids are refused by the builders).
+
     Args:
         data_files: The entries.
         base: The folder relative entries are relative to (``~`` expanded; itself relative to the
@@ -168,20 +173,37 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
 
     Raises:
         ConfigurationError: an entry is a folder, does not exist, or is a pattern matching no file
-            (the message names the entry and, with a ``base``, the folder it was looked for in).
+            (the message names the entry and, with a ``base``, the folder it was looked for in); a file
+            is named twice (the message names both entries and the file).
     """
+    files, seen = [], {}
+    for text, path in _named_files(data_files, base):
+        stat = path.stat()
+        if (key := (stat.st_dev, stat.st_ino)) in seen:
+            named = f"as {text!r} both times" if seen[key] == text else f"as {seen[key]!r} and as {text!r}"
+            raise ConfigurationError(f"data_files names the file {str(path)!r} twice ({named}): name each file once; "
+                                     "it would be read twice, every sample twice")
+        seen[key] = text
+        files.append(path)
+    return files
+
+
+def _named_files(data_files: Any, base: str | Path | None) -> list[tuple[str, Path]]:
+    """``(entry, file)`` of every file ``data_files`` names (see :func:`source_files`), in order."""
     if isinstance(data_files, dict):
-        return [f for v in data_files.values() for f in source_files(v, base)]
+        return [f for v in data_files.values() for f in _named_files(v, base)]
     if isinstance(data_files, (list, tuple)):
-        return [f for entry in data_files for f in source_files(entry, base)]
+        return [f for entry in data_files for f in _named_files(entry, base)]
     text = str(data_files)
+    if text == "":  # Path("") is the working directory
+        raise ConfigurationError("data_files entry '' is empty: give a file or a pattern")
     entry = Path(text).expanduser()
     if base is not None and not entry.is_absolute():
         entry = Path(base).expanduser() / entry
     where = f" (in data_dir {str(base)!r})" if base is not None and not Path(text).expanduser().is_absolute() else ""
     path = entry.resolve()
     if path.is_file():
-        return [path]
+        return [(text, path)]
     if path.is_dir():
         raise ConfigurationError(f"data_files entry {text!r}{where} is a folder; pass it as data_dir")
     if not glob.has_magic(text):
@@ -189,7 +211,7 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
     matches = sorted(Path(p) for p in glob.glob(str(entry.absolute()), recursive=True) if Path(p).is_file())
     if not matches:
         raise ConfigurationError(f"data_files pattern {text!r}{where} matches no file")
-    return matches
+    return [(text, m) for m in matches]
 
 
 def escaped(files: list[Path]) -> list[str]:

@@ -201,6 +201,12 @@ class OnceReader:
     def tell(self) -> int:
         return self._f.tell()
 
+    def readable(self) -> bool:  # a file object for the decompressors of himga.jsonio.compressed
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
     def finish(self) -> None:
         """Feed whatever the parser did not read (trailing whitespace)."""
         self._f.seek(self._hashed)

@@ -15,7 +15,8 @@ __all__ = ["not_json"]
 
 _BOM = b"\xef\xbb\xbf"
 
-#: Leading bytes of compressed files → (format, the command that decompresses ``name`` beside itself).
+#: Leading bytes of compressed files that are not read → (format, the command that decompresses ``name``
+#: beside itself). gzip, bzip2 and xz are read (:mod:`himga.jsonio.compressed`); here only when compressed twice.
 _COMPRESSED = {
     b"\x1f\x8b": ("gzip", "gunzip -k"),
     b"BZh": ("bzip2", "bunzip2 -k"),

@@ -17,6 +17,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
 from himga.jsonio._sniff import not_json
+from himga.jsonio.compressed import open_source, plain_suffix
 from himga.sources.identity import check_unchanged, file_identity
 
 __all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_records"]
@@ -26,8 +27,9 @@ JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 
 
 def is_json_lines(path: str | Path) -> bool:
-    """Whether ``path`` is read as JSON Lines (by its suffix, :data:`JSON_LINES_SUFFIXES`, any case)."""
-    return Path(path).suffix.lower() in JSON_LINES_SUFFIXES
+    """Whether ``path`` is read as JSON Lines (by its suffix, :data:`JSON_LINES_SUFFIXES`, any case; the one
+    before a compression suffix for ``q.jsonl.gz``)."""
+    return plain_suffix(path) in JSON_LINES_SUFFIXES
 
 
 def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[int, Any]]:
@@ -48,13 +50,14 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
     """
     path = Path(path)
     count = 0
-    with open(path, "rb") as f:
-        before = file_identity(os.fstat(f.fileno()))
+    with open_source(path, digest) as source:
+        f, plain = source.data, source.compression is None
+        before = file_identity(os.fstat(source.raw.fileno()))
         if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
             raise error
         f.seek(0)
         for number, raw in enumerate(f, start=1):
-            if digest is not None:
+            if digest is not None and plain:  # else open_source feeds it the compressed bytes
                 digest.update(raw)
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
@@ -64,7 +67,8 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
                 continue
             count += 1
             yield number, parse_json_text(path.name, text, f"line {number}")
-        check_unchanged(path, f, before)
+        source.finish()
+        check_unchanged(path, source.raw, before)
     if count == 0:
         raise SourceFormatError(path.name, "$", "expected JSON Lines (one record per line), got no record")
 
@@ -98,6 +102,6 @@ def iter_records(
 
 def _starts_with_object(path: str | Path) -> bool:
     """Whether the file's first significant byte (after a byte-order mark and whitespace) is ``{``."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
+    with open_source(path) as source:
+        head = source.data.read(1 << 16)
     return head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"

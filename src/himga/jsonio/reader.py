@@ -22,6 +22,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
 from himga.jsonio._sniff import not_json
+from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
 from himga.sources.identity import check_unchanged, file_identity
 
@@ -52,11 +53,12 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    with open(path, "rb") as f:
-        before = file_identity(os.fstat(f.fileno()))
-        data = f.read()
-        check_unchanged(path, f, before)
-    if digest is not None:
+    with open_source(path, digest) as source:
+        before = file_identity(os.fstat(source.raw.fileno()))
+        data = source.data.read()
+        source.finish()
+        check_unchanged(path, source.raw, before)
+    if digest is not None and source.compression is None:
         digest.update(data)
     if (error := not_json(path.name, data[:1024], len(data))) is not None:
         raise error
@@ -174,7 +176,8 @@ def _first_byte(f) -> bytes:
 def _item_id(path: Path, index: int, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of item ``index``, read again up to the point of failure."""
     backend = _ijson_backend()
-    with open(path, "rb") as raw:
+    with open_source(path) as source:
+        raw = source.data
         _first_byte(raw)
         f = OnceReader(raw, guard=DepthGuard())  # never hand ijson what the first read refused
         try:
@@ -230,10 +233,12 @@ def iter_array_items(
     path = Path(path)
     backend = _ijson_backend()
     index = 0
-    with open(path, "rb") as raw:
+    with open_source(path, digest) as source:
+        raw = source.raw
         before = file_identity(os.fstat(raw.fileno()))
         # every byte passes the depth guard before ijson's C backend (which does not bound nesting) sees it
-        f = OnceReader(raw, *([digest.update] if digest is not None else []), guard=DepthGuard())
+        plain = source.compression is None  # else the digest is fed the file's compressed bytes by open_source
+        f = OnceReader(source.data, *([digest.update] if digest is not None and plain else []), guard=DepthGuard())
         try:  # the depth guard may stop any read, the header's too
             if (error := not_json(path.name, f.read(1024), path.stat().st_size)) is not None:
                 raise error
@@ -259,6 +264,7 @@ def iter_array_items(
                 index += 1
             if digest is not None:
                 f.finish()
+                source.finish()
         except TooDeep as e:
             detail = e.detail
             if id_key is not None and e.index is not None and (item_id := _item_id(path, e.index, id_key)) is not None:
@@ -292,7 +298,8 @@ def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
 
     Reads the file again marking duplicates (only after :func:`~himga.jsonio._duplicate_keys.unique_key_dict` logged one).
     """
-    with open(path, "rb") as raw:
+    with open_source(path) as source:
+        raw = source.data
         _first_byte(raw)
         f = OnceReader(raw, guard=DepthGuard())  # not reached past the first read's depth error
         for i, item in enumerate(_ijson_backend().items(f, "item", use_float=True, map_type=MarkedDict)):

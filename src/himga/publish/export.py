@@ -40,6 +40,7 @@ import logging
 import math
 import os
 import shutil
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -217,9 +218,11 @@ def export(
         cache_dir: The ``datasets`` cache folder.
         row_group_bytes: Target Arrow bytes per Parquet row group.
         shard_bytes: Target Arrow bytes per Parquet file.
-        card_only: Build nothing; rewrite ``README.md`` for the configs already in ``out_dir``, or, when
-            it holds no data, for every config without split sizes, listing the pinned files (how the
-            committed ``himga_longmemeval/README.md`` is made: the full LongMemEval files are not at hand).
+        card_only: Write only ``README.md``. With ``data_dir``: the card an export of those files has
+            (split sizes, source table; the data is written to a temporary folder and dropped: how the
+            committed ``himga_locomo/README.md`` is made). Without: the card of the configs already in
+            ``out_dir``, or, when it holds no data, of every config without split sizes, listing the pinned
+            files (how the committed ``himga_longmemeval/README.md`` is made: the full files are not at hand).
         num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
         gold: The gold variant of the rows (LoCoMo: ``"published"``, the default, or ``"audited"``). Another
             variant than the default is exported as a config of its own, named by
@@ -245,6 +248,14 @@ def export(
     name = entry.name
     options = gold_options(entry, gold, errata)
     check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
+    if card_only and data_dir is not None:  # the card an export of these files has, and nothing else
+        check_export_target(name, out, [])
+        with tempfile.TemporaryDirectory(prefix="himga-card-") as tmp:
+            sizes = export(entry, Path(tmp) / "export", configs, data_dir=data_dir, cache_dir=cache_dir, num_shards=num_shards,
+                           gold=gold, errata=errata)
+            out.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(tmp) / "export" / "README.md", out / "README.md")
+        return sizes
     builder_configs = [] if card_only else select_configs(entry, configs, data_dir)
     targets = {export_name(entry, c, options.get("gold")): c for c in builder_configs}  # export config → builder config
     wanted = list(targets)

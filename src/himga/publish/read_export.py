@@ -64,7 +64,8 @@ def check_export_target(name: str, folder: str | Path, configs: Sequence[str]) -
         configs: The configs to be exported (their ``data/<config>`` folders would be replaced).
 
     Raises:
-        ConfigurationError: ``folder`` is a filesystem root or not a folder; its ``README.md`` is not
+        ConfigurationError: ``folder`` is a filesystem root or not a folder, or (with ``configs`` to write) a
+            Python package folder (it holds ``__init__.py``: ``himga_locomo/`` of a checkout); its ``README.md`` is not
             ``name``'s card; ``data/<config>`` exists without this dataset's card, or is not a folder, or
             holds anything but this config's himga shards (the message names the first such entry); the
             staging folder or the lock file is not himga's.
@@ -75,6 +76,11 @@ def check_export_target(name: str, folder: str | Path, configs: Sequence[str]) -
         raise ConfigurationError(f"{name}: refusing to export into the filesystem root {str(folder)!r}: give a folder of its own")
     if folder.exists() and not folder.is_dir():
         raise ConfigurationError(f"{name}: cannot export into {str(folder)!r}: it exists and is not a folder")
+    if configs and (folder / "__init__.py").exists():
+        raise ConfigurationError(
+            f"{name}: refusing to export into {str(folder)!r}: it is a Python package folder (it holds __init__.py), and data "
+            f"there would be mixed into the package; export into a folder of its own, e.g. exports/{benchmark(name).load_name}, "
+            "and load it by that path (--card-only writes only the card)")
     card = check_card(name, folder)
     fix = "move it away or export into an empty folder; himga removes only what an export of this dataset wrote"
     staging = folder / STAGING

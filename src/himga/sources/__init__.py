@@ -246,7 +246,10 @@ def dataset_folder(name: str) -> Path | None:
     message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
                f"expected a folder holding one subfolder per dataset ({subfolders})")
     if not root.is_dir():
-        message += f", and {str(root)!r} does not exist"
+        from himga.sources.identity import path_kind
+
+        kind = path_kind(root)
+        message += f", and {str(root)!r} does not exist" if kind == "missing" else f", and {str(root)!r} is {kind}, not a folder"
     elif root.name == name or any(p.suffix == ".json" for p in root.iterdir()):
         message += f"; it looks like the {name} folder itself: set HIMGA_DATASETS_ROOT={root.parent}"
     raise ConfigurationError(message + " (unset it to download the pinned files)")

@@ -12,7 +12,7 @@ from pathlib import Path
 from himga.errors import SourceFormatError
 from himga.sources.identity import path_kind
 
-__all__ = ["SOURCE_SUFFIXES", "check_source_entry", "json_files"]
+__all__ = ["SOURCE_SUFFIXES", "check_source_entry", "json_files", "no_source_files"]
 
 #: The suffixes of a folder's source files: JSON, and JSON Lines (see :mod:`himga.jsonio.jsonlines`).
 SOURCE_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -36,9 +36,27 @@ def check_source_entry(path: Path) -> bool:
     raise SourceFormatError(path.name, "$", f"cannot be read as a source: it is {kind}, not a regular file")
 
 
-def json_files(folder: str | Path) -> list[Path]:
+def no_source_files(folder: Path, name: str) -> SourceFormatError:
+    """The error for a source folder of benchmark ``name`` without any source file (both builders raise it).
+
+    A datasets root (``../shared/data``, holding ``locomo/`` and ``longmemeval/``) given as the folder is
+    the usual cause: the message then names the benchmark's subfolder to pass instead.
+    """
+    from himga.catalog import NAMES
+
+    detail = "expected at least one .json file in the directory, found none"
+    if (folder / name).is_dir():
+        detail += (f"; it holds {name}/, as a datasets root does: pass {str(folder / name)!r} "
+                   f"(or set HIMGA_DATASETS_ROOT={str(folder)!r} and pass no folder)")
+    elif others := [n for n in NAMES if (folder / n).is_dir()]:
+        detail += f"; it holds {', '.join(n + '/' for n in others)}, the folder of another benchmark than {name}"
+    return SourceFormatError(folder.name or str(folder), "$", detail)
+
+
+def json_files(folder: str | Path, name: str) -> list[Path]:
     """The ``.json`` (and ``.jsonl``) files of a folder, sorted by name; other files, hidden files (``.name``, as
-    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored.
+    ``datasets`` ignores them, e.g. macOS ``._x.json``) and subfolders are ignored. ``name`` is the benchmark's,
+    for the message (:func:`no_source_files`).
 
     Raises:
         SourceFormatError: the folder holds no ``.json`` file, or a ``.json`` entry that cannot be read
@@ -47,5 +65,5 @@ def json_files(folder: str | Path) -> list[Path]:
     folder = Path(folder)
     files = sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and check_source_entry(p))
     if not files:
-        raise SourceFormatError(folder.name or str(folder), "$", "expected at least one .json file in the directory, found none")
+        raise no_source_files(folder, name)
     return files

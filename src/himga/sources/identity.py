@@ -57,9 +57,12 @@ def check_source_kind(name: str, path: str | Path) -> None:
         path: The source path given.
 
     Raises:
-        ConfigurationError: ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
+        ConfigurationError: an empty path (``--data-dir ""``: ``Path("")`` is the working directory);
+            ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
             files: no source can be read from it"``.
     """
+    if str(path) == "":  # Path("") is "." : an empty --data-dir "" would read the working directory
+        raise ConfigurationError(f"{name}: the source path is empty: give a file or a folder (leave it out for the pinned source)")
     kind = path_kind(Path(path).expanduser())
     if kind not in ("a regular file", "a folder", "missing"):
         raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")

@@ -128,7 +128,10 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
         $[0].qa[1] (sha256 <hex>)"``; or ``"locomo10.json: differs from
         the pinned locomo10.json: a modified copy or another release (sha256 <hex>)"`` (``(<n> bytes,
         pinned <m>)`` when the size already differs); for a pin without a known sha256,
-        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for any other name,
+        ``"... sha256 <hex> (no sha256 is pinned for <repo@rev> to compare with)"``; for a compressed file
+        (gzip, bzip2, xz; the sha256 is the compressed file's), ``"locomo10.json.gz: same content as
+        snap-research/locomo@3eb6f2c (gzip-compressed; sha256 <hex>)"`` or ``"x.json.gz: gzip-compressed,
+        not a pinned file (the pins are uncompressed; sha256 <hex>)"``; for any other name,
         ``"mine.json: not a pinned file (sha256 <hex>)"``.
 
     Raises:
@@ -146,6 +149,12 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
             return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
     content = _content(path, pins)  # parses the file (and hashes it in the same read) when nothing recorded it
     digest = digest or _SHA256_SEEN.get(_stat_key(path))
+    if (compressed := _compression(path)) is not None:  # the pins are uncompressed: never the pinned file itself
+        digest = digest or file_sha256(path)
+        same = next((pin for pin in pins if content is not None and pin.content_sha256 == content[0]), None)
+        if same is not None:
+            return f"{path.name}: same content as {same.origin} ({compressed}-compressed; sha256 {digest})"
+        return f"{path.name}: {compressed}-compressed, not a pinned file (the pins are uncompressed; sha256 {digest})"
     if digest is None:
         if named:
             return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
@@ -166,6 +175,14 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
     if named:
         return f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release (sha256 {digest})"
     return f"{path.name}: not a pinned file (sha256 {digest})"
+
+
+def _compression(path: Path) -> str | None:
+    """``"gzip"``, ``"bzip2"`` or ``"xz"`` for a compressed file (read by the builders), else ``None``."""
+    from himga.jsonio.compressed import compression_of
+
+    with open(path, "rb") as f:
+        return compression_of(f.read(6))
 
 
 def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], *, content: str | None = None) -> None:
