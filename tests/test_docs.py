@@ -124,6 +124,34 @@ def test_every_repository_file_named_in_code_exists():
     assert [(str(page), path) for page, path in sorted(named) if not (ROOT / path).exists()] == []
 
 
+def _resolves(dotted: str) -> bool:
+    """``himga.data.chronological`` or ``himga_locomo.source_record.sample_to_record``: a module, or an attribute of one."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(obj, name):
+                return False
+            obj = getattr(obj, name)
+        return True
+    return False
+
+
+def test_every_python_name_the_pages_use_imports():
+    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…` dotted name in README and docs imports
+    (a module moved by a layout change shows up here, not in a reader's traceback)."""
+    named = {(page.relative_to(ROOT), name) for page in PAGES
+             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
+             if not name.endswith((".py", ".md", ".json"))}  # fmt: skip
+    assert len(named) >= 20
+    assert [(str(page), name) for page, name in sorted(named) if not _resolves(name)] == []
+
+
 def test_readme_links_every_docs_page():
     linked = {(README.parent / target.partition("#")[0]).resolve() for target in _links(README)}
     assert sorted(p.name for p in DOCS.glob("*.md") if p.resolve() not in linked) == []
