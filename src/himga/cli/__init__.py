@@ -1,0 +1,120 @@
+"""The himga command line: build, inspect, validate and publish the normalized benchmarks.
+
+Each command is one function ``cmd_<name>(args) -> int`` (:mod:`himga.cli._commands`; ``score`` in
+:mod:`himga.scoring.command`), registered in :func:`build_parser`; the arguments they share are in
+:mod:`himga.cli._args`.
+Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2; Ctrl-C
+prints one line and exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from himga.cli._args import DATASETS, add_export_args, add_source_args
+from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset, cmd_validate,
+                                 cmd_verify, version)
+from himga.errors import HimgaError, redacted
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``himga`` command, one subcommand per command."""
+    parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=version())
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("build", help="parse the source files into the Arrow cache")
+    add_source_args(p)
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
+    add_source_args(p)
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
+    add_export_args(p)
+    p.add_argument("out_dir", help="the export folder")
+    p.add_argument("--card-only", action="store_true", help="write only README.md: with --data-dir the card an export of those files has, "
+                        "else the card of the configs already exported")
+    p.add_argument("--num-shards", type=int, default=None,
+                   help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
+    p.add_argument("--gold", choices=("published", "audited"), default=None,
+                   help="LoCoMo only: export the audited gold as config 'audited' beside 'default' (default: published; see docs/gold-and-subsets.md)")
+    p.add_argument("--errata", metavar="FILE", default=None,
+                   help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
+    add_export_args(p)
+    p.add_argument("--repo-id", required=True, help="ORG/NAME of the Hub dataset repository (created if missing)")
+    p.add_argument("--private", action="store_true", help="create the repository as private")
+    p.add_argument("--revision", default=None, help="branch to push to (default: main)")
+    p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
+    p.set_defaults(func=cmd_push)
+
+    p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
+    add_source_args(p)
+    p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
+    p.set_defaults(func=cmd_qrels)
+
+    p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
+    add_source_args(p)
+    p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
+    p.add_argument("--n", type=int, required=True, help="how many QA pairs")
+    p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
+    p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
+    p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
+    p.set_defaults(func=cmd_subset)
+
+    p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
+    p.add_argument("dataset", choices=DATASETS, help="which benchmark")
+    p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
+    p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+    p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
+    p.add_argument("dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: both)")
+    p.add_argument("--check", action="store_true",
+                   help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
+    p.set_defaults(func=cmd_sources)
+
+    p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
+    p.add_argument("dataset", nargs="*", metavar="{locomo,longmemeval}", help="which benchmarks' caches (default: both)")
+    p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    p.set_defaults(func=cmd_verify)
+
+    from himga.scoring.command import add_parser as add_score_parser
+
+    add_score_parser(sub, DATASETS)
+    return parser
+
+
+def _one_line(message: str) -> str:
+    """``message`` with every non-printable character escaped as ``repr`` does (one line, no raw ESC)."""
+    return message if message.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``himga`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (HimgaError, OSError) as e:  # bad input, offline, unwritable output: one line, no traceback
+        if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            return 0
+        print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
+        print("himga: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

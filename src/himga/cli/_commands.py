@@ -1,0 +1,206 @@
+"""The ``himga`` commands: one function ``cmd_<name>(args) -> int`` each (exit status 0 on success)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from himga.catalog import benchmark
+from himga.cli._args import DATASETS, options as _options
+from himga.errors import ConfigurationError
+
+__all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
+           "cmd_verify", "version"]
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    files = sorted({f["filename"] for f in ds.cache_files})
+    print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+    from himga.report.stats import dataset_stats, format_stats
+
+    if args.plot:
+        from himga.report.plot import require_matplotlib
+
+        require_matplotlib()  # fail before the build, not after
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    samples = LazySamples(ds)  # one Sample at a time: LongMemEval-M does not fit in memory as objects
+    stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
+    per_sample = stats.pop("per_sample", None)
+    title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
+    audit = None
+    entry = benchmark(args.dataset)
+    if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
+        audit = entry.gold_report.summary(samples)
+        stats["gold"] = audit
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        print(format_stats(title, stats))
+        if audit is not None:
+            print(entry.gold_report.format_summary(audit))
+        from himga.sources.pin_status import provenance_lines
+        from himga.validate import source_files
+
+        for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
+            print(f"source: {line}")
+        if audit is not None:
+            from himga.sources.provenance import provenance
+
+            _folder, pin = entry.auxiliary_pin("errata")
+            print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
+    if args.plot:
+        from himga.report.plot import plot_stats
+
+        path = plot_stats(None, args.plot, title=title, stats={**stats, "per_sample": per_sample})
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from himga.publish.export import export
+
+    sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
+                   num_shards=args.num_shards, gold=args.gold, errata=args.errata)
+    for config, size in sizes.items():
+        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
+                 if size is not None else "on the card (no split size known)")
+        print(f"{args.dataset}/{config}: {where}")
+    print(f"card: {args.out_dir}/README.md")
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    from himga.publish.push import push
+
+    url = push(
+        args.dataset,
+        args.repo_id,
+        export_dir=args.export_dir,
+        configs=args.config,
+        private=args.private,
+        revision=args.revision,
+        data_dir=args.data_dir,
+        cache_dir=args.cache_dir,
+    )
+    print(f"pushed {args.dataset} to {args.repo_id}: {url}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from himga.validate import format_report, validate, write_json
+
+    report = validate(args.dataset, args.config, data_dir=args.data_dir)
+    if args.json != "-":
+        print(format_report(report))
+    if args.json is not None:
+        write_json(report, args.json)
+    return 0
+
+
+def cmd_qrels(args: argparse.Namespace) -> int:
+    from himga.qrels import export_qrels
+
+    summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    for name, lines in summary.lines.items():
+        print(f"  {args.out_dir}/{name}: {lines} lines")
+    identity = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))
+    errata = f" ({identity['errata']}, sha256 {identity['errata_sha256']})" if identity["errata"] else ""
+    print(f"  {args.out_dir}/identity.json: gold {identity['gold']}{errata}")
+    for qid, doc in summary.dangling:
+        print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
+    return 0
+
+
+def cmd_subset(args: argparse.Namespace) -> int:
+    from himga.scoring.outputs import check_outputs
+    from himga.subset import subset, write_ids
+    from himga.validate import source_files
+
+    inputs = {"errata": getattr(args, "errata", None),
+              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    check_outputs({"out": args.out}, inputs)  # before the draw
+    drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
+                   stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+    files = source_files(benchmark(args.dataset), args.config, data_dir=args.data_dir)
+    check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    write_ids(drawn.ids, args.out)
+    how = []
+    if args.stratify:
+        how.append(f"stratified by {args.stratify}")
+    if args.keep_abstention:
+        how.append("abstention share kept")
+    rule = f" ({', '.join(how)}; largest remainder)" if how else ""
+    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs, seed {args.seed}{rule}")
+    if how:
+        for stratum, (chosen, of) in drawn.strata.items():
+            print(f"  {stratum:<40} {chosen:>6,} of {of:,}")
+    for file, sha in drawn.sources:
+        print(f"source: {file} sha256 {sha}")
+    print(f"wrote {args.out}")
+    print(f"fingerprint: {drawn.fingerprint}")
+    return 0
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    from himga.sources.pin_status import check_pins, describe_pins
+
+    names = [args.dataset] if args.dataset else None
+    if not args.check:
+        print(describe_pins(names))
+        return 0
+    lines, ok = check_pins(names)
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def version() -> str:
+    """``himga 0.1.0 (datasets 5.2.0)``: the versions a bug report needs."""
+    from importlib.metadata import version
+
+    from himga import __version__
+
+    return f"himga {__version__} (datasets {version('datasets')})"
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    import shlex
+
+    from datasets import config
+
+    from himga.build.manifest import find_caches, verify
+    from himga.errors import CacheError
+
+    if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given
+        raise ConfigurationError(f"unknown dataset {', '.join(map(repr, unknown))}; expected one of {list(DATASETS)}")
+    root = args.cache_dir or config.HF_DATASETS_CACHE
+    if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
+        raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
+    if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
+        from himga.sources.identity import path_kind
+
+        raise ConfigurationError(f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder")
+    folders = find_caches(root, args.dataset or DATASETS)
+    bad = []
+    for folder in folders:
+        problems = verify(folder)
+        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+        print(f"{'DAMAGED' if problems else 'ok':8} {folder} ({size / 1e6:,.1f} MB){': ' if problems else ''}{'; '.join(problems)}")
+        bad += [folder] if problems else []
+    if not folders:
+        print(f"no himga caches under {root}")
+    if bad:
+        remove = " ".join(shlex.quote(str(f)) for f in bad)
+        raise CacheError(root, f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: rm -rf {remove}")
+    return 0
