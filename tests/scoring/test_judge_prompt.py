@@ -1,6 +1,6 @@
 """longmemeval_judge_prompt is byte-identical to the official get_anscheck_prompt
 (xiaowu0162/LongMemEval@9e0b455 src/evaluation/evaluate_qa.py), recorded in
-tests/fixtures/scoring/longmemeval_judge_prompts.json."""
+tests/fixtures/scoring/official-longmemeval-judge-prompts.json."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from himga.errors import ConfigurationError
 from himga.scoring import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring import longmemeval as M
 
-OFFICIAL = load_fixture("longmemeval_judge_prompts.json")
+OFFICIAL = load_fixture("official-longmemeval-judge-prompts.json")
 
 
 def _sha(text: str) -> str:

@@ -1,5 +1,5 @@
 """locomo_score equals the official code (snap-research/locomo@9228632 task_eval/evaluation.py) on every
-prediction of tests/fixtures/scoring/locomo_official_scores.json."""
+prediction of tests/fixtures/scoring/official-locomo-scores.json."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from himga.qrels import query_id
 from himga.scoring import locomo_score
 from himga.scoring import locomo as L
 
-OFFICIAL = load_fixture("locomo_official_scores.json")
+OFFICIAL = load_fixture("official-locomo-scores.json")
 
 
 def test_the_fixture_names_the_official_commit_and_is_varied():

@@ -13,7 +13,7 @@ from himga.qrels import query_id
 from himga.scoring import dumps_report, format_table, run_record, score_samples
 from himga.scoring.intervals import normal_interval, summarize, wilson_interval
 
-METRICS = load_fixture("longmemeval_qa_metrics.json")
+METRICS = load_fixture("official-longmemeval-qa-metrics.json")
 
 
 def test_wilson_and_normal_intervals():

@@ -10,8 +10,8 @@ from helpers.scoring_fixtures import load_fixture
 
 from himga.cli import main
 
-METRICS = load_fixture("longmemeval_qa_metrics.json")
-PROMPTS = load_fixture("longmemeval_judge_prompts.json")
+METRICS = load_fixture("official-longmemeval-qa-metrics.json")
+PROMPTS = load_fixture("official-longmemeval-judge-prompts.json")
 
 
 def _jsonl(path, rows):

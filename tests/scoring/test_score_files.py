@@ -131,7 +131,7 @@ def test_api_errors_name_the_api_option(locomo_samples):  # D5
 def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_path):  # A5 (the report's side)
     from helpers.scoring_fixtures import load_fixture
 
-    labels = load_fixture("longmemeval_qa_metrics.json")["labels"]
+    labels = load_fixture("official-longmemeval-qa-metrics.json")["labels"]
     hyp = tmp_path / "hyp.jsonl"
     hyp.write_text("".join(json.dumps({"question_id": x["question_id"], "hypothesis": x["hypothesis"]}) + "\n" for x in labels))
     replies = tmp_path / "replies.jsonl"

@@ -14,7 +14,7 @@ commit", 2024-08-07; the only commit holding ``task_eval/evaluation.py``), funct
   ``not mentioned``, else 0.
 
 The same libraries are used (``regex``, nltk's stemmer, numpy's mean) so that every value is the official
-one bit for bit; ``tests/fixtures/scoring/locomo_official_scores.json`` holds the official code's output
+one bit for bit; ``tests/fixtures/scoring/official-locomo-scores.json`` holds the official code's output
 for 5,481 predictions (1,986 real QA pairs, generated predictions, nine extra records) and the tests compare every row.
 """
 

@@ -7,7 +7,7 @@ the official code sends (``gpt-4o-2024-08-06``, temperature 0, at most 10 tokens
 Source: xiaowu0162/LongMemEval, commit ``9e0b455f4ef0e2ab8f2e582289761153549043fc`` (main, the newest;
 ``src/evaluation/evaluate_qa.py`` last changed in d6dc8b5, 2024-11-24), ``get_anscheck_prompt`` and its
 ``__main__`` block. Licence: MIT, Copyright (c) 2024 Di Wu (``LICENSE`` at that commit). The template
-texts below are copied from it verbatim; ``tests/fixtures/scoring/longmemeval_judge_prompts.json`` holds
+texts below are copied from it verbatim; ``tests/fixtures/scoring/official-longmemeval-judge-prompts.json`` holds
 the official function's output for every real question, and the tests compare them byte for byte.
 """
 
