@@ -126,7 +126,7 @@ def test_cli_escapes_any_message_to_one_line(monkeypatch, capsys):
     def fail(args):
         raise ConfigurationError("folder 'a\nFAKE: all good\x1b[0m' is odd")
 
-    monkeypatch.setattr(himga.cli, "_cmd_sources", fail)
+    monkeypatch.setattr(himga.cli, "cmd_sources", fail)
     assert main(["sources"]) == 2
     assert capsys.readouterr().err == "himga: error: folder 'a\\nFAKE: all good\\x1b[0m' is odd\n"
 
