@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from himga.cli._args import DATASETS, add_export_args, add_source_args
+from himga.cli._args import DATASETS, add_export_args, add_source_args, gold_choices
 from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset, cmd_validate,
                                  cmd_verify, version)
 from himga.errors import HimgaError, redacted
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "else the card of the configs already exported")
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
-    p.add_argument("--gold", choices=("published", "audited"), default=None,
+    p.add_argument("--gold", choices=gold_choices(), default=None,
                    help="LoCoMo only: export the audited gold as config 'audited' beside 'default' (default: published; see docs/gold-and-subsets.md)")
     p.add_argument("--errata", metavar="FILE", default=None,
                    help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from himga.scoring.command import add_parser as add_score_parser
 
-    add_score_parser(sub, DATASETS)
+    add_score_parser(sub, DATASETS, gold_choices())
     return parser
 
 

@@ -7,12 +7,17 @@ import argparse
 from himga.catalog import CATALOG, NAMES, benchmark
 from himga.errors import ConfigurationError
 
-__all__ = ["DATASETS", "add_export_args", "add_source_args", "options"]
+__all__ = ["DATASETS", "add_export_args", "add_source_args", "gold_choices", "options"]
 
 DATASETS = NAMES
 
 #: Builder config options the command line takes (each benchmark accepts those in its ``USER_OPTIONS``).
 _OPTIONS = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
+
+
+def gold_choices() -> tuple[str, ...]:
+    """The values ``--gold`` takes: every benchmark's gold variants (the catalogue's ``gold_variants``), the default first."""
+    return tuple(dict.fromkeys(g for b in CATALOG.values() for g in b.golds))
 
 
 def add_source_args(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +31,7 @@ def add_source_args(parser: argparse.ArgumentParser) -> None:
                         help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
     parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
                         help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
-    parser.add_argument("--gold", choices=("published", "audited"), default=None,
+    parser.add_argument("--gold", choices=gold_choices(), default=None,
                         help="LoCoMo only: the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)")
     parser.add_argument("--errata", metavar="FILE", default=None,
                         help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")

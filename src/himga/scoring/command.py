@@ -20,8 +20,8 @@ from himga.errors import ConfigurationError
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub, datasets: tuple[str, ...]) -> None:
-    """Register ``score`` on the ``himga`` command's subparsers."""
+def add_parser(sub, datasets: tuple[str, ...], golds: tuple[str, ...]) -> None:
+    """Register ``score`` on the ``himga`` command's subparsers (``golds``: the values ``--gold`` takes)."""
     p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
     p.add_argument("dataset", choices=datasets, help="which benchmark")
     p.add_argument("predictions", help='JSON Lines: {"question_id": ..., "hypothesis": ...} (LoCoMo ids as in the qrels: conv-26:0)')
@@ -31,7 +31,7 @@ def add_parser(sub, datasets: tuple[str, ...]) -> None:
     p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
     p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
     p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions are ignored")
-    p.add_argument("--gold", choices=("published", "audited"), default=None,
+    p.add_argument("--gold", choices=golds, default=None,
                    help="LoCoMo only: the published gold, or the gold corrected by an errata file (docs/gold-and-subsets.md)")
     p.add_argument("--errata", metavar="FILE", default=None, help="LoCoMo only, with --gold audited: your own errata file")
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
