@@ -12,7 +12,7 @@ import pytest
 from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
 from himga.data.ids import item_id
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, SourceFormatError
 from himga.subset import Item, draw, fingerprint, quotas, rank, run_identity, subset
 
 LOCOMO_200_SEED0 = "f1ebf69fcb531c9f5714623766dbf8fe529a142482714139b4d4cc6a391a140f"
@@ -141,7 +141,13 @@ def test_ids_file_errors(shared_data, tmp_path):
     with pytest.raises(ConfigurationError, match=r"^ids.txt: 'conv-99:1' names no QA pair of the source \(and 1 more\)$"):
         load_locomo(shared_data / "locomo", cache_dir=tmp_path, ids=ids)
     ids.write_text("conv-26:0\nconv-26:1\nconv-26:0\n")
-    with pytest.raises(ConfigurationError, match=r"^ids.txt: line 3: 'conv-26:0' is also on line 1$"):
+    with pytest.raises(SourceFormatError, match=r"^ids.txt: line 3: 'conv-26:0' is also on line 1$"):
+        load_locomo(shared_data / "locomo", cache_dir=tmp_path, ids=ids)
+    ids.write_text("conv-26:0\n" + "c" * 300 + "\n")  # the one ids reader (himga score --ids too): ids bounded
+    with pytest.raises(SourceFormatError, match=r"^ids.txt: line 2: expected an id of at most 258 characters, got 300$"):
+        load_locomo(shared_data / "locomo", cache_dir=tmp_path, ids=ids)
+    ids.write_bytes(b"conv-26:0\n\xe9\n")
+    with pytest.raises(SourceFormatError, match=r"^ids.txt: line 2: expected UTF-8 text"):
         load_locomo(shared_data / "locomo", cache_dir=tmp_path, ids=ids)
 
 

@@ -199,7 +199,7 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
         config: The builder config.
         data_dir: A local folder or file instead of the pinned source.
         ids: The ids file the evaluation was restricted to, if any: a path, or the
-            :class:`~himga.scoring.inputs.InputFile` already read (:func:`~himga.scoring.inputs.read_id_lines`).
+            :class:`~himga.jsonio.run_inputs.InputFile` already read (:func:`~himga.jsonio.run_inputs.read_id_lines`).
         **options: The builder options used (LoCoMo: ``gold``, ``errata``, ``category_order``, ...).
 
     Returns:
@@ -223,7 +223,7 @@ def run_identity(name: str, config: str | None = None, *, data_dir: str | Path |
         path = entry.gold_report.errata_file(options.get("errata"))
         errata, errata_sha = path.name, sha256_of(path)
     if ids is not None and not hasattr(ids, "lines"):
-        from himga.scoring.inputs import read_id_lines
+        from himga.jsonio.run_inputs import read_id_lines
 
         ids = read_id_lines(ids)
     wanted = [i for _, i in ids.lines] if ids is not None else None

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from himga.errors import ConfigurationError
+from himga.jsonio.run_inputs import read_id_lines
 
 from .relevance import rule_of
 from .schema import QAPair, Sample
@@ -26,29 +27,15 @@ def item_id(sample: Sample, qa: QAPair) -> str:
 
 
 def read_ids(path: str | Path) -> list[str]:
-    """The ids of an ids file, in file order.
+    """The ids of an ids file, in file order, read by :func:`himga.jsonio.run_inputs.read_id_lines` (the one
+    reader of ids files: ``himga score --ids`` and :func:`himga.subset.run_identity` use it too).
 
     Raises:
-        ConfigurationError: the file does not exist, is not UTF-8, holds no id, or holds an id twice
-            (``ids.txt: line 7: 'conv-26:3' is also on line 2``).
+        SourceFormatError: not UTF-8, an id too long or with a control character, an id twice
+            (``ids.txt: line 7: 'conv-26:3' is also on line 2``), no id at all.
+        ConfigurationError: the file does not exist or is a directory.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigurationError(f"ids file {str(path)!r} does not exist") from None
-    except UnicodeDecodeError as e:
-        raise ConfigurationError(f"{path.name}: expected UTF-8 text, got invalid byte at offset {e.start}") from None
-    seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not (item := line.strip()):
-            continue
-        if item in seen:
-            raise ConfigurationError(f"{path.name}: line {number}: {item!r} is also on line {seen[item]}")
-        seen[item] = number
-    if not seen:
-        raise ConfigurationError(f"{path.name}: expected one id per line, found none")
-    return list(seen)
+    return [item for _number, item in read_id_lines(path).lines]
 
 
 def rows_with_ids(pairs: Iterable[tuple[str, list[str]]], ids: list[str], *, source: str) -> list[int]:

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``himga score``; returns the exit status.
 
     Every output is checked against every input (:func:`~himga.scoring.outputs.check_outputs`) before a file
-    is read; every input is read once (:mod:`himga.scoring.inputs`), and the run record holds the sha256 of
+    is read; every input is read once (:mod:`himga.jsonio.run_inputs`), and the run record holds the sha256 of
     the bytes read (a pipe works: ``-`` reads the predictions from standard input).
 
     Raises:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.scoring.inputs import read_id_lines, read_json_lines
+    from himga.jsonio.run_inputs import read_id_lines, read_json_lines
     from himga.scoring.outputs import check_outputs, write_text
     from himga.scoring.predictions import brief, check_hypotheses, check_ids, labels_of, predictions_of
     from himga.scoring.record import dumps_report, run_record

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from himga.errors import SourceFormatError, shown, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
-from himga.scoring.inputs import InputFile, check_id, read_json_lines
+from himga.jsonio.run_inputs import InputFile, check_id, read_json_lines
 
 __all__ = ["brief", "check_hypotheses", "check_ids", "labels_of", "predictions_of", "read_labels", "read_predictions"]
 
@@ -58,7 +58,7 @@ def _unique(name: str, pairs: Iterable[tuple[int, str, object]]) -> dict[str, ob
 
 
 def predictions_of(file: InputFile) -> dict[str, str]:
-    """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.scoring.inputs.read_json_lines`."""
+    """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.jsonio.run_inputs.read_json_lines`."""
     return _unique(file.name, ((n, _qid(file.name, n, v), _string(file.name, n, v, "hypothesis")) for n, v in file.lines))
 
 
@@ -66,7 +66,7 @@ def read_predictions(path: str | Path) -> dict[str, str]:
     """``{question_id: hypothesis}`` of a predictions file (or ``-``: standard input), in file order.
 
     Raises:
-        SourceFormatError: what :func:`~himga.scoring.inputs.read_json_lines` raises (not UTF-8, invalid
+        SourceFormatError: what :func:`~himga.jsonio.run_inputs.read_json_lines` raises (not UTF-8, invalid
             JSON, too deep, a duplicate key, not an object), a missing or non-string ``question_id`` or
             ``hypothesis`` (``PRED.jsonl: line 7.hypothesis: expected a string, got number``), an id longer
             than 258 characters or with control characters, or duplicate ids (all listed with their lines).
@@ -86,7 +86,7 @@ def _label(name: str, number: int, value: dict, judge_label) -> bool:
 
 
 def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, str]]:
-    """The verdicts of a labels file read by :func:`~himga.scoring.inputs.read_json_lines`.
+    """The verdicts of a labels file read by :func:`~himga.jsonio.run_inputs.read_json_lines`.
 
     Returns:
         ``({question_id: label}, judge models named in the file, {question_id: hypothesis the file holds})``;

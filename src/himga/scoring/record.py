@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 from himga.catalog import benchmark as catalog_entry
-from himga.scoring.inputs import InputFile
+from himga.jsonio.run_inputs import InputFile
 from himga.sources.provenance import file_sha256
 from himga.scoring.report import benchmark
 from himga.version import __version__
@@ -64,7 +64,7 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         files: The source files read (:func:`himga.validate.source_files`).
         report: The report of :func:`~himga.scoring.report.score_samples` (for the counts).
         inputs: ``{"predictions"|"labels": file}``: the run's own files, recorded by name and sha256: an
-            :class:`~himga.scoring.inputs.InputFile` (the sha256 of the bytes it was read from, also from a
+            :class:`~himga.jsonio.run_inputs.InputFile` (the sha256 of the bytes it was read from, also from a
             pipe) or a path (hashed here).
         label_models: The judge models named in a labels file.
         created: The timestamp (default: now, UTC, ISO 8601, seconds).

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.scoring.inputs import read_id_lines, read_json_lines
+from himga.jsonio.run_inputs import read_id_lines, read_json_lines
 from himga.scoring.predictions import read_labels, read_predictions
 
 GOOD = b'{"question_id": "a", "hypothesis": "x"}\n'
