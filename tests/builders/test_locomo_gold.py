@@ -14,7 +14,7 @@ import pytest
 import himga  # noqa: F401 - registers himga_locomo
 from himga.data import load_locomo
 from himga.build.prepare import make_builder, prepare
-from himga.errors import ConfigurationError, DownloadError, SourceFormatError
+from himga.errors import ChecksumError, ConfigurationError, DownloadError, SourceFormatError
 from himga_locomo.gold import ERRATA_PIN
 from himga_locomo.gold_report import audit_summary, format_audit_summary
 from himga_locomo.source_record import sample_to_record
@@ -191,6 +191,19 @@ def test_pinned_errata_offline_without_a_copy(shared_data, tmp_path, monkeypatch
     monkeypatch.setenv("HIMGA_CACHE", str(tmp_path / "himga"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DownloadError, match=f"errors.json: not in .* and HF_HUB_OFFLINE is set; download {ERRATA_PIN.url}"):
+        load_locomo(shared_data / "locomo", cache_dir=tmp_path / "c", gold="audited")
+
+
+def test_pinned_errata_in_the_download_cache_must_be_the_pin(shared_data, errata_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path / "himga"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    (tmp_path / "himga" / "locomo-audit").mkdir(parents=True)
+    cached = tmp_path / "himga" / "locomo-audit" / "errors.json"
+    cached.write_bytes(errata_file.read_bytes())
+    assert audit_summary(load_locomo(shared_data / "locomo", cache_dir=tmp_path / "c", gold="audited"))["audited"] == 156
+    cached.write_bytes(errata_file.read_bytes().replace(b"WRONG_CITATION", b"WRONG_CITATIOM", 1))  # same size
+    with pytest.raises(ChecksumError, match=f"errors.json in the download cache .* is not the pinned file dial481/locomo-audit@9493fb4 "
+                                            f"errors.json \\(expected sha256 {ERRATA_SHA256}, got sha256 "):
         load_locomo(shared_data / "locomo", cache_dir=tmp_path / "c", gold="audited")
 
 

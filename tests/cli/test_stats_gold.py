@@ -49,8 +49,8 @@ def test_the_errata_download_hint_names_the_errata_option(tmp_path):  # probe B5
     from himga_locomo.gold import ERRATA_PIN
 
     assert where_to_put(ERRATA_PIN, tmp_path / "locomo-audit") == (
-        f"download {ERRATA_PIN.url} yourself and put it in {tmp_path / 'locomo-audit'}/ (a copy there is found and not "
-        "downloaded again), or in <dir>/locomo-audit/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --errata / errata= "
+        f"download {ERRATA_PIN.url} yourself and put it in {tmp_path / 'locomo-audit'}/ (a copy there that has the pinned sha256"
+        " is used and not downloaded again), or in <dir>/locomo-audit/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --errata / errata= "
         "pointing at it")
 
 

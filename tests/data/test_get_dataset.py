@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import huggingface_hub
 import huggingface_hub.file_download
 import pytest
 
+from himga.catalog import benchmark
 from himga.cli import main
 from himga.data import load_dataset
 from himga.errors import ChecksumError, DownloadError
@@ -32,6 +34,7 @@ CONTENT = json.dumps([{"sample_id": "conv-net", "conversation": {"speaker_a": "A
 SHA = hashlib.sha256(CONTENT).hexdigest()
 LOCOMO = RemoteFile("locomo10.json", "https://example.invalid/locomo10.json", SHA)
 LME = RemoteFile("longmemeval_oracle.json", "https://example.invalid/o.json", SHA, repo_id="someone/lme", revision="0" * 40)
+PIN = benchmark("locomo").pin()
 FAKE_TOKEN = "hf_fakeTOKEN0123456789abcdefSECRET"
 
 
@@ -95,7 +98,7 @@ def test_download_success_moves_verified_file_into_place(monkeypatch):
     folder = get_dataset("locomo", files=[LOCOMO])
     assert folder == cache_root() / "locomo"
     assert (folder / "locomo10.json").read_bytes() == CONTENT
-    assert _leftovers(folder) == ["locomo10.json"]
+    assert _leftovers(folder) == [".locomo10.json.verified.json", "locomo10.json"]  # the file and its check's record
     assert calls == ["https://example.invalid/locomo10.json"]
     get_dataset("locomo", files=[LOCOMO])  # present: not fetched again
     assert len(calls) == 1
@@ -114,8 +117,8 @@ def test_interrupted_download_is_a_download_error_and_leaves_nothing(monkeypatch
         get_dataset("locomo", files=[LOCOMO])
     assert str(info.value).startswith(
         "locomo10.json: could not download https://example.invalid/locomo10.json (ConnectionError: connection reset by peer); "
-        f"download https://example.invalid/locomo10.json yourself and put it in {cache_root() / 'locomo'}/ (a copy there is found "
-        "and not downloaded again), or in <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
+        f"download https://example.invalid/locomo10.json yourself and put it in {cache_root() / 'locomo'}/ (a copy there that has the pinned sha256"
+        " is used and not downloaded again), or in <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
     assert _leftovers(cache_root() / "locomo") == []
     # the next attempt starts afresh and succeeds
     monkeypatch.setattr(huggingface_hub.file_download, "http_get", _fake_http_get(CONTENT))
@@ -128,7 +131,7 @@ def test_offline_with_empty_cache_names_the_file_and_where_to_put_it(monkeypatch
         load_dataset("locomo")
     message = str(info.value)
     assert message.startswith(f"locomo10.json: not in {cache_root() / 'locomo'} and HF_HUB_OFFLINE is set; download ")
-    assert message.endswith(f"put it in {cache_root() / 'locomo'}/ (a copy there is found and not downloaded again), or in "
+    assert message.endswith(f"put it in {cache_root() / 'locomo'}/ (a copy there that has the pinned sha256 is used and not downloaded again), or in "
                             "<dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
     assert "$HIMGA_DATASETS_ROOT" not in message  # it is unset: naming it as a path would mislead
     assert _leftovers(cache_root()) == []
@@ -142,25 +145,79 @@ def test_offline_cli_prints_one_clear_line(monkeypatch, no_network, capsys):
     assert "HIMGA_DATASETS_ROOT" in err and err.count("\n") == 1
 
 
-def test_datasets_root_wins_over_the_cache(monkeypatch, tmp_path, no_network):
+def _pinned_in_cache(shared_data) -> Path:
+    """The real pinned ``locomo10.json`` copied into the download cache, as a download would leave it."""
     cached = cache_root() / "locomo"
     cached.mkdir(parents=True)
-    (cached / "locomo10.json").write_bytes(CONTENT.replace(b"conv-net", b"conv-cache"))
+    shutil.copyfile(shared_data / "locomo" / "locomo10.json", cached / "locomo10.json")
+    return cached / "locomo10.json"
+
+
+def test_datasets_root_wins_over_the_cache(monkeypatch, tmp_path, no_network, shared_data):
+    _pinned_in_cache(shared_data)
     root = tmp_path / "mine"
     (root / "locomo").mkdir(parents=True)
     (root / "locomo" / "locomo10.json").write_bytes(CONTENT.replace(b"conv-net", b"conv-root"))
-    assert [s.sample_id for s in load_dataset("locomo", cache_dir=tmp_path / "c")] == ["conv-cache"]
+    assert [s.sample_id for s in load_dataset("locomo", cache_dir=tmp_path / "c")][:2] == ["conv-26", "conv-30"]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(root))
     assert get_dataset("locomo") == root / "locomo"
     assert [s.sample_id for s in load_dataset("locomo", cache_dir=tmp_path / "c")] == ["conv-root"]
 
 
-def test_loads_served_from_the_cache_make_no_network_request(tmp_path, no_network):
+def test_the_pinned_file_in_the_cache_is_used_offline_and_hashed_once(monkeypatch, tmp_path, no_network, shared_data):
+    cached = _pinned_in_cache(shared_data)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    hashed = []
+    monkeypatch.setattr("himga.sources.sha256_of", lambda path: hashed.append(path) or PIN.sha256)
+    for _ in range(2):
+        assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
+    assert hashed == [cached]  # the second load finds the check's record
+
+
+@pytest.mark.parametrize("change", ["edited", "truncated", "another release"])
+def test_a_file_in_the_cache_that_is_not_the_pin_is_refused(tmp_path, no_network, shared_data, change):
+    cached = _pinned_in_cache(shared_data)
+    load_dataset("locomo", cache_dir=tmp_path / "c")  # verified once, and recorded
+    data = cached.read_bytes()
+    edited = {"edited": data.replace(b'"answer": "7 May 2023"', b'"answer": "8 May 2023"', 1),  # same size, other gold
+              "truncated": data[:-1], "another release": CONTENT}[change]
+    assert edited != data
+    cached.write_bytes(edited)
+    with pytest.raises(ChecksumError) as info:
+        load_dataset("locomo", cache_dir=tmp_path / "c")
+    got = f"sha256 {hashlib.sha256(edited).hexdigest()}" if len(edited) == PIN.size else f"{len(edited):,} bytes"
+    expected = f"sha256 {PIN.sha256}" if len(edited) == PIN.size else "2,805,274 bytes"
+    assert str(info.value) == (
+        f"locomo10.json in the download cache {cached.parent}/ is not the pinned file snap-research/locomo@3eb6f2c "
+        f"data/locomo10.json (expected {expected}, got {got}): delete it to download the pinned file again, or read "
+        "your copy with --data-dir / data_dir= (or from <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
+
+
+def test_every_route_refuses_a_cached_file_that_is_not_the_pin(monkeypatch, tmp_path, no_network, capsys):
+    """``load_dataset(name)``, ``datasets.load_dataset("himga_locomo")`` (built and streamed) and the CLI."""
+    import datasets
+
+    import himga  # noqa: F401  (registers the builders)
+
     cached = cache_root() / "locomo"
     cached.mkdir(parents=True)
     (cached / "locomo10.json").write_bytes(CONTENT)
+    message = "locomo10.json in the download cache"
+    with pytest.raises(ChecksumError, match=message):
+        load_dataset("locomo", cache_dir=tmp_path / "c")
+    with pytest.raises(ChecksumError, match=message):
+        datasets.load_dataset("himga_locomo", cache_dir=str(tmp_path / "c2"))
+    with pytest.raises(ChecksumError, match=message):
+        next(iter(datasets.load_dataset("himga_locomo", streaming=True, split="test")))
+    assert main(["stats", "locomo", "--cache-dir", str(tmp_path / "c3")]) == 2
+    assert capsys.readouterr().err.startswith(f"himga: error: {message} {cached}/ is not the pinned file")
+    assert not any((tmp_path / "c").rglob("*.arrow"))  # nothing was built from it
+
+
+def test_loads_served_from_the_cache_make_no_network_request(tmp_path, no_network, shared_data):
+    _pinned_in_cache(shared_data)
     for _ in range(2):
-        assert [s.sample_id for s in load_dataset("locomo", cache_dir=tmp_path / "c")] == ["conv-net"]
+        assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
 
 
 # ---- LongMemEval: Hub files fetched with hf_hub_download -------------------------------------------

@@ -134,5 +134,5 @@ def test_no_network_prints_one_line(tmp_path, argv, file):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"himga: error: {file}: could not download ")
-    assert done.stderr.endswith(f"put it in {tmp_path / 'himga' / name}/ (a copy there is found and not downloaded again), "
+    assert done.stderr.endswith(f"put it in {tmp_path / 'himga' / name}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
                                 f"or in <dir>/{name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it\n")

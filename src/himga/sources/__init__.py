@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -37,6 +38,7 @@ __all__ = [
     "DATASETS",
     "RemoteFile",
     "cache_root",
+    "check_cached",
     "dataset_folder",
     "datasets_root",
     "download",
@@ -149,7 +151,7 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     makes a folder of your own the source instead.
     """
     return (
-        f"download {remote.url} yourself and put it in {folder}/ (a copy there is found and not downloaded again), "
+        f"download {remote.url} yourself and put it in {folder}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
         f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_option_for(folder.name)} "
         "pointing at it"
     )
@@ -200,6 +202,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
             raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
         os.replace(tmp, target)
+        _record_verified(remote, target)
     except ChecksumError:
         raise
     except Exception as e:  # network failures of every kind
@@ -226,6 +229,7 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
         raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
     target = folder / remote.filename
     os.replace(path, target)
+    _record_verified(remote, target)
     return target
 
 
@@ -278,9 +282,60 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
         return folder
     folder = cache_root() / name
     for remote in files:
-        if not (folder / remote.filename).is_file():
+        if (folder / remote.filename).is_file():
+            check_cached(remote, folder / remote.filename)
+        else:
             download(remote, folder)
     return folder
+
+
+def _verified_record(path: Path) -> Path:
+    return path.with_name(f".{path.name}.verified.json")
+
+
+def check_cached(remote: RemoteFile, path: Path) -> None:
+    """Refuse a file in the download cache that is not ``remote``'s pinned file (size, then sha256).
+
+    A file in ``$HIMGA_CACHE/<name>/`` is the pin or it is not used: a copy put there by hand (another
+    release, a sample, an edited file) would otherwise be served as the pinned config. The sha256 is
+    computed once per file: a record beside it (``.<file>.verified.json``, holding the file's identity of
+    :func:`himga.sources.identity.file_identity`) skips the hash while the file is unchanged, and any write,
+    rename or ``touch`` changes that identity. A pin without a sha256 (LongMemEval ``m_original``) cannot be
+    checked; its file is used as it is.
+
+    Raises:
+        ChecksumError: the size or sha256 differs from the pin's; names the file, the pin, and what to do.
+    """
+    if remote.sha256 is None:
+        return
+    from himga.sources.identity import file_identity
+
+    identity = list(file_identity(path.stat()))
+    record = _verified_record(path)
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(record.read_text(encoding="utf-8")) == {"identity": identity, "sha256": remote.sha256}:
+            return
+    size = path.stat().st_size
+    actual = None if remote.size is not None and size != remote.size else sha256_of(path)
+    if actual != remote.sha256:
+        got = f"{size:,} bytes" if actual is None else f"sha256 {actual}"
+        expected = f"{remote.size:,} bytes" if actual is None else f"sha256 {remote.sha256}"
+        raise ChecksumError(
+            f"{path.name} in the download cache {path.parent}/ is not the pinned file {remote.origin} {remote.repo_path} "
+            f"(expected {expected}, got {got}): delete it to download the pinned file again, or read your copy "
+            f"with --data-dir / data_dir= (or from <dir>/{path.parent.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
+    _record_verified(remote, path)
+
+
+def _record_verified(remote: RemoteFile, path: Path) -> None:
+    """Write the record of :func:`check_cached` for ``path``, whose sha256 was just found to be the pin's."""
+    if remote.sha256 is None:
+        return
+    from himga.sources.identity import file_identity
+
+    with contextlib.suppress(OSError):  # a read-only cache: checked again next time
+        record = {"identity": list(file_identity(path.stat())), "sha256": remote.sha256}
+        _verified_record(path).write_text(json.dumps(record), encoding="utf-8")
 
 
 def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -> Path:
