@@ -10,8 +10,8 @@ The input is ``OUT/s.json`` (default ``benchmarks/out/``), generated with :mod:`
 read), fastest of ``--repeat`` runs:
 
 * each candidate hash over the Arrow file (what recording the manifest costs per byte);
-* ``himga.build.manifest.record`` (the build's extra cost), ``check_sizes`` (every open), the guarded
-  ``as_dataset`` against ``datasets``' own (the whole on-open cost), and ``himga.build.manifest.verify``;
+* ``himga.cache._manifest.record`` (the build's extra cost), ``check_sizes`` (every open), the guarded
+  ``as_dataset`` against ``datasets``' own (the whole on-open cost), and ``himga.cache._manifest.verify``;
 
 and in a fresh process (``benchmarks/measure.py open``, imports excluded): the facade's warm open.
 """
@@ -95,8 +95,8 @@ def main() -> None:
 
     import datasets
 
-    from himga.build import manifest as cache
-    from himga.build.prepare import make_builder, prepare
+    from himga.cache import _manifest as cache
+    from himga.cache import make_builder, prepare
 
     datasets.disable_progress_bars()
     work = args.out.resolve()

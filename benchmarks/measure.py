@@ -42,7 +42,7 @@ def seed(args) -> dict:
 
 def build(args) -> dict:
     """(3) Cold build: raw file → Arrow cache through the builder (a fresh cache folder)."""
-    from himga.build.prepare import make_builder, prepare
+    from himga.cache import make_builder, prepare
 
     shutil.rmtree(args.cache, ignore_errors=True)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -56,7 +56,7 @@ def build(args) -> dict:
 def open_(args) -> dict:
     """(4) Warm open: the facade's build_dataset on the existing cache, and the builder's as_dataset alone."""
     from himga.data import build_dataset
-    from himga.build.prepare import make_builder
+    from himga.cache import make_builder
 
     t0 = time.perf_counter()
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
@@ -102,7 +102,7 @@ def lazy(args) -> dict:
 
 def stream(args) -> dict:
     """(7) Streaming: time to the first row of the builder's as_streaming_dataset (raw file, no cache)."""
-    from himga.build.prepare import make_builder
+    from himga.cache import make_builder
 
     builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
     t0 = time.perf_counter()
@@ -137,8 +137,8 @@ def export(args) -> dict:
 
 
 def verify(args) -> dict:
-    """(9) ``himga verify`` of the warm cache: re-hash every file and count the rows (himga.build.manifest.verify)."""
-    from himga.build.manifest import verify as verify_cache
+    """(9) ``himga verify`` of the warm cache: re-hash every file and count the rows (himga.cache._manifest.verify)."""
+    from himga.cache import verify as verify_cache
     from himga.data import build_dataset
 
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)

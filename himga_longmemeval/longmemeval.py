@@ -8,7 +8,7 @@ with the features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``t
 
 Files are streamed one question at a time with ``ijson`` (C backend), never loaded whole, and rows
 are flushed to Arrow every ``writer_batch_size`` questions (chosen per config;
-:class:`himga.build.arrow_batches.ArrowBatches`), so peak memory does not grow with the file: the ~2.7 GB
+:class:`himga.cache._arrow_batches.ArrowBatches`), so peak memory does not grow with the file: the ~2.7 GB
 M file builds in well under 1 GB.
 """
 
@@ -22,9 +22,9 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.build.arrow_batches import ArrowBatches
-from himga.build.guarded import GuardedBuilder
-from himga.build.progress import split_generator
+from himga.cache import ArrowBatches
+from himga.cache import GuardedBuilder
+from himga.cache import split_generator
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
 from himga.sources.content import ContentDigest

@@ -2,7 +2,7 @@
 
 1. Random valid raw records → the builder's row code → Arrow → Samples → rebuilt raw record equals the
    input (LoCoMo: ``record_to_row`` + the builder's JSON-text step; LongMemEval: ``question_to_row`` +
-   ``himga.build.arrow_batches.rows_to_table``; both read back with ``table_to_samples``).
+   ``himga.cache._arrow_batches.rows_to_table``; both read back with ``table_to_samples``).
 2. Random truncations and byte flips of a valid small file, through the full builder and facade:
    a himga error or valid Samples, never any other exception.
 """
@@ -26,7 +26,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.errors import HimgaError
 from himga_locomo.records import record_to_row
 from himga_locomo.source_record import sample_to_record as locomo_record
-from himga.build.arrow_batches import rows_to_table
+from himga.cache import rows_to_table
 from himga_longmemeval.records import QUESTION_TYPES, question_to_row
 from himga_longmemeval.records import sample_to_record as longmemeval_record
 

@@ -24,7 +24,7 @@ def test_no_test_module_imports_from_a_conftest():
 
 def test_folders_with_a_conftest_collect_together():
     folders = sorted(str(p.parent.relative_to(TESTS.parent)) for p in TESTS.glob("*/conftest.py"))
-    assert folders == ["tests/build", "tests/scoring"]
+    assert folders == ["tests/cache", "tests/scoring"]
     for order in (folders + ["tests/errors"], ["tests/errors", *reversed(folders)]):
         result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *order],
                                 capture_output=True, text=True, cwd=TESTS.parent, timeout=300)

@@ -6,5 +6,5 @@ Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.sources` (
 
 from himga.version import __version__  # noqa: E402,F401
 
-# Registers "himga_locomo" and "himga_longmemeval" with datasets.load_dataset (see himga.build.registration).
-from himga.build import registration as _registration  # noqa: E402,F401
+# Registers "himga_locomo" and "himga_longmemeval" with datasets.load_dataset (see himga.cache._registration).
+from himga.cache import _registration  # noqa: E402,F401

@@ -102,7 +102,7 @@ class Report:
 
 def _source_split(entry: Benchmark, config: str | None, data_dir: str | Path | None):
     """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
-    from himga.build.prepare import path_builder
+    from himga.cache import path_builder
 
     with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
         builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)

@@ -9,7 +9,7 @@ from collections import Counter
 
 
 from himga.data import SAMPLE_FEATURES, load_locomo
-from himga.build.prepare import make_builder, prepare
+from himga.cache import make_builder, prepare
 from himga_locomo.records import ABSTENTION_ANSWER
 from himga_locomo.source_record import sample_to_record
 

@@ -13,7 +13,7 @@ import pytest
 
 import himga  # noqa: F401 - registers himga_locomo
 from himga.data import load_locomo
-from himga.build.prepare import make_builder, prepare
+from himga.cache import make_builder, prepare
 from himga.errors import ChecksumError, ConfigurationError, DownloadError, SourceFormatError
 from himga_locomo.gold import ERRATA_PIN
 from himga_locomo.gold_report import audit_summary, format_audit_summary

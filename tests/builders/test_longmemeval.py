@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 import pytest
 
 from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset, load_longmemeval
-from himga.build.prepare import make_builder, prepare
+from himga.cache import make_builder, prepare
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
 from himga.testing import write_longmemeval_like
 from himga.utils import get_dataset

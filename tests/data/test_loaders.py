@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval
-from himga.build.prepare import make_builder
+from himga.cache import make_builder
 from himga.errors import ConfigurationError
 
 

@@ -12,7 +12,7 @@ import json
 import datasets
 import pytest
 
-from himga.build.prepare import make_builder
+from himga.cache import make_builder
 from himga.errors import HimgaError, SourceFormatError
 
 from helpers.bad_input import call_on as _call, LOADERS, cache_entries, check_bad_then_good, replace_last as _last, dump as _dump, set_key as _set, del_key as _del

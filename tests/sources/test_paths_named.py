@@ -10,7 +10,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from himga.build.prepare import make_builder
+from himga.cache import make_builder
 from himga.cli import main
 from himga.data import load_dataset
 from himga.errors import CacheError, ConfigurationError, SourceFormatError

@@ -33,7 +33,7 @@ class Benchmark:
             ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card).
         row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
             module, its file rule or gold variants where those are modules of their own): with the shared schema modules,
-            the cache key (:mod:`himga.build.cache_key`) covers these and nothing else.
+            the cache key (:mod:`himga.cache._key`) covers these and nothing else.
         files_rule: ``"module:function"`` deciding which files a build reads:
             ``function(config, data_dir) -> list[Path]`` (see :meth:`source_files`).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.

@@ -179,7 +179,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from datasets import config
 
-    from himga.build.manifest import find_caches, verify
+    from himga.cache import find_caches, verify
     from himga.errors import CacheError
 
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given

@@ -10,12 +10,29 @@ Example:
 from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
-from .lazy import LazySamples, samples_from_dataset
 from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
                       qa_by_type, session_sort_key)
 from .relevance import Relevance
-from .loaders import build_dataset, load_dataset, load_locomo, load_longmemeval
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
+
+_LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
+_LAZY = ("LazySamples", "samples_from_dataset")
+
+
+def __getattr__(name: str):
+    """The loaders, imported on first use: they run the builders, which import this package's schema."""
+    if name in _LOADERS:
+        from himga.data import loaders as module
+    elif name in _LAZY:
+        from himga.data import lazy as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value = getattr(module, name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "SAMPLE_FEATURES",

@@ -109,13 +109,13 @@ class LazySamples(Sequence[Sample]):
 
 def _converted(dataset: datasets.Dataset, table) -> list[Sample]:
     """:func:`table_to_samples`, with rows that no longer decode (bytes altered on disk) a ``CacheError``
-    naming the cache folder (:func:`himga.build.manifest.undecodable`), never a bare ``UnicodeDecodeError``."""
+    naming the cache folder (:func:`himga.cache._manifest.undecodable`), never a bare ``UnicodeDecodeError``."""
     try:
         return table_to_samples(table)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         if not dataset.cache_files:  # an in-memory dataset: no cache to blame
             raise
-        from himga.build.manifest import undecodable
+        from himga.cache._manifest import undecodable
 
         raise undecodable(Path(dataset.cache_files[0]["filename"]).parent, e) from None
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import datasets
 
-from himga.build.prepare import path_builder, prepare
+from himga.cache import path_builder, prepare
 from himga.catalog import Benchmark, benchmark
 
 from .ids import read_ids, rows_with_ids

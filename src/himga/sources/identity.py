@@ -6,7 +6,7 @@ A file's identity is ``(size, mtime_ns, ctime_ns, inode)``. ``mtime`` alone is n
 and ``cp -p`` set it back after an edit, but no user tool can set ``ctime`` back (the kernel sets it to
 the current time on every write, chmod, rename or ``utime`` call), and a file replaced by rename has
 another inode. ``datasets`` keys ``data_files`` by ``mtime`` only, so himga adds the identity of every
-source file to the cache key (:func:`himga.build.prepare.cache_key`) and compares it before and after
+source file to the cache key (:func:`himga.cache._prepare.cache_key`) and compares it before and after
 each read (:func:`check_unchanged`).
 
 Limit: timestamps have the file system's granularity (on Linux, the kernel tick unless the file

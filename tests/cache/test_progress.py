@@ -1,4 +1,4 @@
-"""himga.build.progress: datasets' split bar appears once rows are written and is erased on failure."""
+"""himga.cache._progress: datasets' split bar appears once rows are written and is erased on failure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import datasets
 import datasets.builder
 import pytest
 
-from himga.build.progress import RowsProgress, rows_progress
+from himga.cache._progress import RowsProgress, rows_progress
 
 
 def _bar(out: io.StringIO) -> RowsProgress:
@@ -75,7 +75,7 @@ def test_the_pinned_files_bar_has_a_total(shared_data, tmp_path, capfd, progress
 
 
 def test_split_generator_total_only_for_one_file_of_the_pinned_size(tmp_path):
-    from himga.build.progress import split_generator
+    from himga.cache import split_generator
     from himga.sources import RemoteFile
 
     pin = RemoteFile("x.json", "https://example.invalid/x.json", None, size=5, rows=500)

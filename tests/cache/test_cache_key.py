@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from himga.build.cache_key import SHARED_MODULES, row_files
+from himga.cache._key import SHARED_MODULES, row_files
 from himga.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _HASHES = """
 import json, sys
 from pathlib import Path
-from himga.build.cache_key import code_hash
+from himga.cache import code_hash
 from himga.catalog import CATALOG
 out = {}
 for edit in [None, *sys.argv[1:]]:

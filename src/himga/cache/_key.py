@@ -21,7 +21,7 @@ from himga.version import __version__
 __all__ = ["SHARED_MODULES", "cache_key", "code_hash", "row_files"]
 
 #: Modules whose source shapes the rows of every benchmark.
-SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.build.arrow_batches", "himga.jsonio.reader",
+SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.cache._arrow_batches", "himga.jsonio.reader",
                   "himga.jsonio._duplicate_keys", "himga.jsonio.rawcell", "himga.errors")
 
 

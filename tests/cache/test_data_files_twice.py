@@ -15,7 +15,7 @@ import os
 import datasets
 import pytest
 
-from himga.build.prepare import make_builder
+from himga.cache import make_builder
 from himga.errors import ConfigurationError
 
 RECORD = {"sample_id": "conv-x", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob",

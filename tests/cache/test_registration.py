@@ -1,4 +1,4 @@
-"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.build.registration).
+"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.cache._registration).
 
 Pins the behaviour on the installed ``datasets`` (any of the supported range; CI runs the newest and,
 for the tests in .ci/oldest-tests.txt, the oldest): every ``load_dataset`` argument the issue lists,
@@ -23,7 +23,7 @@ import pytest
 from datasets.exceptions import DatasetGenerationError
 
 import himga  # noqa: F401  (registers the names)
-from himga.build import registration as registry
+from himga.cache import _registration as registry
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, SourceFormatError
@@ -199,7 +199,7 @@ def test_download_mode_force_rebuilds(shared_data, generation_count):
 
 
 def test_code_hash_change_invalidates_cache(shared_data, generation_count, monkeypatch):
-    from himga.build import cache_key
+    from himga.cache import _key as cache_key
 
     first = _locomo(shared_data)
     monkeypatch.setattr(cache_key, "code_hash", lambda name: "0123456789abcdef")
@@ -336,7 +336,7 @@ def test_relative_data_files_are_relative_to_data_dir(shared_data, tmp_path, mon
 
 @pytest.mark.parametrize("dataset", ["himga_locomo", "himga_longmemeval"])
 def test_relative_data_files_are_relative_to_data_dir_in_make_builder(shared_data, tmp_path, monkeypatch, dataset):
-    from himga.build.prepare import make_builder, prepare
+    from himga.cache import make_builder, prepare
     from himga.catalog import by_load_name
 
     name, data, cwd, ids = _decoy_and_source(shared_data, tmp_path, dataset)

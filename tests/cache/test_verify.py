@@ -1,10 +1,10 @@
-"""Bytes altered in place (same size) are found by ``himga verify`` / :func:`himga.build.manifest.verify`, not on open."""
+"""Bytes altered in place (same size) are found by ``himga verify`` / :func:`himga.cache._manifest.verify`, not on open."""
 
 from __future__ import annotations
 
 import random
 
-from himga.build import manifest as cache
+from himga.cache import _manifest as cache
 from himga.cli import main
 
 

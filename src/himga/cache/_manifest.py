@@ -12,7 +12,7 @@ builds it in its ``.incomplete`` folder, so the manifest appears with the cache 
   file, which also catches bytes altered in place (same size).
 
 Any mismatch is a :class:`~himga.errors.CacheError` naming the folder and how to clear it. Which cache
-folder serves which inputs is decided by ``datasets`` and :mod:`himga.build.prepare`; this module only
+folder serves which inputs is decided by ``datasets`` and :mod:`himga.cache._prepare`; this module only
 looks inside a folder.
 """
 

@@ -1,4 +1,4 @@
-"""himga.build.prepare.prepare/unwrap: what the facade and the CLI raise when ``datasets`` wraps an error."""
+"""himga.cache._prepare.prepare/unwrap: what the facade and the CLI raise when ``datasets`` wraps an error."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from himga.cli import main
 from himga.data import build_dataset
-from himga.build.prepare import unwrap
+from himga.cache import unwrap
 from himga.errors import SourceFormatError
 
 

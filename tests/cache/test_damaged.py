@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from himga.build import manifest as cache
+from himga.cache import _manifest as cache
 from himga.errors import CacheError
 
 

@@ -1,4 +1,4 @@
-"""himga.build.manifest on a hand-made cache folder (no real data): the manifest, the checks on open, verify, find_caches."""
+"""himga.cache._manifest on a hand-made cache folder (no real data): the manifest, the checks on open, verify, find_caches."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import pyarrow as pa
 import pytest
 
-from himga.build import manifest as cache
+from himga.cache import _manifest as cache
 from himga.errors import CacheError
 
 

@@ -4,10 +4,10 @@ and whose cache faults are himga errors on every route (the facade, the CLI, ``d
 What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super()`` and changes nothing else):
 
 * ``_save_info`` (called once per build, inside the build's ``.incomplete`` folder, after the Arrow files
-  and ``dataset_info.json`` are written): also writes the checksum manifest (:func:`himga.build.manifest.record`),
+  and ``dataset_info.json`` are written): also writes the checksum manifest (:func:`himga.cache._manifest.record`),
   so it is renamed into place with the cache.
 * ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
-  ``dataset_info.json`` (:func:`himga.build.manifest.check_sizes`, :func:`~himga.build.manifest.check_rows`); an Arrow read
+  ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow read
   error becomes a :class:`~himga.errors.CacheError` naming the folder.
 * ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
   the user cannot write) is read without writing anything; an incomplete one is a ``CacheError`` saying
@@ -44,7 +44,7 @@ import datasets
 import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
-from himga.build import manifest as cache
+from himga.cache import _manifest as cache
 from himga.catalog import of_builder
 from himga.errors import CacheError, HimgaError
 

@@ -2,7 +2,7 @@
 
 Used by the facade (:mod:`himga.data.loaders`), the CLI and the ``datasets`` registration. The cache of a
 build lives where ``datasets`` puts it (``$HF_DATASETS_CACHE``); its path contains the key of
-:mod:`himga.build.cache_key`, which changes with the code that shapes rows and with the source files.
+:mod:`himga.cache._key`, which changes with the code that shapes rows and with the source files.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import datasets
 
-from himga.build.cache_key import cache_key, code_hash
-from himga.build.guarded import unwrap
-from himga.build.progress import rows_progress
+from himga.cache._key import cache_key, code_hash
+from himga.cache._guarded import unwrap
+from himga.cache._progress import rows_progress
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 from himga.sources import pinned_source
@@ -151,7 +151,7 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
     """The files named by ``data_files`` (a path, a list, or a ``{split: paths}`` dict), absolute, in order.
 
     The one rule for where a ``data_files`` entry points, used by every route (:func:`make_builder`,
-    ``datasets.load_dataset`` through :mod:`himga.build.registration`, streaming included). A relative entry is
+    ``datasets.load_dataset`` through :mod:`himga.cache._registration`, streaming included). A relative entry is
     relative to ``base`` (the ``data_dir`` given with it) when there is one, else to the working
     directory: ``data_dir=DATA, data_files="longmemeval_oracle.json"`` is ``DATA/longmemeval_oracle.json``
     whatever the working directory holds, as with ``datasets``' own json builder.
@@ -233,7 +233,7 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
         HimgaError: any himga error raised while generating rows (never a half-written cache:
             ``datasets`` writes to a temporary folder and renames it on success).
         CacheError: a damaged cache, an incomplete read-only one, a full disk (see
-            :mod:`himga.build.guarded`).
+            :mod:`himga.cache._guarded`).
         OSError: what stopped a build that ``datasets`` wrapped, e.g. an unreadable source file.
     """
     try:

@@ -14,13 +14,13 @@ Internals used, checked when this module is imported (:func:`check_datasets`):
   ``builder_kwargs``); ``load_dataset_builder`` pops ``data_dir`` and ``data_files`` from
   ``builder_kwargs`` in preference to its own arguments, which is how relative paths are resolved
   here (``data_dir`` against the current directory, ``data_files`` against ``data_dir`` when given, as
-  ``datasets``' own packaged builders do; see :func:`himga.build.prepare.source_files`).
+  ``datasets``' own packaged builders do; see :func:`himga.cache._prepare.source_files`).
 
-One more internal is used by the builders' batch writer (:mod:`himga.build.arrow_batches`) and checked here too:
+One more internal is used by the builders' batch writer (:mod:`himga.cache._arrow_batches`) and checked here too:
 ``datasets.ArrowBasedBuilder._prepare_split_single`` (keyword parameters ``gen_kwargs``, ``fpath``,
 ``file_format``, ``max_shard_size``, ``job_id``; the same in every supported version).
 
-Nothing else is patched here (the builders' base class, :mod:`himga.build.guarded`, swaps
+Nothing else is patched here (the builders' base class, :mod:`himga.cache._guarded`, swaps
 ``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
 builder itself has to download its source. Imported by ``himga/__init__.py``, so any ``import himga...``
@@ -86,7 +86,7 @@ def check_datasets() -> None:
 
 def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
     """The ``DatasetModule`` of benchmark ``entry``: our builder, its code hash, absolute source paths."""
-    from himga.build import prepare as builders  # looked up at call time, so a changed code hash is seen
+    from himga.cache import _prepare as builders  # looked up at call time, so a changed code hash is seen
 
     builder_kwargs: dict[str, Any] = {}
     files = None
