@@ -1,1 +1,25 @@
-"""The ``himga_locomo`` dataset: the LoCoMo builder (:mod:`.locomo`) and its dataset card (``README.md``)."""
+"""The ``himga_locomo`` dataset: the LoCoMo builder (:mod:`.locomo`), its dataset card (``README.md``) and its
+catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports)."""
+
+from himga.data.relevance import LOCOMO as _RELEVANCE
+from himga.entry import Benchmark
+from himga.scoring import LOCOMO_SCORER
+from himga_locomo import gold, gold_report, locomo, qa_records, records, validate_rules
+
+__all__ = ["ENTRY"]
+
+ENTRY = Benchmark(
+    name="locomo",
+    title="LoCoMo (HiMGA-normalized)",
+    load_name="himga_locomo",
+    builder=locomo.Locomo,
+    row_modules=(locomo, records, qa_records, gold),
+    files_rule=locomo.source_files,
+    validate_rules=validate_rules,
+    relevance_rule=_RELEVANCE,
+    card_notes="card_notes.md",
+    published_rows=10,
+    scorer=LOCOMO_SCORER,
+    gold_variants=gold_report,
+    auxiliary=((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),),
+)

@@ -63,6 +63,8 @@ GOLD_VARIANTS: dict[str, str] = {
 # 9493fb4:errors.json` = 150552, the blob's sha256 = f298ef46...e55e; LICENSE at 9493fb4 is CC BY-NC 4.0 (the
 # README says: "the same license as the underlying LoCoMo dataset"). Its data/locomo10.json is the pinned LoCoMo
 # file (sha256 79fa87e9...8ff4), the file its question ids index.
+#: The folder the errata file is found in, under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (the entry's ``auxiliary``).
+ERRATA_FOLDER = "locomo-audit"
 ERRATA_PIN = RemoteFile(
     "errors.json",
     "https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
@@ -140,10 +142,7 @@ def errata_path(errata: str | Path | None) -> Path:
             what = "is a directory, expected a file" if path.is_dir() else "does not exist"
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
-    from himga.catalog import benchmark
-
-    folder, pin = benchmark("locomo").auxiliary_pin("errata")  # the catalogue says where it is found
-    path = get_dataset(folder, files=[pin]) / pin.filename
+    path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
     if not path.is_file():
         raise ConfigurationError(f"locomo: {path} does not exist; put dial481/locomo-audit's errors.json there ({ERRATA_PIN.url})")
     return path

@@ -15,8 +15,7 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.cache import GuardedBuilder
-from himga.cache import split_generator
+from himga.cache import GuardedBuilder, split_generator
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records

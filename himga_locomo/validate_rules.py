@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from himga.validate import Finding
+from himga.finding import Finding
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
 __all__ = ["KINDS", "findings"]

@@ -29,43 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources import pinned_source
 from himga.sources.identity import check_source_kind, path_kind
 from himga.sources.folder import SOURCE_SUFFIXES, check_source_entry, no_source_files
 
-__all__ = ["config_of", "folder_files", "resolve_source", "source_files"]
-
-
-def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
-    """The files a build of ``config`` reads from ``data_dir``: the rule of every route
-    (:meth:`himga.catalog.Benchmark.source_files`: the builder, export, validate, stats).
-
-    Args:
-        config: A ``LongmemevalConfig``.
-        data_dir: One file (read as it is); a folder (:func:`folder_files`: the config's own file, else,
-            holding no other config's file, its source files as parts of one source); or ``None``, the
-            config's pinned file only (:func:`himga.sources.pinned_source`, downloaded if needed).
-
-    Returns:
-        The files in reading order; ``[]`` for a folder holding only other configs' files.
-
-    Raises:
-        ConfigurationError: ``data_dir`` does not exist or is no file or folder; an entry of the config's
-            file name that is not a regular file.
-        SourceFormatError: a folder holding no source file.
-        DownloadError, ChecksumError: the pinned file could not be fetched or verified.
-    """
-    from himga.catalog import benchmark
-
-    if data_dir is None:
-        return [pinned_source("longmemeval", config.remote_file(), config=config.name)]
-    check_source_kind("longmemeval", data_dir)
-    path = Path(data_dir).expanduser()
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
-    return folder_files(config.name, path, benchmark("longmemeval").builder.builder_configs)
+__all__ = ["config_of", "folder_files", "resolve_source"]
 
 
 def config_of(name: str, configs: Mapping[str, Any]) -> list[str]:

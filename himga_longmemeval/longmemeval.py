@@ -22,16 +22,14 @@ from typing import ClassVar
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.cache import ArrowBatches
-from himga.cache import GuardedBuilder
-from himga.cache import split_generator
+from himga.cache import ArrowBatches, GuardedBuilder, split_generator
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
 from himga.sources.content import ContentDigest
 from himga.sources.provenance import record_content, warn_if_modified
-from himga.sources.identity import OneFileEach
-from himga.sources import RemoteFile
-from himga_longmemeval.folder import resolve_source, source_files
+from himga.sources.identity import OneFileEach, check_source_kind
+from himga.sources import RemoteFile, pinned_source
+from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row
 
 _CITATION = """\
@@ -155,6 +153,37 @@ _CONFIGS = [
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_oracle",
             sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),
 ]
+
+
+def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
+    """The files a build of ``config`` reads from ``data_dir``: the rule of every route
+    (:meth:`himga.catalog.Benchmark.source_files`: the builder, export, validate, stats).
+
+    Args:
+        config: A ``LongmemevalConfig``.
+        data_dir: One file (read as it is); a folder (:func:`folder_files`: the config's own file, else,
+            holding no other config's file, its source files as parts of one source); or ``None``, the
+            config's pinned file only (:func:`himga.sources.pinned_source`, downloaded if needed).
+
+    Returns:
+        The files in reading order; ``[]`` for a folder holding only other configs' files.
+
+    Raises:
+        ConfigurationError: ``data_dir`` does not exist or is no file or folder; an entry of the config's
+            file name that is not a regular file.
+        SourceFormatError: a folder holding no source file.
+        DownloadError, ChecksumError: the pinned file could not be fetched or verified.
+    """
+    if data_dir is None:
+        return [pinned_source("longmemeval", config.remote_file(), config=config.name)]
+    check_source_kind("longmemeval", data_dir)
+    path = Path(data_dir).expanduser()
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
+    return folder_files(config.name, path, Longmemeval.builder_configs)
+
 
 
 class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a cache checked on open

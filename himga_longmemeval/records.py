@@ -30,7 +30,6 @@ import json
 import logging
 from typing import Any
 
-from himga.data.helpers import chronological, session_sort_key  # noqa: F401 - moved to himga.data; the old path works
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 

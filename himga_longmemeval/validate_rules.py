@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
-from himga.validate import Finding
+from himga.finding import Finding
 
 __all__ = ["KINDS", "findings"]
 

@@ -214,7 +214,7 @@ def test_usage_locomo_snippet_runs(shared_data, monkeypatch):
 def test_usage_longmemeval_claims(shared_data, tmp_path):
     """The LongMemEval walk-through's comments, on its local lines (the first one downloads)."""
     from himga.data import load_longmemeval
-    from himga_longmemeval.records import chronological
+    from himga.data import chronological
 
     snippet = _blocks(_section(DOCS / "usage.md", "## LongMemEval"), "python")[0]
     assert "# names say no config: both files, as parts (99 questions)" in snippet  # the config is given (issue 17 §2)

@@ -2,9 +2,18 @@
 
 Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.sources` (source files; :mod:`himga.utils` keeps the seed's names),
 :mod:`himga.errors` (exceptions), :mod:`himga.cli` (the ``himga`` command).
+
+Importing ``himga`` imports no ``datasets``: once ``datasets`` is imported (now or later), the benchmarks'
+names (``himga_locomo``, ...) are registered with ``datasets.load_dataset`` (:mod:`himga._registration`).
 """
 
-from himga.version import __version__  # noqa: E402,F401
+import wrapt
 
-# Registers "himga_locomo" and "himga_longmemeval" with datasets.load_dataset (see himga.cache._registration).
-from himga.cache import _registration  # noqa: E402,F401
+from himga.version import __version__  # noqa: F401
+
+
+@wrapt.when_imported("datasets")
+def _register(_datasets) -> None:
+    from himga._registration import register
+
+    register()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from himga import sources
+from himga.catalog import NAMES as DATASETS
 from himga.catalog import benchmark
-from himga.sources import DATASETS, RemoteFile, cache_root, datasets_root, sha256_of
+from himga.sources import RemoteFile, cache_root, datasets_root, sha256_of
 
 __all__ = ["DATASETS", "RemoteFile", "default_sources", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
 

@@ -29,6 +29,7 @@ from himga.data.convert import row_to_sample
 from himga.data.features import SAMPLE_FEATURES
 from himga.data.schema import Sample
 from himga.errors import shown
+from himga.finding import Finding
 
 __all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "source_files", "validate"]
 
@@ -38,23 +39,6 @@ GENERIC_KINDS = {
     "duplicate_question": "question texts asked more than once within a sample",
     "duplicate_turn_id": "turn ids used by more than one message within a sample",
 }
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One data-quality finding.
-
-    Attributes:
-        kind: A key of the dataset's kinds, e.g. ``"malformed_evidence"``.
-        sample_id: The sample (LoCoMo conversation, LongMemEval question) it is in.
-        where: Inside the sample, e.g. ``"QA 37"``, ``"session answer_4be1b6b4_2"``; ``""`` for the sample.
-        detail: What was found, e.g. ``"'D8:6; D9:17' -> D8:6, D9:17"``.
-    """
-
-    kind: str
-    sample_id: str
-    where: str
-    detail: str
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""The cache key covers the code that shapes rows and nothing else (issue 18 §2): editing ``chronological``
-or a validate rule keeps every cache; editing a records module gives its benchmark a new key, and only its."""
+"""The cache key covers the code the rows are made by: a benchmark's row modules and every module of ours they
+import, read from their imports. Editing ``chronological``, a validate rule or the catalogue keeps every cache;
+editing a records module gives its benchmark a new key, and only its."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from himga.cache._key import SHARED_MODULES, row_files
+from himga.cache import row_files
 from himga.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +53,7 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
         "himga_longmemeval/validate_rules.py",
         "src/himga/validate.py",
         "src/himga/catalog/__init__.py",
-        "src/himga/catalog/_benchmark.py",
+        "src/himga/scoring/report.py",
         "himga_locomo/source_record.py",  # rebuilds the source record from a Sample: shapes no row
         "himga_locomo/gold_report.py",
         "himga_longmemeval/records.py",
@@ -69,9 +70,15 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
     assert hashes["himga_locomo/qa_records.py"]["locomo"] != hashes["himga_locomo/records.py"]["locomo"]  # the QA rules shape rows too
 
 
-def test_the_key_covers_the_builder_its_records_and_the_shared_schema_only():
-    names = {entry: [p.relative_to(ROOT).as_posix() for p in row_files(entry)] for entry in CATALOG}
-    shared = [f"src/{m.replace('.', '/')}.py" for m in SHARED_MODULES]
-    assert names["locomo"] == ["himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py", *shared]
-    assert names["longmemeval"] == ["himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py",
-                                    "himga_longmemeval/folder.py", *shared]
+def test_the_key_covers_the_row_modules_and_what_they_import():
+    names = {entry: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for entry in CATALOG}
+    own = {"locomo": {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py"},
+           "longmemeval": {"himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py", "himga_longmemeval/folder.py"}}
+    reading = {"src/himga/jsonio/reader.py", "src/himga/jsonio/jsonlines.py", "src/himga/jsonio/compressed.py",
+               "src/himga/jsonio/_duplicate_keys.py", "src/himga/jsonio/_depth.py", "src/himga/jsonio/rawcell.py",
+               "src/himga/data/schema.py", "src/himga/data/features.py", "src/himga/cache/_arrow_batches.py", "src/himga/errors.py"}
+    for name, files in names.items():
+        assert own[name] | reading <= files
+        assert {f for f in files if f.startswith("himga_")} == own[name]  # no other builder folder, no card, no validate rule
+        assert not files & {"src/himga/data/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
+                            "src/himga/scoring/report.py", "src/himga/data/loaders.py"}

@@ -1,4 +1,4 @@
-"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga.cache._registration).
+"""``datasets.load_dataset("himga_locomo" | "himga_longmemeval", ...)`` after ``import himga`` (himga._registration).
 
 Pins the behaviour on the installed ``datasets`` (any of the supported range; CI runs the newest and,
 for the tests in .ci/oldest-tests.txt, the oldest): every ``load_dataset`` argument the issue lists,
@@ -23,7 +23,7 @@ import pytest
 from datasets.exceptions import DatasetGenerationError
 
 import himga  # noqa: F401  (registers the names)
-from himga.cache import _registration as registry
+from himga import _registration as registry
 from himga.data import SAMPLE_FEATURES
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, SourceFormatError

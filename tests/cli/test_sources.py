@@ -20,7 +20,7 @@ import dataclasses
 import himga_locomo.gold
 import himga_locomo.locomo
 from himga.cli import main
-from himga.catalog import benchmark
+from himga.catalog import CATALOG, benchmark
 
 M_ORIGINAL_SHA = "ab" * 32
 
@@ -57,7 +57,9 @@ def remote(monkeypatch):
     locomo_url = himga_locomo.locomo._URL
     monkeypatch.setattr(himga_locomo.locomo, "_URL", base + urlsplit(locomo_url).path)
     errata = himga_locomo.gold.ERRATA_PIN
-    monkeypatch.setattr(himga_locomo.gold, "ERRATA_PIN", dataclasses.replace(errata, url=base + urlsplit(errata.url).path))
+    served = dataclasses.replace(errata, url=base + urlsplit(errata.url).path)
+    entry = benchmark("locomo")
+    monkeypatch.setitem(CATALOG, "locomo", dataclasses.replace(entry, auxiliary=((entry.auxiliary[0][0], "errata", served),)))
     answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"}), urlsplit(errata.url).path: (200, {"Content-Length": "150552"})}
     for config, pin in benchmark("longmemeval").pins().items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"

@@ -9,7 +9,7 @@ import pytest
 from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError, MissingDependencyError
-from himga.qrels import query_id
+from himga.data import item_id
 from himga.scoring import locomo_score
 from himga.scoring import locomo as L
 
@@ -26,7 +26,7 @@ def test_the_fixture_names_the_official_commit_and_is_varied():
 
 
 def test_every_official_value_on_the_real_file(locomo_samples):
-    qas = {query_id(s, qa): qa for s in locomo_samples for qa in s.qa_pairs}
+    qas = {item_id(s, qa): qa for s in locomo_samples for qa in s.qa_pairs}
     rows = [r for r in OFFICIAL["rows"] if not r[0].startswith("extra:")]
     assert len({r[0] for r in rows}) == 1986  # every QA pair of the file has at least two predictions
     wrong = [(qid, pred, want, locomo_score(qas[qid], pred)) for qid, pred, want in rows if locomo_score(qas[qid], pred) != want]

@@ -9,7 +9,7 @@ import pytest
 from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError
-from himga.qrels import query_id
+from himga.data import item_id
 from himga.scoring import dumps_report, format_table, run_record, score_samples
 from himga.scoring.intervals import normal_interval, summarize, wilson_interval
 
@@ -27,7 +27,7 @@ def test_wilson_and_normal_intervals():
 
 
 def test_locomo_gold_scores_one_in_every_category(locomo_samples):
-    predictions = {query_id(s, qa): qa.answer for s in locomo_samples for qa in s.qa_pairs}
+    predictions = {item_id(s, qa): qa.answer for s in locomo_samples for qa in s.qa_pairs}
     report = score_samples("locomo", locomo_samples, predictions=predictions)
     assert [(r["type"], r["n"], r["mean"]) for r in report["per_type"]] == [
         ("single_hop", 841, 1.0), ("multi_hop", 282, 1.0), ("temporal", 321, 1.0), ("open_domain", 96, 1.0),
@@ -37,7 +37,7 @@ def test_locomo_gold_scores_one_in_every_category(locomo_samples):
 
 
 def test_locomo_questions_as_predictions(locomo_samples):
-    predictions = {query_id(s, qa): qa.question for s in locomo_samples for qa in s.qa_pairs}
+    predictions = {item_id(s, qa): qa.question for s in locomo_samples for qa in s.qa_pairs}
     report = score_samples("locomo", locomo_samples, predictions=predictions)
     assert report["overall"]["mean"] == pytest.approx(0.029395667717728814, abs=1e-15)
     assert report["overall_without_category_5"]["mean"] == pytest.approx(0.0379089584983178, abs=1e-15)
@@ -82,7 +82,7 @@ def test_a_judged_benchmark_needs_labels(longmemeval_samples):
 
 
 def test_two_reports_differ_only_in_the_timestamp(locomo_samples, shared_data):
-    predictions = {query_id(s, qa): "" for s in locomo_samples for qa in s.qa_pairs}
+    predictions = {item_id(s, qa): "" for s in locomo_samples for qa in s.qa_pairs}
     files = [shared_data / "locomo" / "locomo10.json"]
     texts = []
     for created in ("2026-01-01T00:00:00+00:00", "2026-12-31T23:59:59+00:00"):
@@ -106,7 +106,7 @@ def test_locomo_scores_do_not_depend_on_the_builder_options(locomo_samples, shar
 
     other = load_locomo(shared_data / "locomo", cache_dir=tmp_path, category_order="seed", category3_answer="full",
                         adversarial_answer="seed")
-    predictions = {query_id(s, qa): qa.answer for s in other for qa in s.qa_pairs}  # full category-3 text, trap answers
+    predictions = {item_id(s, qa): qa.answer for s in other for qa in s.qa_pairs}  # full category-3 text, trap answers
     a = score_samples("locomo", locomo_samples, predictions=predictions)
     b = score_samples("locomo", other, predictions=predictions)
     assert a == b

@@ -21,9 +21,9 @@ def _jsonl(path, rows):
 
 @pytest.fixture
 def locomo_gold(locomo_samples, tmp_path):
-    from himga.qrels import query_id
+    from himga.data import item_id
 
-    return _jsonl(tmp_path / "gold.jsonl", [{"question_id": query_id(s, qa), "hypothesis": qa.answer}
+    return _jsonl(tmp_path / "gold.jsonl", [{"question_id": item_id(s, qa), "hypothesis": qa.answer}
                                             for s in locomo_samples for qa in s.qa_pairs])
 
 

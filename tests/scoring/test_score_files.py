@@ -19,10 +19,10 @@ from himga.scoring import score_samples
 
 @pytest.fixture
 def gold(locomo_samples, tmp_path):
-    from himga.qrels import query_id
+    from himga.data import item_id
 
     path = tmp_path / "gold.jsonl"
-    path.write_text("".join(json.dumps({"question_id": query_id(s, qa), "hypothesis": qa.answer}) + "\n"
+    path.write_text("".join(json.dumps({"question_id": item_id(s, qa), "hypothesis": qa.answer}) + "\n"
                             for s in locomo_samples for qa in s.qa_pairs), encoding="utf-8")
     return path
 

@@ -9,7 +9,7 @@ loop. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``
 (``tests/builders/test_longmemeval.py``) checks that both paths give the same table.
 
 Internal of ``datasets`` used: ``ArrowBasedBuilder._prepare_split_single`` (its keyword parameters are the
-same in datasets 4.0-5.2; checked at import by :func:`himga.cache._registration.check_datasets`).
+same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_datasets`).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga.cache import _manifest as cache
-from himga.catalog import of_builder
+from himga.entry import entry_of_builder
 from himga.errors import CacheError, HimgaError
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
@@ -116,7 +116,7 @@ def _check_config_keywords(cls: type, kwargs: dict) -> None:
     Raises:
         ConfigurationError: names the keyword and the config's documented options (``USER_OPTIONS``).
     """
-    if (entry := of_builder(cls)) is not None:
+    if (entry := entry_of_builder(cls)) is not None:
         entry.check_options(kwargs, accepted=set(inspect.signature(datasets.DatasetBuilder.__init__).parameters))
 
 

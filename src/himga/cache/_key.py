@@ -1,33 +1,68 @@
 """The cache key of a build: the code that shapes its rows, and the identity of its source files.
 
 ``datasets`` puts a build's cache in a folder named after this key (``<cache>/<builder>/<config>/<version>/<key>``),
-so a change of either gives a new build and never serves stale rows. The code part covers only what shapes
-rows (:func:`row_files`): a benchmark's builder and records modules (:attr:`himga.catalog.Benchmark.row_modules`)
-and the shared schema and JSON-reading modules. Editing a helper (``himga.data.chronological``), a validate
-rule, the card or the catalogue keeps every cache; an M-scale LongMemEval rebuild takes minutes.
+so a change of either gives a new build and never serves stale rows. The code part covers what the rows are
+made by (:func:`row_files`): a benchmark's row modules (:attr:`himga.entry.Benchmark.row_modules`: the builder,
+its records modules) and every himga module they import, directly or not, read from their import statements.
+A validate rule, the card, the catalogue or a helper the builders do not import (``himga.data.chronological``)
+is not among them, so editing one keeps every cache; an M-scale LongMemEval rebuild takes minutes.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 from functools import cache
 from pathlib import Path
 
-from himga.catalog import Benchmark, benchmark
-from himga.sources.identity import file_identity
+from himga.entry import Benchmark, entry_of
+from himga.jsonio import file_identity
 from himga.version import __version__
 
-__all__ = ["SHARED_MODULES", "cache_key", "code_hash", "row_files"]
+__all__ = ["cache_key", "code_hash", "row_files"]
 
-#: Modules whose source shapes the rows of every benchmark.
-SHARED_MODULES = ("himga.data.schema", "himga.data.features", "himga.cache._arrow_batches", "himga.jsonio.reader",
-                  "himga.jsonio._duplicate_keys", "himga.jsonio.rawcell", "himga.errors")
+_OURS = ("himga", "himga_")
+
+
+def _file(module: str) -> Path | None:
+    """The source file of ``module``, or ``None`` when it is no module of ours."""
+    if not module.startswith(_OURS):
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    return Path(spec.origin) if spec is not None and spec.origin and spec.origin.endswith(".py") else None
+
+
+@cache
+def _imports(module: str) -> tuple[str, ...]:
+    """The modules of ours ``module`` imports anywhere in its source (top level or inside functions)."""
+    path = _file(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            found += [f"{base}.{a.name}" if _file(f"{base}.{a.name}") else base for a in node.names]
+    return tuple(sorted({m for m in found if m != module and _file(m) is not None}))
 
 
 def row_files(entry: Benchmark) -> list[Path]:
-    """The source files whose bytes :func:`code_hash` covers: ``entry``'s row modules, then :data:`SHARED_MODULES`."""
-    return [Path(importlib.util.find_spec(m).origin) for m in (*benchmark(entry).row_modules, *SHARED_MODULES)]
+    """The source files whose bytes :func:`code_hash` covers: ``entry``'s row modules and every module of ours
+    they import, directly or not (sorted by module name)."""
+    seen, todo = set(), [m.__name__ for m in entry_of(entry).row_modules]
+    while todo:
+        if (module := todo.pop()) not in seen:
+            seen.add(module)
+            todo += _imports(module)
+    return [_file(m) for m in sorted(seen)]
 
 
 @cache
@@ -42,7 +77,7 @@ def code_hash(entry: Benchmark) -> str:
 def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: list[Path] | None = None) -> str:
     """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
 
-    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:mod:`himga.sources.identity`) of each file in a
+    The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:func:`himga.jsonio.file_identity`) of each file in a
     ``data_dir`` folder, of a ``data_dir`` that is one file, and of each of ``data_files``.
     ``datasets`` keys ``data_files`` by their mtime only and ``data_dir`` only by its path: without
     this, adding a file to a folder, or an edit whose mtime was set back (``touch -r``, ``cp -p``),
@@ -51,9 +86,9 @@ def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: 
     Args:
         entry: The benchmark.
         data_dir: A source folder or file (absolute), or ``None``.
-        data_files: Source files (from :func:`source_files`), or ``None``.
+        data_files: Source files (from :func:`himga.cache.source_files`), or ``None``.
     """
-    key = code_hash(benchmark(entry))
+    key = code_hash(entry_of(entry))
     if data_files is not None:
         paths = list(data_files)
     elif data_dir is not None and Path(data_dir).is_dir():

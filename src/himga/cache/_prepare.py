@@ -16,7 +16,7 @@ import datasets
 from himga.cache._key import cache_key, code_hash
 from himga.cache._guarded import unwrap
 from himga.cache._progress import rows_progress
-from himga.catalog import Benchmark, benchmark
+from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
 from himga.sources import pinned_source
 from himga.sources.identity import check_source_kind
@@ -62,7 +62,7 @@ def make_builder(
     Raises:
         ConfigurationError: unknown dataset, config or option value; a source that does not exist.
     """
-    entry = benchmark(entry)
+    entry = entry_of(entry)
     entry.check_options(options, make_builder)
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
 
@@ -139,11 +139,11 @@ def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
             suffix, "source file or folder '…'" otherwise), or is something else than a file or a
             folder (:func:`check_source_kind`).
     """
-    check_source_kind(benchmark(entry).name, data_dir)
+    check_source_kind(entry_of(entry).name, data_dir)
     path = Path(data_dir).expanduser().resolve()
     if not path.exists():
         what = "source file" if path.suffix else "source file or folder"
-        raise ConfigurationError(f"{benchmark(entry).name}: {what} {str(data_dir)!r} does not exist")
+        raise ConfigurationError(f"{entry_of(entry).name}: {what} {str(data_dir)!r} does not exist")
     return str(path)
 
 
@@ -151,7 +151,7 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
     """The files named by ``data_files`` (a path, a list, or a ``{split: paths}`` dict), absolute, in order.
 
     The one rule for where a ``data_files`` entry points, used by every route (:func:`make_builder`,
-    ``datasets.load_dataset`` through :mod:`himga.cache._registration`, streaming included). A relative entry is
+    ``datasets.load_dataset`` through :mod:`himga._registration`, streaming included). A relative entry is
     relative to ``base`` (the ``data_dir`` given with it) when there is one, else to the working
     directory: ``data_dir=DATA, data_files="longmemeval_oracle.json"`` is ``DATA/longmemeval_oracle.json``
     whatever the working directory holds, as with ``datasets``' own json builder.

@@ -10,6 +10,7 @@ Example:
 from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
 from .features import SAMPLE_FEATURES
+from .ids import item_id
 from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
                       qa_by_type, session_sort_key)
 from .relevance import Relevance
@@ -50,6 +51,7 @@ __all__ = [
     "chronological",
     "evidence_messages",
     "evidence_sessions",
+    "item_id",
     "iter_messages",
     "load_dataset",
     "load_locomo",

@@ -189,11 +189,11 @@ def rule_of(sample) -> RelevanceRule:
     Raises:
         ConfigurationError: ``sample.dataset`` is no benchmark of the catalogue (a ``ValueError``).
     """
-    from himga.catalog import CATALOG
+    from himga.entry import entry_named, entry_names
 
-    if sample.dataset not in CATALOG:
-        raise ConfigurationError(f"relevance: expected a sample of {' or '.join(CATALOG)}, got dataset {sample.dataset!r}")
-    return CATALOG[sample.dataset].relevance
+    if (entry := entry_named(sample.dataset)) is None:
+        raise ConfigurationError(f"relevance: expected a sample of {' or '.join(entry_names())}, got dataset {sample.dataset!r}")
+    return entry.relevance
 
 
 def relevance(sample, qa) -> Relevance:

@@ -18,7 +18,7 @@ from himga.errors import SourceFormatError
 from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source, plain_suffix
-from himga.sources.identity import check_unchanged, file_identity
+from himga.jsonio._identity import check_unchanged, file_identity
 
 __all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_records"]
 

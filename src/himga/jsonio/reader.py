@@ -24,7 +24,7 @@ from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from himga.sources.identity import check_unchanged, file_identity
+from himga.jsonio._identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 

@@ -37,13 +37,7 @@ from himga.errors import ConfigurationError, shown
 from himga.identifiers import trec_id
 from himga.qrels._run import write_run
 
-__all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "query_id", "write_qrels", "write_run"]
-
-
-def query_id(sample, qa) -> str:
-    """The TREC query id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>``
-    (:func:`himga.data.ids.item_id`, the ids of ``himga subset`` too)."""
-    return item_id(sample, qa)
+__all__ = ["QrelsSummary", "documents", "export_qrels", "qrels", "write_qrels", "write_run"]
 
 
 def _doc_id(sample, local: str, granularity: str) -> str:
@@ -107,7 +101,7 @@ def qrels(samples: Iterable, granularity: str) -> dict[str, dict[str, int]]:
             rel = sample.relevance(qa)
             if rel.evaluable:
                 candidates = [_doc_id(sample, c, granularity) for c in sample.candidates(granularity)]
-                out[query_id(sample, qa)] = dict(_judged(sample, rel, granularity, candidates))
+                out[item_id(sample, qa)] = dict(_judged(sample, rel, granularity, candidates))
     return out
 
 
@@ -193,9 +187,9 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
             handles[n] = open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n")
         for sample in samples:
             candidates = {g: [trec_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
-            _check_candidate_bytes(sample, candidates, [query_id(sample, qa) for qa in sample.qa_pairs])
+            _check_candidate_bytes(sample, candidates, [item_id(sample, qa) for qa in sample.qa_pairs])
             for qa in sample.qa_pairs:
-                qid = trec_id(query_id(sample, qa), "query id")
+                qid = trec_id(item_id(sample, qa), "query id")
                 if qid in seen:
                     raise ConfigurationError(f"cannot write qrels: query id {qid!r} occurs twice")
                 seen.add(qid)

@@ -10,7 +10,8 @@ Pure functions, the official text and rules in one place each, with their source
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring.report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.scoring.record`): what produced them.
 
-What differs between the benchmarks is in one mapping, :data:`SCORERS` (:mod:`himga.scoring.benchmarks`).
+What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
+(``entry.scoring``).
 
 Example:
     >>> from himga.scoring import judge_label, locomo_score
@@ -20,13 +21,13 @@ Example:
     True
 """
 
-from himga.scoring.benchmarks import SCORERS, Benchmark
+from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Scorer
 from himga.scoring.locomo import locomo_score
 from himga.scoring.longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring.predictions import read_labels, read_predictions
 from himga.scoring.record import dumps_report, run_record
 from himga.scoring.report import format_table, questions_by_id, score_questions, score_samples
 
-__all__ = ["SCORERS", "Benchmark", "dumps_report", "format_table", "judge_label", "judge_request", "locomo_score",
+__all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Scorer", "dumps_report", "format_table", "judge_label", "judge_request", "locomo_score",
            "longmemeval_judge_prompt", "questions_by_id", "read_labels", "read_predictions", "run_record", "score_questions",
            "score_samples"]

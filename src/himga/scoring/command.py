@@ -59,13 +59,13 @@ def run(args: argparse.Namespace) -> int:
     from himga.scoring.outputs import check_outputs, write_text
     from himga.scoring.predictions import brief, check_hypotheses, check_ids, labels_of, predictions_of
     from himga.scoring.record import dumps_report, run_record
-    from himga.scoring.report import benchmark, format_table, questions_by_id, score_questions
+    from himga.scoring.report import scorer, format_table, questions_by_id, score_questions
     from himga.catalog import CATALOG
     from himga.catalog import benchmark as catalog_entry
     from himga.subset import run_identity
     from himga.validate import source_files
 
-    bench = benchmark(args.dataset)
+    bench = scorer(args.dataset)
     judged = bench.score is None
     if not judged and (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset}: --prompts and --labels apply to benchmarks scored by a judge model")

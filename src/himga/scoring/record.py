@@ -12,10 +12,10 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-from himga.catalog import benchmark as catalog_entry
+from himga.entry import entry_named
 from himga.jsonio.run_inputs import InputFile
 from himga.sources.provenance import file_sha256
-from himga.scoring.report import benchmark
+from himga.scoring.report import scorer
 from himga.version import __version__
 
 __all__ = ["dumps_report", "run_record"]
@@ -37,7 +37,7 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
     Raises:
         OSError: a file cannot be read.
     """
-    pins = list(catalog_entry(dataset).pins().values())
+    pins = list(entry_named(dataset).pins().values())
     out = []
     for path in files:
         digest = file_sha256(path)
@@ -80,7 +80,7 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         ConfigurationError: an unknown dataset.
         OSError: a file cannot be read.
     """
-    bench = benchmark(dataset)
+    bench = scorer(dataset)
     judge = None
     if bench.judge is not None:
         judge = {**bench.judge, "models_in_labels": label_models or []}

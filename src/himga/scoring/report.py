@@ -6,7 +6,7 @@ A report (a JSON-ready dict)::
      "overall": {...}, <benchmark totals>, "scored", "missing", "per_question": {question_id: score}}
 
 LoCoMo adds ``overall_without_category_5``; LongMemEval ``task_averaged`` and ``abstention``
-(:mod:`himga.scoring.benchmarks`). Intervals: :mod:`himga.scoring.intervals`.
+(:mod:`himga.scoring._scorers`). Intervals: :mod:`himga.scoring.intervals`.
 """
 
 from __future__ import annotations
@@ -14,25 +14,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.qrels import query_id
-from himga.scoring.benchmarks import SCORERS, Benchmark, Row
+from himga.data.ids import item_id
+from himga.scoring._scorers import Row, Scorer
 from himga.scoring.intervals import summarize
 from himga.scoring.predictions import brief, check_ids
 
-__all__ = ["benchmark", "format_table", "questions_by_id", "score_questions", "score_samples"]
+__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_samples"]
 
 
-def benchmark(dataset: str) -> Benchmark:
-    """The :class:`~himga.scoring.benchmarks.Benchmark` of ``dataset``.
+def scorer(dataset: str) -> Scorer:
+    """The :class:`~himga.scoring.Scorer` of ``dataset`` (its catalogue entry's).
 
     Raises:
-        ConfigurationError: an unknown dataset.
+        ConfigurationError: an unknown dataset, or one without a scorer.
     """
-    from himga.catalog import benchmark as entry
+    from himga.entry import entry_named, entry_names
 
-    if dataset not in SCORERS:
-        raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {', '.join(SCORERS)}")
-    return entry(dataset).scoring
+    if (entry := entry_named(dataset)) is None or entry.scoring is None:
+        scored = [name for name in entry_names() if entry_named(name).scoring is not None]
+        raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {', '.join(scored)}")
+    return entry.scoring
 
 
 def questions_by_id(samples: Iterable) -> dict:
@@ -41,7 +42,7 @@ def questions_by_id(samples: Iterable) -> dict:
     Keeps the QA pairs only, so that one pass over :class:`~himga.data.LazySamples` of LongMemEval-M holds
     no haystack.
     """
-    return {query_id(sample, qa): qa for sample in samples for qa in sample.qa_pairs}
+    return {item_id(sample, qa): qa for sample in samples for qa in sample.qa_pairs}
 
 
 def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, str] | None = None,
@@ -77,7 +78,7 @@ def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[st
 
     ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``).
     """
-    bench = benchmark(dataset)
+    bench = scorer(dataset)
     given = predictions if bench.score is not None else labels
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (labels=)"

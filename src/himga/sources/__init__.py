@@ -29,13 +29,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark
+from himga.entry import entry_named, entry_names
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 from himga.sources.offline import offline_switch
 
 __all__ = [
-    "AUXILIARY",
-    "DATASETS",
     "RemoteFile",
     "cache_root",
     "check_cached",
@@ -47,14 +45,6 @@ __all__ = [
     "sha256_of",
     "where_to_put",
 ]
-
-#: The datasets :func:`get_dataset` knows (the names of :data:`himga.catalog.CATALOG`).
-DATASETS = NAMES
-
-#: The folders of the other pinned files :func:`get_dataset` fetches (catalogue data,
-#: :data:`himga.catalog.AUXILIARY_FOLDERS`): LoCoMo's errata, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` like the data.
-AUXILIARY = AUXILIARY_FOLDERS
-
 
 @dataclass(frozen=True)
 class RemoteFile:
@@ -160,7 +150,7 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
 def _option_for(folder: str) -> str:
     """The option that names a file of one's own for ``folder``: ``--data-dir / data_dir=`` for a
     benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue (LoCoMo's errata)."""
-    labels = [label for b in CATALOG.values() for f, label, _pin in b.auxiliary if f == folder]
+    labels = [label for name in entry_names() for f, label, _pin in entry_named(name).auxiliary if f == folder]
     return f"--{labels[0]} / {labels[0]}=" if labels else "--data-dir / data_dir="
 
 
@@ -246,7 +236,7 @@ def dataset_folder(name: str) -> Path | None:
     folder = root / name
     if folder.is_dir():
         return folder
-    subfolders = ", ".join(f"{d}/" for d in DATASETS)
+    subfolders = ", ".join(f"{d}/" for d in entry_names())
     message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
                f"expected a folder holding one subfolder per dataset ({subfolders})")
     if not root.is_dir():
@@ -263,7 +253,7 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"`` (one of :data:`DATASETS`), or ``"locomo-audit"`` (:data:`AUXILIARY`).
+        name: A benchmark's name (``"locomo"``), or the folder of an auxiliary file of its entry (``"locomo-audit"``).
         files: The pinned files to make sure of (a builder config's :meth:`remote_file`);
             :func:`himga.utils.get_dataset` fills in the default config's.
 
@@ -276,8 +266,9 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    if name not in DATASETS + AUXILIARY:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(DATASETS + AUXILIARY)}")
+    known = [*entry_names(), *(f for n in entry_names() for f, _label, _pin in entry_named(n).auxiliary)]
+    if name not in known:
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(known)}")
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name
@@ -308,7 +299,7 @@ def check_cached(remote: RemoteFile, path: Path) -> None:
     """
     if remote.sha256 is None:
         return
-    from himga.sources.identity import file_identity
+    from himga.jsonio import file_identity
 
     identity = list(file_identity(path.stat()))
     record = _verified_record(path)
@@ -331,7 +322,7 @@ def _record_verified(remote: RemoteFile, path: Path) -> None:
     """Write the record of :func:`check_cached` for ``path``, whose sha256 was just found to be the pin's."""
     if remote.sha256 is None:
         return
-    from himga.sources.identity import file_identity
+    from himga.jsonio import file_identity
 
     with contextlib.suppress(OSError):  # a read-only cache: checked again next time
         record = {"identity": list(file_identity(path.stat())), "sha256": remote.sha256}

@@ -1,17 +1,6 @@
-"""The identity of a source file: what the cache key covers, and how a change during a read is caught.
-
-Also :class:`OneFileEach`: a build reading several files refuses a sample found in two of them.
-
-A file's identity is ``(size, mtime_ns, ctime_ns, inode)``. ``mtime`` alone is not enough: ``touch -r``
-and ``cp -p`` set it back after an edit, but no user tool can set ``ctime`` back (the kernel sets it to
-the current time on every write, chmod, rename or ``utime`` call), and a file replaced by rename has
-another inode. ``datasets`` keys ``data_files`` by ``mtime`` only, so himga adds the identity of every
-source file to the cache key (:func:`himga.cache._prepare.cache_key`) and compares it before and after
-each read (:func:`check_unchanged`).
-
-Limit: timestamps have the file system's granularity (on Linux, the kernel tick unless the file
-system has fine-grained timestamps), so two same-size in-place rewrites within one tick, the first
-before the read starts, could go unseen by the timestamps alone.
+"""What a source path is (:func:`path_kind`, :func:`check_source_kind`), and :class:`OneFileEach`: a build
+reading several files refuses a sample found in two of them. A file's identity (what the cache key covers)
+is :func:`himga.jsonio.file_identity`.
 """
 
 from __future__ import annotations
@@ -19,11 +8,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
-from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError
 
-__all__ = ["Identity", "OneFileEach", "check_source_kind", "check_unchanged", "file_identity", "path_kind"]
+__all__ = ["OneFileEach", "check_source_kind", "path_kind"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -66,37 +54,6 @@ def check_source_kind(name: str, path: str | Path) -> None:
     kind = path_kind(Path(path).expanduser())
     if kind not in ("a regular file", "a folder", "missing"):
         raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
-
-#: ``(size, mtime_ns, ctime_ns, inode)`` of a file.
-Identity = tuple[int, int, int, int]
-
-
-def file_identity(stat: os.stat_result) -> Identity:
-    """``(st_size, st_mtime_ns, st_ctime_ns, st_ino)`` of an ``os.stat``/``os.fstat`` result."""
-    return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
-
-
-def check_unchanged(path: Path, f: BinaryIO, before: Identity) -> None:
-    """Raise unless the open file ``f`` and the file now at ``path`` both still have identity ``before``.
-
-    The open file catches an in-place rewrite (``rsync --inplace``, ``dd conv=notrunc``) or truncation;
-    the path catches a replacement by rename and a deletion.
-
-    Args:
-        path: The file's path.
-        f: The file, opened before ``before`` was taken (``file_identity(os.fstat(f.fileno()))``).
-        before: Its identity when the read started.
-
-    Raises:
-        SourceChangedError: the identity differs (names the file).
-    """
-    try:
-        now = file_identity(os.stat(path))
-    except FileNotFoundError:
-        now = None
-    if now != before or file_identity(os.fstat(f.fileno())) != before:
-        raise SourceChangedError(path.name)
-
 
 class OneFileEach:
     """Remembers where each sample id was read; an id read a second time is an error.

@@ -25,7 +25,7 @@ from typing import Any
 from himga import sources
 from himga.sources.content import content_sha256, first_difference
 from himga.errors import SourceFormatError
-from himga.sources.identity import file_identity
+from himga.jsonio import file_identity
 from himga.sources import RemoteFile
 
 __all__ = ["file_sha256", "provenance", "record_content", "record_sha256", "warn_if_modified"]

@@ -1,7 +1,10 @@
-"""The :class:`Benchmark` of a catalogue entry: one benchmark's builder, configs, pins and rules, resolved on use.
+"""The type of a catalogue entry: one benchmark's builder, configs, pins and rules, as the objects themselves.
 
-Modules are named as strings and imported on first use, so importing the catalogue imports no builder
-(``himga.sources`` and ``himga.data.relevance`` use it without importing ``datasets``).
+Each builder folder builds its entry (``himga_locomo.ENTRY``) and :mod:`himga.catalog` imports them all, so
+the catalogue's reach is visible as imports. Code below the catalogue (the schema's relevance labels, the
+source messages) finds an entry by name with :func:`entry_named`, which imports the catalogue on first use:
+the one import of this project made by name, so that a module the builders themselves import never imports
+the builders.
 """
 
 from __future__ import annotations
@@ -11,14 +14,46 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from importlib.resources import files as _package_files
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from himga.errors import ConfigurationError
 
-__all__ = ["Benchmark"]
+__all__ = ["Benchmark", "entry_named", "entry_names", "entry_of", "entry_of_builder"]
+
+
+def _catalog() -> dict[str, Benchmark]:
+    return importlib.import_module("himga.catalog").CATALOG
+
+
+def entry_names() -> tuple[str, ...]:
+    """The names of the catalogue's benchmarks, in catalogue order (:data:`himga.catalog.NAMES`)."""
+    return tuple(_catalog())
+
+
+def entry_named(name: str) -> Benchmark | None:
+    """The catalogue entry called ``name`` (``sample.dataset``), else ``None``."""
+    return _catalog().get(name)
+
+
+def entry_of(entry: Benchmark | str) -> Benchmark:
+    """``entry`` itself, or the catalogue entry called ``entry`` (:func:`himga.catalog.benchmark`).
+
+    Raises:
+        ConfigurationError: unknown name (a ``ValueError``): ``unknown dataset 'x'; expected one of ['locomo', 'longmemeval']``.
+    """
+    if isinstance(entry, Benchmark):
+        return entry
+    if (found := entry_named(entry)) is None:
+        raise ConfigurationError(f"unknown dataset {entry!r}; expected one of {sorted(entry_names())}")
+    return found
+
+
+def entry_of_builder(cls: type) -> Benchmark | None:
+    """The catalogue entry whose builder ``cls`` is (or derives from), else ``None``."""
+    return next((b for b in _catalog().values() if b.builder in cls.__mro__), None)
 
 
 @dataclass(frozen=True, eq=False)  # one object per benchmark: compared and hashed by identity
@@ -29,62 +64,54 @@ class Benchmark:
         name: The himga name (``Sample.dataset``, the CLI's argument), e.g. ``"locomo"``.
         title: The dataset card's ``pretty_name``, e.g. ``"LoCoMo (HiMGA-normalized)"``.
         load_name: The name registered with ``datasets.load_dataset``, e.g. ``"himga_locomo"``.
-        builder_module: The module holding the ``GeneratorBasedBuilder`` (and ``_DESCRIPTION``,
+        builder: The ``datasets.GeneratorBasedBuilder`` subclass (its module holds ``_DESCRIPTION``,
             ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card).
         row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
-            module, its file rule or gold variants where those are modules of their own): with the shared schema modules,
-            the cache key (:mod:`himga.cache._key`) covers these and nothing else.
-        files_rule: ``"module:function"`` deciding which files a build reads:
-            ``function(config, data_dir) -> list[Path]`` (see :meth:`source_files`).
+            modules, its file rule or gold variants where those are modules of their own): with every himga
+            module they import, the code the cache key covers (:func:`himga.cache.row_files`).
+        files_rule: ``files_rule(config, data_dir) -> list[Path]``, which files a build reads (see :meth:`source_files`).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.
-        relevance_rule: ``"module:attribute"``, a :class:`himga.data.relevance.RelevanceRule`.
+        relevance_rule: A :class:`himga.data.relevance.RelevanceRule`.
         card_notes: The Markdown file (in the builder's package) of the card's "Data notes".
         published_rows: Rows per config of the full release (the card's size category without an export).
-        scorer: ``"module:attribute"``, how the benchmark is scored (a :class:`himga.scoring.Benchmark`:
-            its metric, per-QA score or judge, table rows and totals), or ``None`` where none is wired.
+        scorer: How the benchmark is scored (a :class:`himga.scoring.Scorer`: its metric, per-QA score or
+            judge, table rows and totals), or ``None`` where none is wired.
         gold_variants: The module describing the gold-answer variants (the config option ``gold``), or ``None``
             for a benchmark with its published gold only. It provides ``VARIANTS`` (name → description, the
             default first; LoCoMo: ``published``, ``audited``), ``summary(samples) -> dict`` and
             ``format_summary(summary) -> str`` (what ``himga stats --gold`` prints), and
             ``errata_file(errata) -> Path`` (the errata file a build with ``errata=`` reads).
-        auxiliary: The other pinned files the builder reads, as ``(folder, label, "module:attribute")``: the
-            folder it is found in under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (like a benchmark's
-            own folder), its label in ``himga sources``, and its :class:`himga.sources.RemoteFile`
-            (LoCoMo: ``("locomo-audit", "errata", "himga_locomo.gold:ERRATA_PIN")``, read with ``gold="audited"``).
+        auxiliary: The other pinned files the builder reads, as ``(folder, label, RemoteFile)``: the folder it
+            is found in under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (like a benchmark's own folder),
+            its label in ``himga sources``, and its pin (LoCoMo: ``("locomo-audit", "errata", ERRATA_PIN)``,
+            read with ``gold="audited"``).
     """
 
     name: str
     title: str
     load_name: str
-    builder_module: str
-    row_modules: tuple[str, ...]
-    files_rule: str
-    validate_rules: str
-    relevance_rule: str
+    builder: type
+    row_modules: tuple[ModuleType, ...]
+    files_rule: Callable[[Any, str | Path | None], list[Path]]
+    validate_rules: ModuleType
+    relevance_rule: Any
     card_notes: str
     published_rows: int
-    scorer: str | None = None
-    gold_variants: str | None = None
-    auxiliary: tuple[tuple[str, str, str], ...] = ()
+    scorer: Any = None
+    gold_variants: ModuleType | None = None
+    auxiliary: tuple[tuple[str, str, Any], ...] = ()
 
     # --- the builder ----------------------------------------------------------------------------------
 
     @property
-    def module(self) -> Any:
-        """The builder module (imported on first use)."""
-        return importlib.import_module(self.builder_module)
+    def builder_module(self) -> str:
+        """The name of the module defining :attr:`builder` (``"himga_locomo.locomo"``)."""
+        return self.builder.__module__
 
-    @cached_property
-    def builder(self) -> type:
-        """The ``datasets.GeneratorBasedBuilder`` subclass defined in :attr:`builder_module`."""
-        import datasets
-
-        module = self.module
-        return next(
-            obj
-            for obj in vars(module).values()
-            if inspect.isclass(obj) and issubclass(obj, datasets.GeneratorBasedBuilder) and obj.__module__ == module.__name__
-        )
+    @property
+    def module(self) -> ModuleType:
+        """The builder module (and ``_DESCRIPTION``, ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card)."""
+        return inspect.getmodule(self.builder)
 
     @property
     def configs(self) -> list[str]:
@@ -114,7 +141,7 @@ class Benchmark:
     def auxiliary_pins(self) -> list[tuple[str, str, Any]]:
         """``(folder, label, pin)`` of the other pinned files the builder reads (:attr:`auxiliary`), resolved
         (LoCoMo: ``("locomo-audit", "errata", <errors.json>)``)."""
-        return [(folder, label, _resolve(target)) for folder, label, target in self.auxiliary]
+        return list(self.auxiliary)
 
     def auxiliary_pin(self, label: str) -> tuple[str, Any]:
         """``(folder, pin)`` of the auxiliary file labelled ``label`` (LoCoMo ``"errata"``).
@@ -150,8 +177,7 @@ class Benchmark:
             ConfigurationError: ``data_dir`` does not exist.
             DownloadError, ChecksumError: the pinned source could not be fetched or verified.
         """
-        module, _, function = self.files_rule.partition(":")
-        return getattr(importlib.import_module(module), function)(self.config(config), data_dir)
+        return self.files_rule(self.config(config), data_dir)
 
     def configs_named(self, filename: str) -> list[str]:
         """The configs whose source file may be called ``filename``, in builder order (``[]``: none).
@@ -207,18 +233,18 @@ class Benchmark:
     @property
     def rules(self) -> Any:
         """The validate rules module (``KINDS``, ``findings(sample)``)."""
-        return importlib.import_module(self.validate_rules)
+        return self.validate_rules
 
     @property
     def relevance(self) -> Any:
         """The :class:`~himga.data.relevance.RelevanceRule` of this benchmark."""
-        return _resolve(self.relevance_rule)
+        return self.relevance_rule
 
     @property
     def gold_report(self) -> Any:
         """The module named by :attr:`gold_variants` (``VARIANTS``, ``summary``, ``format_summary``,
         ``errata_file``), or ``None`` without gold variants."""
-        return None if self.gold_variants is None else importlib.import_module(self.gold_variants)
+        return self.gold_variants
 
     @property
     def golds(self) -> dict[str, str]:
@@ -233,19 +259,13 @@ class Benchmark:
     @property
     def scoring(self) -> Any:
         """The :class:`himga.scoring.Benchmark` named by :attr:`scorer` (``None`` without one)."""
-        return None if self.scorer is None else _resolve(self.scorer)
+        return self.scorer
 
     @property
     def notes(self) -> str:
         """The card's "Data notes" (Markdown)."""
         package = self.builder_module.partition(".")[0]
         return (_package_files(package) / self.card_notes).read_text(encoding="utf-8")
-
-
-def _resolve(target: str) -> Any:
-    """The object ``"module:attribute"`` names (the module imported on first use)."""
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 def _file_names(config: Any) -> list[str]:

@@ -23,8 +23,9 @@ One more internal is used by the builders' batch writer (:mod:`himga.cache._arro
 Nothing else is patched here (the builders' base class, :mod:`himga.cache._guarded`, swaps
 ``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
-builder itself has to download its source. Imported by ``himga/__init__.py``, so any ``import himga...``
-registers the names; importing twice is harmless.
+builder itself has to download its source. ``himga/__init__.py`` calls :func:`register` once ``datasets`` is
+imported (a post-import hook), so after any ``import himga...`` the names are known to ``datasets.load_dataset``
+without ``import himga`` importing ``datasets`` itself; registering twice is harmless.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import datasets
 import datasets.load
 from packaging.specifiers import SpecifierSet
 
-from himga.catalog import Benchmark, by_load_name
+from himga.entry import Benchmark
 from himga.errors import HimgaError
 
 __all__ = ["SUPPORTED_DATASETS", "UnsupportedDatasetsError", "check_datasets", "register"]
@@ -110,6 +111,13 @@ def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> dataset
     )
 
 
+def _entry(load_name: str) -> Benchmark | None:
+    """The catalogue entry registered as ``load_name`` (the catalogue is imported on the first such call)."""
+    from himga.catalog import by_load_name
+
+    return by_load_name(load_name)
+
+
 def register() -> None:
     """Install the wrapper around ``datasets.load.dataset_module_factory`` (idempotent).
 
@@ -126,12 +134,10 @@ def register() -> None:
     def dataset_module_factory(*args: Any, **kwargs: Any) -> datasets.load.DatasetModule:
         bound = signature.bind(*args, **kwargs)
         path = bound.arguments["path"]
-        if isinstance(path, str) and (entry := by_load_name(path)) is not None:
+        if isinstance(path, str) and (entry := _entry(path)) is not None:
             return _dataset_module(entry, bound.arguments.get("data_dir"), bound.arguments.get("data_files"))
         return original(*args, **kwargs)
 
     dataset_module_factory._himga = True
     datasets.load.dataset_module_factory = dataset_module_factory
 
-
-register()

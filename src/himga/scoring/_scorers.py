@@ -1,4 +1,4 @@
-"""What differs between the benchmarks' scoring, in one place: :data:`SCORERS`, one :class:`Benchmark` each.
+"""How each benchmark is scored: one :class:`Scorer` each, held by its catalogue entry (``entry.scoring``).
 
 Everything else in :mod:`himga.scoring` (reports, run records, the ``himga score`` command) reads these
 objects and never tests a dataset name.
@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from himga.scoring import locomo, longmemeval
 from himga.scoring.intervals import summarize
 
-__all__ = ["LOCOMO", "LONGMEMEVAL", "SCORERS", "Benchmark", "Row"]
+__all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
 
 #: One scored question: ``(question_id, table row key, score)``.
 Row = tuple[str, str, float]
 
 
 @dataclass(frozen=True)
-class Benchmark:
+class Scorer:
     """How one benchmark is scored.
 
     Attributes:
@@ -57,7 +57,7 @@ def _locomo_summaries(rows: Sequence[Row]) -> dict:
             "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]])}
 
 
-LOCOMO = Benchmark(
+LOCOMO_SCORER = Scorer(
     name="locomo",
     metric="official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
            "category 5: abstention phrase 0/1)",
@@ -99,7 +99,7 @@ def _lme_gold_options() -> dict:
             "label": "'yes' in reply.strip().lower()"}
 
 
-LONGMEMEVAL = Benchmark(
+LONGMEMEVAL_SCORER = Scorer(
     name="longmemeval",
     metric="judge label (1 = the judge answered yes), read from the judge's replies",
     source={**longmemeval.SOURCE, "metrics": "src/evaluation/print_qa_metrics.py"},
@@ -111,6 +111,3 @@ LONGMEMEVAL = Benchmark(
     judge={**longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
     judge_request=longmemeval.judge_request,
 )
-
-#: dataset name → how it is scored.
-SCORERS: dict[str, Benchmark] = {b.name: b for b in (LOCOMO, LONGMEMEVAL)}
