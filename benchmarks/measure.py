@@ -111,16 +111,16 @@ def stream(args) -> dict:
 
 
 def export(args) -> dict:
-    """(8) Export: the cached dataset as Parquet (himga.publish.export.export if present, else Dataset.to_parquet)."""
+    """(8) Export: the cached dataset as Parquet (himga.publish._export.export if present, else Dataset.to_parquet)."""
     try:
-        from himga.publish.export import export as himga_export
+        from himga.publish import export as himga_export
     except ImportError:
         himga_export = None
     out = Path(args.work) / f"export-{args.config}"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     if himga_export is not None:
-        how = "himga.publish.export.export"
+        how = "himga.publish._export.export"
         t0 = time.perf_counter()
         himga_export("longmemeval", out, [args.config], data_dir=args.input, cache_dir=args.cache)
     else:
@@ -150,11 +150,11 @@ def verify(args) -> dict:
 
 def content(args) -> dict:
     """(3b) What the content fingerprint costs a cold build: canonical JSON + sha256 of each parsed item
-    (``himga.sources.content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
+    (``himga.sources._content.ContentDigest.item``, as the LongMemEval builder calls it once a pin has a content
     fingerprint), timed alone; the parse is not."""
     import ijson
 
-    from himga.sources.content import ContentDigest
+    from himga.sources import ContentDigest
 
     digest, seconds, cpu, n = ContentDigest(), 0.0, 0.0, 0
     with open(args.input, "rb") as f:

@@ -38,7 +38,7 @@ ROWS_S = [
     ("materialize", "(5) all Samples from the cache", "seed", ("ratio<=", 0.5)),
     ("lazy", "(6) lazy: first Sample after open", "seed", ("s<=", 0.010)),
     ("stream", "(7) streaming: first row, streaming=True", "parse", None),
-    ("export", "(8) export: Parquet via himga.publish.export (bytes vs raw JSON)", None, ("bytes<=", 0.3)),
+    ("export", "(8) export: Parquet via himga.publish._export (bytes vs raw JSON)", None, ("bytes<=", 0.3)),
     ("verify", "(9) himga verify: re-hash the cache, count its rows", "parse", None),
 ]
 ROWS_M = [

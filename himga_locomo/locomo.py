@@ -19,10 +19,10 @@ from himga.cache import GuardedBuilder, split_generator
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records
-from himga.sources.content import content_sha256
-from himga.sources.folder import json_files
-from himga.sources.provenance import record_content, warn_if_modified
-from himga.sources.identity import OneFileEach, check_source_kind
+from himga.sources import content_sha256
+from himga.sources import json_files
+from himga.sources import record_content, warn_if_modified
+from himga.sources import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, pinned_source
 from himga_locomo import gold
 from himga_locomo.gold import GOLD_VARIANTS, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
@@ -62,7 +62,7 @@ _FILENAME = "locomo10.json"
 _SIZE = 2_805_274
 _SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
-#: The content fingerprint of that file (himga.sources.content: sha256 of its parsed JSON in canonical form) and its
+#: The content fingerprint of that file (himga.sources._content: sha256 of its parsed JSON in canonical form) and its
 #: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
 #: tests/sources/test_content.py checks both against it.
 _CONTENT_SHA256 = "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"
@@ -80,7 +80,7 @@ _VERSION = datasets.Version("2.0.0")
 
 
 def card_notes(variants: tuple[str, ...] = ("published",)) -> str:
-    """Card paragraphs generated from the builder's own data (:mod:`himga.publish.card`): the gold variants
+    """Card paragraphs generated from the builder's own data (:mod:`himga.publish._card`): the gold variants
     the card's configs carry."""
     return gold.card_note(variants)
 

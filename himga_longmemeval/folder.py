@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources.identity import check_source_kind, path_kind
-from himga.sources.folder import SOURCE_SUFFIXES, check_source_entry, no_source_files
+from himga.sources import check_source_kind, path_kind
+from himga.sources import SOURCE_SUFFIXES, check_source_entry, no_source_files
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 
@@ -56,7 +56,7 @@ def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
 
     Raises:
         SourceFormatError: the folder holds no source file, or an entry named like one that cannot be
-            read as a file (:func:`himga.sources.folder.check_source_entry`).
+            read as a file (:func:`himga.sources._folder.check_source_entry`).
     """
     files = sorted(
         p for p in folder.iterdir()

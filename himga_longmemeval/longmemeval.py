@@ -25,9 +25,9 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.cache import ArrowBatches, GuardedBuilder, split_generator
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
-from himga.sources.content import ContentDigest
-from himga.sources.provenance import record_content, warn_if_modified
-from himga.sources.identity import OneFileEach, check_source_kind
+from himga.sources import ContentDigest
+from himga.sources import record_content, warn_if_modified
+from himga.sources import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, pinned_source
 from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row

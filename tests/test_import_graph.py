@@ -77,7 +77,7 @@ def test_the_checker_finds_cycles_of_any_length():
 
 def test_the_graph_sees_imports_inside_functions():
     graph = import_graph()
-    assert "himga.sources.pin_status" in graph["himga.validate"]  # imported inside validate()
+    assert "himga.cli._sources" in graph["himga.validate"]  # imported inside validate()
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -101,7 +101,7 @@ LAYERS = [
     ("himga_",),
     ("himga.catalog",),
     ("himga._registration", "himga.data", "himga.validate", "himga.report", "himga.publish", "himga.runs",
-     "himga.subset", "himga.qrels", "himga.utils", "himga.testing", "himga.sources.pin_status", "himga.scoring.command"),
+     "himga.subset", "himga.qrels", "himga.utils", "himga.testing", "himga.cli._sources", "himga.cli._score"),
     ("himga.cli", "himga"),
 ]
 
@@ -124,5 +124,5 @@ def test_the_shared_code_imports_no_builder_and_no_catalogue():
     for low in ("himga.sources", "himga.jsonio", "himga.data.schema", "himga.data.relevance", "himga.cache", "himga.scoring", "himga.entry"):
         assert not {m for m in _reachable(graph, low) if m.startswith(("himga_", "himga.catalog"))}, low
     assert _reachable(graph, "himga.entry") == {"himga.errors"}  # the catalogue is found by name (entry_named), not imported
-    assert _reachable(graph, "himga.sources.offline") == set()  # the one offline decision imports nothing of ours
+    assert _reachable(graph, "himga.sources._offline") == set()  # the one offline decision imports nothing of ours
     assert {"himga_locomo", "himga_longmemeval"} <= graph["himga.catalog"]  # the catalogue's reach is visible

@@ -178,10 +178,10 @@ def test_qrels_record_their_gold_variant(shared_data, tmp_path, capsys):  # prob
     sources = [{"file": "locomo10.json", "sha256": "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"}]
     assert json.loads((tmp_path / "audited" / "identity.json").read_text()) == {
         "dataset": "locomo", "config": "default", "options": {"errata": str(errata), "gold": "audited"}, "sources": sources,
-        "gold": "audited", "errata": "errors.json", "errata_sha256": errata_sha}
+        "gold": {"variant": "audited", "errata": "errors.json", "errata_sha256": errata_sha}}
     assert json.loads((tmp_path / "published" / "identity.json").read_text()) == {
         "dataset": "locomo", "config": "default", "options": {}, "sources": sources,
-        "gold": "published", "errata": None, "errata_sha256": None}
+        "gold": {"variant": "published", "errata": None, "errata_sha256": None}}
     changed = {}  # the audited evidence changes the labels; TREC readers take the files as before
     for granularity in ("turn", "session"):
         by_query = {}

@@ -13,7 +13,8 @@ from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
 from himga.data.ids import item_id
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.subset import Item, draw, fingerprint, quotas, rank, run_identity, subset
+from himga.runs import fingerprint, run_identity
+from himga.subset import Item, draw, quotas, rank, subset
 
 LOCOMO_200_SEED0 = "f1ebf69fcb531c9f5714623766dbf8fe529a142482714139b4d4cc6a391a140f"
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
@@ -160,7 +161,7 @@ def test_run_identity(shared_data, tmp_path):
     assert run_identity("locomo", data_dir=shared_data / "locomo", ids=ids, gold="audited", errata=errata) == {
         "dataset": "locomo", "config": None, "options": {"errata": str(errata), "gold": "audited"},
         "sources": [{"file": "locomo10.json", "sha256": LOCOMO_SHA256}],
-        "gold": "audited", "errata": "errors.json",
-        "errata_sha256": "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e",
+        "gold": {"variant": "audited", "errata": "errors.json",
+                 "errata_sha256": "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"},
         "ids": "ids.txt", "subset_fingerprint": fingerprint(["conv-26:0", "conv-30:2"], [LOCOMO_SHA256]),
     }

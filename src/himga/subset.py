@@ -28,8 +28,9 @@ from typing import Any
 
 from himga.data.ids import item_id
 from himga.errors import ConfigurationError
+from himga.runs import fingerprint, source_hashes
 
-__all__ = ["Item", "Subset", "draw", "fingerprint", "items_of", "quotas", "rank", "run_identity", "subset", "write_ids"]
+__all__ = ["Item", "Subset", "draw", "items_of", "quotas", "rank", "subset", "write_ids"]
 
 #: What ``stratify`` accepts.
 STRATIFY = ("question_type",)
@@ -130,24 +131,6 @@ def draw(items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None
     return [item.id for item in items if item.id in chosen], dict(sorted(strata.items()))
 
 
-def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
-    """The subset fingerprint: sha256 of the sorted ids and the sorted source sha256s (see the module docstring)."""
-    digest = hashlib.sha256()
-    for i in sorted(ids):
-        digest.update(f"{i}\n".encode())
-    digest.update(b"\n")
-    for sha in sorted(source_sha256):
-        digest.update(f"{sha}\n".encode())
-    return digest.hexdigest()
-
-
-def _sources(name: str, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:
-    from himga.sources.provenance import file_sha256
-    from himga.validate import source_files
-
-    return [(path.name, file_sha256(path)) for path in source_files(name, config, data_dir=data_dir)]
-
-
 def subset(name: str, n: int, seed: int | str, *, config: str | None = None, data_dir: str | Path | None = None,
            cache_dir: str | Path | None = None, stratify: str | None = None, keep_abstention: bool = False,
            **options: Any) -> Subset:
@@ -176,65 +159,12 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
     samples = LazySamples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))
     items = items_of(samples)
     ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
-    sources = _sources(name, config, data_dir)
+    sources = source_hashes(name, config, data_dir)
     return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources)
 
 
 def write_ids(ids: Iterable[str], path: str | Path) -> None:
     """Write an ids file: one id per line, UTF-8, ``\\n`` line ends; whole or not at all, with the umask's mode."""
-    from himga.scoring.outputs import write_text
+    from himga.runs import write_text
 
     write_text(path, "".join(f"{i}\n" for i in ids))
-
-
-def run_identity(name: str, config: str | None = None, *, data_dir: str | Path | None = None,
-                 ids: Any = None, **options: Any) -> dict[str, Any]:
-    """What a score was computed on, for a report: the sources, the gold variant, the subset.
-
-    The one place a scoring report gets these facts (no build is run: only the source and errata files
-    are hashed, each once per process).
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        config: The builder config.
-        data_dir: A local folder or file instead of the pinned source.
-        ids: The ids file the evaluation was restricted to, if any: a path, or the
-            :class:`~himga.jsonio.run_inputs.InputFile` already read (:func:`~himga.jsonio.run_inputs.read_id_lines`).
-        **options: The builder options used (LoCoMo: ``gold``, ``errata``, ``category_order``, ...).
-
-    Returns:
-        ``{"dataset", "config", "options", "sources": [{"file", "sha256"}], "gold", "errata",
-        "errata_sha256", "ids", "subset_fingerprint"}``: ``gold`` is ``"published"`` unless
-        ``gold="audited"`` (LoCoMo), then ``errata`` / ``errata_sha256`` name the errata file;
-        ``subset_fingerprint`` is :func:`fingerprint` of the ids file's ids (``None`` without ``ids``).
-
-    Raises:
-        ConfigurationError: an unknown option, a missing ids or errata file; DownloadError as for a build.
-    """
-    from himga.catalog import benchmark
-
-    entry = benchmark(name)
-    entry.check_options(options, run_identity)
-    sources = _sources(name, config, data_dir)
-    gold, errata, errata_sha = options.get("gold", entry.default_gold), None, None
-    if gold != entry.default_gold:  # a variant read from an errata file (the catalogue entry's gold_variants)
-        from himga.sources import sha256_of
-
-        path = entry.gold_report.errata_file(options.get("errata"))
-        errata, errata_sha = path.name, sha256_of(path)
-    if ids is not None and not hasattr(ids, "lines"):
-        from himga.jsonio.run_inputs import read_id_lines
-
-        ids = read_id_lines(ids)
-    wanted = [i for _, i in ids.lines] if ids is not None else None
-    return {
-        "dataset": name,
-        "config": config,
-        "options": {k: str(v) for k, v in sorted(options.items())},
-        "sources": [{"file": f, "sha256": sha} for f, sha in sources],
-        "gold": gold,
-        "errata": errata,
-        "errata_sha256": errata_sha,
-        "ids": ids.name if ids is not None else None,
-        "subset_fingerprint": fingerprint(wanted, [sha for _, sha in sources]) if wanted is not None else None,
-    }

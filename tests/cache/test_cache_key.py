@@ -53,7 +53,7 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
         "himga_longmemeval/validate_rules.py",
         "src/himga/validate.py",
         "src/himga/catalog/__init__.py",
-        "src/himga/scoring/report.py",
+        "src/himga/scoring/_report.py",
         "himga_locomo/source_record.py",  # rebuilds the source record from a Sample: shapes no row
         "himga_locomo/gold_report.py",
         "himga_longmemeval/records.py",
@@ -81,4 +81,4 @@ def test_the_key_covers_the_row_modules_and_what_they_import():
         assert own[name] | reading <= files
         assert {f for f in files if f.startswith("himga_")} == own[name]  # no other builder folder, no card, no validate rule
         assert not files & {"src/himga/data/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
-                            "src/himga/scoring/report.py", "src/himga/data/loaders.py"}
+                            "src/himga/scoring/_report.py", "src/himga/data/loaders.py"}

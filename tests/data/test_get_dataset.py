@@ -168,7 +168,7 @@ def test_the_pinned_file_in_the_cache_is_used_offline_and_hashed_once(monkeypatc
     cached = _pinned_in_cache(shared_data)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     hashed = []
-    monkeypatch.setattr("himga.sources.sha256_of", lambda path: hashed.append(path) or PIN.sha256)
+    monkeypatch.setattr("himga.sources._remote.sha256_of", lambda path: hashed.append(path) or PIN.sha256)
     for _ in range(2):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
     assert hashed == [cached]  # the second load finds the check's record
@@ -251,7 +251,7 @@ def test_hub_corrupted_file_is_never_visible_under_its_final_name(monkeypatch):
         return "0" * 64
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", _fake_hub_download(CONTENT))
-    monkeypatch.setattr("himga.sources.sha256_of", check_then_fail)
+    monkeypatch.setattr("himga.sources._remote.sha256_of", check_then_fail)
     with pytest.raises(ChecksumError):
         get_dataset("longmemeval", files=[LME])
     assert seen == [False]

@@ -13,7 +13,7 @@ import pytest
 
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.run_inputs import read_id_lines, read_json_lines
-from himga.scoring.predictions import read_labels, read_predictions
+from himga.scoring import read_labels, read_predictions
 
 GOOD = b'{"question_id": "a", "hypothesis": "x"}\n'
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from himga.publish.card import SplitSize, code_cell, render_card
-from himga.publish.source_labels import SourceFile
+from himga.publish import SplitSize, code_cell, render_card
+from himga.publish import SourceFile
 
 HOSTILE = "a|b`c\n| injected | row | 1 | `x` | y |.json"
 

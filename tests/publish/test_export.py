@@ -20,11 +20,11 @@ import pytest
 import yaml
 from huggingface_hub import DatasetCard
 
-from himga.publish.card import field_reference, render_card
+from himga.publish import field_reference, render_card
 from himga.data import SAMPLE_FEATURES, load_longmemeval
 from himga.errors import ConfigurationError
 from himga.data.loaders import build_dataset
-from himga.publish.export import all_configs, export
+from himga.publish import all_configs, export
 
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
@@ -226,7 +226,7 @@ def test_the_locomo_card_says_non_commercial_in_words():
 
 
 def test_shard_count_rule():
-    from himga.publish.export import SHARD_BYTES, shard_count
+    from himga.publish import SHARD_BYTES, shard_count
 
     M = 2_737_100_077  # LongMemEval-M: ~2.7 GB of Arrow data, 500 rows
     assert [shard_count(500, b) for b in (15e6, 277e6, M, 9 * SHARD_BYTES)] == [16, 16, 16, 16]

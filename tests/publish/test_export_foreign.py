@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from himga.errors import ConfigurationError
-from himga.publish.export import export
+from himga.publish import export
 
 FIX = "move it away or export into an empty folder; himga removes only what an export of this dataset wrote"
 

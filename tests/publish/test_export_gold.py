@@ -12,9 +12,9 @@ from huggingface_hub.repocard import metadata_load
 
 from himga.cli import main
 from himga.errors import ConfigurationError
-from himga.publish.export import export
-from himga.publish.export_configs import ExportConfig, export_config, export_configs, export_name
-from himga.publish.read_export import checked_export, shard_metadata
+from himga.publish import export
+from himga.publish import ExportConfig, export_config, export_configs, export_name
+from himga.publish import checked_export, shard_metadata
 
 ERRATA_SHA256 = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
 

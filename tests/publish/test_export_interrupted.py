@@ -27,8 +27,8 @@ import pyarrow.parquet as pq
 import pytest
 from realdata import SHARED_DATA
 
-import himga.publish.export
-from himga.publish.export import export
+import himga.publish._export
+from himga.publish import export
 
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"  # 97 questions
 PAIR = SHARED_DATA / "longmemeval" / "longmemeval_oracle_pair.json"  # 2 questions
@@ -151,7 +151,7 @@ def test_interrupted_commit_never_mixes_card_and_data(fresh, tmp_path, monkeypat
             return real_replace(src, dst)
 
         with monkeypatch.context() as m:
-            m.setattr(himga.publish.export.os, "replace", replace)
+            m.setattr(himga.publish._export.os, "replace", replace)
             with pytest.raises(Interrupt):
                 export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)
         card = (out / "README.md").read_bytes()

@@ -23,8 +23,8 @@ from huggingface_hub.utils import filter_repo_objects
 from himga.cli import main
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
-from himga.publish.export import export
-from himga.publish.push import push
+from himga.publish import export
+from himga.publish import push
 
 FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from himga.data import load_locomo, samples_from_dataset
-from himga.publish.export import export
+from himga.publish import export
 
 # (question_type, source category) → QA pairs; the category order of the LoCoMo authors' evaluation code
 EXPECTED = {("single_hop", 4): 841, ("adversarial", 5): 446, ("temporal", 2): 321, ("multi_hop", 1): 282, ("open_domain", 3): 96}

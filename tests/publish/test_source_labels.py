@@ -15,13 +15,13 @@ import pytest
 from realdata import SHARED_DATA
 from huggingface_hub import DatasetCard
 
-import himga.publish.source_labels
-from himga.publish.card import pin_note
+import himga.publish._source_labels
+from himga.publish import pin_note
 from himga.cli import main
 from himga.catalog import benchmark
 from himga.errors import ConfigurationError
-from himga.publish.export import export, shard_metadata
-from himga.publish.source_labels import SourceFile, configs_named, matching_pins, select_configs
+from himga.publish import export, shard_metadata
+from himga.publish import SourceFile, configs_named, matching_pins, select_configs
 
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"
 SAMPLE_SHA256 = "940162ccefe110e8335eb8bc2ec6fe336edd77f481f0c1ef4edeb6d832d39711"  # sha256sum, 3,079,019 bytes
@@ -93,7 +93,7 @@ def test_select_configs(shared_data, oracle_named, tmp_path):
 def test_one_oracle_file_exports_only_the_oracle_configs(oracle_named, tmp_path, monkeypatch):
     out = tmp_path / "out"
     hashed = []
-    monkeypatch.setattr(himga.publish.source_labels, "describe", lambda path, real=himga.publish.source_labels.describe: (hashed.append(path), real(path))[1])
+    monkeypatch.setattr(himga.publish._source_labels, "describe", lambda path, real=himga.publish._source_labels.describe: (hashed.append(path), real(path))[1])
     sizes = export("longmemeval", out, data_dir=oracle_named)
     assert hashed == [oracle_named]  # once for both configs
     assert {c: s.num_examples for c, s in sizes.items()} == {"oracle": 97, "oracle_original": 97}

@@ -9,7 +9,7 @@ import pytest
 
 from himga.errors import SourceFormatError
 from himga.scoring import read_labels, read_predictions
-from himga.scoring.predictions import check_ids
+from himga.scoring import check_ids
 
 
 def _write(tmp_path, name, lines):

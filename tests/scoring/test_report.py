@@ -10,8 +10,9 @@ from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError
 from himga.data import item_id
-from himga.scoring import dumps_report, format_table, run_record, score_samples
-from himga.scoring.intervals import normal_interval, summarize, wilson_interval
+from himga.runs import dumps_report, run_record
+from himga.scoring import format_table, score_samples
+from himga.scoring import normal_interval, summarize, wilson_interval
 
 METRICS = load_fixture("official-longmemeval-qa-metrics.json")
 

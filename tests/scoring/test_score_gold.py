@@ -11,7 +11,7 @@ import pytest
 from himga.cli import main
 from himga.data import load_locomo
 from himga.data.ids import item_id
-from himga.subset import fingerprint
+from himga.runs import fingerprint
 
 ERRATA_SHA256 = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

@@ -110,7 +110,7 @@ def test_provenance_hashes_the_file_as_given(shared_data, tmp_path, capsys, name
     else:
         assert line == (f"source: longmemeval_oracle_pair.json.gz: gzip-compressed, not a pinned file (the pins are "
                         f"uncompressed; sha256 {sha})")
-    from himga.sources.provenance import file_sha256
+    from himga.sources import file_sha256
 
     assert file_sha256(path) == sha
 

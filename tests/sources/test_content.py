@@ -7,11 +7,11 @@ import hashlib
 import json
 from pathlib import Path
 
-import himga.sources.provenance
-from himga.sources.content import ContentDigest, canonical, content_sha256, content_tree, first_difference
+import himga.sources._provenance
+from himga.sources import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.catalog import benchmark
-from himga.sources.pin_status import provenance_lines
-from himga.sources.provenance import provenance
+from himga.cli._sources import provenance_lines
+from himga.sources import provenance
 from himga_locomo import locomo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def test_first_difference():
 
 
 def test_the_pin_holds_the_real_files_content(shared_data):
-    """Regenerate locomo10.content.json with `python -c "import json; from himga.sources.content import content_tree;
+    """Regenerate locomo10.content.json with `python -c "import json; from himga.sources._content import content_tree;
     print(json.dumps(content_tree(json.load(open('locomo10.json')), 3), separators=(',', ':'), ensure_ascii=False))"`."""
     data = json.loads((shared_data / "locomo" / "locomo10.json").read_text(encoding="utf-8"))
     pin = benchmark("locomo").pins()["default"]
@@ -60,13 +60,13 @@ def test_a_reserialised_copy_is_the_same_content(shared_data, tmp_path, monkeypa
     digest = hashlib.sha256(copy.read_bytes()).hexdigest()
     assert digest != benchmark("locomo").pins()["default"].sha256
     line = f"locomo10.json: same content as snap-research/locomo@3eb6f2c (re-serialised; sha256 {digest})"
-    monkeypatch.setattr(himga.sources.provenance, "_CONTENT_SEEN", {})
+    monkeypatch.setattr(himga.sources._provenance, "_CONTENT_SEEN", {})
     assert provenance_lines("locomo", [copy]) == [line]  # no build: parsed once for it
     from himga.data import load_locomo
 
-    monkeypatch.setattr(himga.sources.provenance, "_CONTENT_SEEN", {})
+    monkeypatch.setattr(himga.sources._provenance, "_CONTENT_SEEN", {})
     load_locomo(copy, cache_dir=tmp_path / "c")
-    seen = dict(himga.sources.provenance._CONTENT_SEEN)
+    seen = dict(himga.sources._provenance._CONTENT_SEEN)
     assert [fingerprint for fingerprint, _ in seen.values()] == [benchmark("locomo").pins()["default"].content_sha256]
     assert provenance_lines("locomo", [copy]) == [line]  # recorded by the build's parse
 
@@ -88,7 +88,7 @@ def test_a_reserialised_copy_under_the_datasets_root_gives_no_warning(shared_dat
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
     from himga.data import load_dataset
 
-    with caplog.at_level("WARNING", logger="himga.sources.provenance"):
+    with caplog.at_level("WARNING", logger="himga.sources"):
         samples = load_dataset("locomo", cache_dir=tmp_path / "c")
     assert len(samples) == 10 and copy.is_file()
     assert caplog.records == []

@@ -17,7 +17,7 @@ import himga  # noqa: F401  (registers the builders)
 from himga.cli import main
 from himga.data import load_dataset, samples_from_dataset
 from himga.errors import HimgaError
-from himga.publish.export import export
+from himga.publish import export
 
 PAIR_IDS = ["gpt4_2655b836", "09ba9854_abs"]
 

@@ -1,5 +1,5 @@
 """Issue 17 §3: every offline switch huggingface_hub or datasets honours stops a download at once, on every route,
-with the message HF_HUB_OFFLINE=1 gives (himga.sources.offline.offline_switch decides, for downloads, pin checks and push)."""
+with the message HF_HUB_OFFLINE=1 gives (himga.sources._offline.offline_switch decides, for downloads, pin checks and push)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import himga  # noqa: F401  (registers the builders)
 from himga.cli import main
 from himga.data import load_dataset
 from himga.errors import DownloadError, UploadError
-from himga.publish.push import push
-from himga.sources.offline import offline_switch
-from himga.sources.pin_status import check_pins
+from himga.publish import push
+from himga.sources import offline_switch
+from himga.cli._sources import check_pins
 from himga.sources import cache_root
 
 

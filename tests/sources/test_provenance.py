@@ -15,8 +15,8 @@ from himga.data import load_dataset, load_locomo, load_longmemeval
 from himga.catalog import benchmark
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.reader import iter_array_items, load_json
-from himga.sources.pin_status import provenance_lines
-from himga.sources.provenance import provenance
+from himga.cli._sources import provenance_lines
+from himga.sources import provenance
 from himga.sources import get_dataset, sha256_of
 
 LOCOMO_SHA = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
@@ -67,9 +67,9 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
     def no_second_read(path, chunk_size=0):
         raise AssertionError(f"{path} hashed in a second pass")
 
-    import himga.sources.provenance
+    import himga.sources._provenance
 
-    monkeypatch.setattr(himga.sources.provenance, "_SHA256_SEEN", {})  # nothing remembered from earlier tests
+    monkeypatch.setattr(himga.sources._provenance, "_SHA256_SEEN", {})  # nothing remembered from earlier tests
     monkeypatch.setattr(himga.sources, "sha256_of", no_second_read)
     from himga.validate import validate
 
@@ -80,7 +80,7 @@ def test_validate_reads_each_file_once(shared_data, monkeypatch):
 def test_one_warning_at_build_time_for_a_modified_pinned_file_under_datasets_root(shared_data, tmp_path, monkeypatch, caplog):
     copy = _modified_copy(shared_data, tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
-    with caplog.at_level(logging.WARNING, logger="himga.sources.provenance"):
+    with caplog.at_level(logging.WARNING, logger="himga.sources"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10  # served from the cache: no new warning
     assert [r.getMessage() for r in caplog.records] == [
@@ -94,7 +94,7 @@ def test_no_warning_for_the_official_file_or_outside_datasets_root(shared_data, 
     shutil.copytree(shared_data / "locomo", tmp_path / "root" / "locomo")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "root"))
     copy = _modified_copy(shared_data, tmp_path / "elsewhere")
-    with caplog.at_level(logging.WARNING, logger="himga.sources.provenance"):
+    with caplog.at_level(logging.WARNING, logger="himga.sources"):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
         assert len(load_locomo(copy, cache_dir=tmp_path / "c")) == 10
     assert caplog.records == []

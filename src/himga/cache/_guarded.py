@@ -195,7 +195,7 @@ def _not_a_folder(root: str | None, given: bool, error: BaseException) -> CacheE
     blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
     if blocker is None:
         return None
-    from himga.sources.identity import path_kind
+    from himga.sources import path_kind
 
     variable = ("cache_dir= / --cache-dir" if given else
                 "HF_HOME" if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ else "HF_DATASETS_CACHE")

@@ -19,7 +19,7 @@ from himga.cache._progress import rows_progress
 from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
 from himga.sources import pinned_source
-from himga.sources.identity import check_source_kind
+from himga.sources import check_source_kind
 
 __all__ = [
     "cache_key",

@@ -1,7 +1,7 @@
 """The himga command line: build, inspect, validate and publish the normalized benchmarks.
 
 Each command is one function ``cmd_<name>(args) -> int`` (:mod:`himga.cli._commands`; ``score`` in
-:mod:`himga.scoring.command`), registered in :func:`build_parser`; the arguments they share are in
+:mod:`himga.cli._score`), registered in :func:`build_parser`; the arguments they share are in
 :mod:`himga.cli._args`.
 Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2; Ctrl-C
 prints one line and exits with 130.
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
     p.set_defaults(func=cmd_verify)
 
-    from himga.scoring.command import add_parser as add_score_parser
+    from himga.cli._score import add_parser as add_score_parser
 
     add_score_parser(sub, DATASETS, gold_choices())
     return parser

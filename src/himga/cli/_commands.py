@@ -49,13 +49,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(format_stats(title, stats))
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
-        from himga.sources.pin_status import provenance_lines
+        from himga.cli._sources import provenance_lines
         from himga.validate import source_files
 
         for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
             print(f"source: {line}")
         if audit is not None:
-            from himga.sources.provenance import provenance
+            from himga.sources import provenance
 
             _folder, pin = entry.auxiliary_pin("errata")
             print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
@@ -68,7 +68,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from himga.publish.export import export
+    from himga.publish import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
                    num_shards=args.num_shards, gold=args.gold, errata=args.errata)
@@ -81,7 +81,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_push(args: argparse.Namespace) -> int:
-    from himga.publish.push import push
+    from himga.publish import push
 
     url = push(
         args.dataset,
@@ -115,16 +115,16 @@ def cmd_qrels(args: argparse.Namespace) -> int:
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
     for name, lines in summary.lines.items():
         print(f"  {args.out_dir}/{name}: {lines} lines")
-    identity = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))
-    errata = f" ({identity['errata']}, sha256 {identity['errata_sha256']})" if identity["errata"] else ""
-    print(f"  {args.out_dir}/identity.json: gold {identity['gold']}{errata}")
+    gold = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))["gold"]
+    errata = f" ({gold['errata']}, sha256 {gold['errata_sha256']})" if gold["errata"] else ""
+    print(f"  {args.out_dir}/identity.json: gold {gold['variant']}{errata}")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
     return 0
 
 
 def cmd_subset(args: argparse.Namespace) -> int:
-    from himga.scoring.outputs import check_outputs
+    from himga.runs import check_outputs
     from himga.subset import subset, write_ids
     from himga.validate import source_files
 
@@ -154,7 +154,7 @@ def cmd_subset(args: argparse.Namespace) -> int:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
-    from himga.sources.pin_status import check_pins, describe_pins
+    from himga.cli._sources import check_pins, describe_pins
 
     names = [args.dataset] if args.dataset else None
     if not args.check:
@@ -188,7 +188,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
         raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
     if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
-        from himga.sources.identity import path_kind
+        from himga.sources import path_kind
 
         raise ConfigurationError(f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder")
     folders = find_caches(root, args.dataset or DATASETS)

@@ -28,7 +28,7 @@ def item_id(sample: Sample, qa: QAPair) -> str:
 
 def read_ids(path: str | Path) -> list[str]:
     """The ids of an ids file, in file order, read by :func:`himga.jsonio.run_inputs.read_id_lines` (the one
-    reader of ids files: ``himga score --ids`` and :func:`himga.subset.run_identity` use it too).
+    reader of ids files: ``himga score --ids`` and :func:`himga.runs.run_identity` use it too).
 
     Raises:
         SourceFormatError: not UTF-8, an id too long or with a control character, an id twice

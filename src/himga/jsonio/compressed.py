@@ -4,7 +4,7 @@ A source file is compressed when its leading bytes say so, whatever its name (``
 gzip file called ``locomo10.json``); the standard library decompresses it (:mod:`gzip`, :mod:`bz2`,
 :mod:`lzma`) while the parser reads, so a 2.6 GB LongMemEval file compressed is streamed in bounded memory
 as the plain file is. What the file's sha256 covers is the file as given (its compressed bytes): a
-compressed copy of a pinned file is not the pinned file (:func:`himga.sources.provenance.provenance` says
+compressed copy of a pinned file is not the pinned file (:func:`himga.sources._provenance.provenance` says
 so; for LoCoMo its content fingerprint still recognises the data).
 
 zstd and zip are not read (zstd: the standard library of Python < 3.14 has no reader, and pyarrow's

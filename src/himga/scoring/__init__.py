@@ -2,13 +2,13 @@
 
 Pure functions, the official text and rules in one place each, with their source commits:
 
-- :func:`locomo_score` (:mod:`himga.scoring.locomo`): LoCoMo's per-QA score, equal to the official code's
+- :func:`locomo_score` (:mod:`himga.scoring._locomo`): LoCoMo's per-QA score, equal to the official code's
   (snap-research/locomo@92286325, ``task_eval/evaluation.py``); needs ``pip install 'himga[scoring]'``.
-- :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring.longmemeval`):
+- :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring._longmemeval`):
   LongMemEval's judge prompts, byte-identical to ``get_anscheck_prompt`` (xiaowu0162/LongMemEval@9e0b455); himga
   calls no model.
-- :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring.report`): per-type n, mean, 95% interval and
-  the benchmark's totals; :func:`run_record` (:mod:`himga.scoring.record`): what produced them.
+- :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
+  the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -21,13 +21,36 @@ Example:
     True
 """
 
-from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Scorer
-from himga.scoring.locomo import locomo_score
-from himga.scoring.longmemeval import judge_label, judge_request, longmemeval_judge_prompt
-from himga.scoring.predictions import read_labels, read_predictions
-from himga.scoring.record import dumps_report, run_record
-from himga.scoring.report import format_table, questions_by_id, score_questions, score_samples
+from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._locomo import locomo_score
+from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
+from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
+                                        read_predictions)
+from himga.scoring._report import format_table, questions_by_id, score_questions, score_samples, scorer
+from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Scorer
 
-__all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Scorer", "dumps_report", "format_table", "judge_label", "judge_request", "locomo_score",
-           "longmemeval_judge_prompt", "questions_by_id", "read_labels", "read_predictions", "run_record", "score_questions",
-           "score_samples"]
+__all__ = [
+    "LOCOMO_SCORER",
+    "LONGMEMEVAL_SCORER",
+    "Row",
+    "Scorer",
+    "brief",
+    "check_hypotheses",
+    "check_ids",
+    "format_table",
+    "judge_label",
+    "judge_request",
+    "labels_of",
+    "locomo_score",
+    "longmemeval_judge_prompt",
+    "normal_interval",
+    "predictions_of",
+    "questions_by_id",
+    "read_labels",
+    "read_predictions",
+    "score_questions",
+    "score_samples",
+    "scorer",
+    "summarize",
+    "wilson_interval",
+]

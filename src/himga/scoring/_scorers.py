@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from himga.scoring import locomo, longmemeval
-from himga.scoring.intervals import summarize
+from himga.scoring import _locomo as locomo, _longmemeval as longmemeval
+from himga.scoring._intervals import summarize
 
 __all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
 

@@ -1,364 +1,55 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
-The package: this module (remote files, roots, downloads), :mod:`.identity` (a file's identity and
-change checks, what a path is), :mod:`.folder` (which entries of a folder are source files), :mod:`.content` (a file's content fingerprint), :mod:`.offline` (the one offline decision), :mod:`.provenance` (is a local file the pinned one) and :mod:`.pin_status` (``himga
-sources``: every pin, its local copies, whether the remote still serves it).
-
-This module knows no builder: the pins themselves live beside each builder (``LocomoConfig.remote_file()``,
-``LongmemevalConfig.remote_file()``) and are collected by :meth:`himga.catalog.Benchmark.pins`.
-
-Resolution order of :func:`get_dataset` (as in the HiMGA seed):
+:class:`RemoteFile` is one pinned file (the pins themselves live beside each builder, ``LocomoConfig.remote_file()``,
+and are collected by :meth:`himga.entry.Benchmark.pins`). Resolution order of :func:`get_dataset` (as in the HiMGA seed):
 
 1. ``$HIMGA_DATASETS_ROOT/<name>/`` when the variable is set (your own copies; nothing is downloaded;
    a set variable without that folder is a :class:`~himga.errors.ConfigurationError`, never a download);
 2. ``$HIMGA_CACHE/<name>/`` (default ``~/.cache/himga/<name>/``), filled on first use by downloading the
    pinned source file. A download goes to a temporary name in that folder and is moved into place only
-   after its sha256 matches, so an interrupted or corrupted download is never used.
+   after its sha256 matches, so an interrupted or corrupted download is never used; a file found there is
+   checked the same way (:func:`check_cached`).
 
-Whether a local file is byte-identical to a pinned one is :mod:`himga.sources.provenance`'s job.
+Whether a local file is byte-identical to a pinned one, or holds the same content, is :func:`provenance`'s
+answer; :func:`offline_switch` is the one offline decision. The modules behind this face are private.
 """
 
-from __future__ import annotations
-
-import contextlib
-import hashlib
-import json
-import logging
-import os
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
-
-from himga.entry import entry_named, entry_names
-from himga.errors import ChecksumError, ConfigurationError, DownloadError
-from himga.sources.offline import offline_switch
+from himga.sources._checks import OneFileEach, check_source_kind, path_kind
+from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
+from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
+from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
+from himga.sources._provenance import file_sha256, provenance, record_content, record_sha256, warn_if_modified
+from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset,
+                                   pinned_source, sha256_of, where_to_put)
 
 __all__ = [
+    "OFFLINE_SWITCHES",
+    "SOURCE_SUFFIXES",
+    "ContentDigest",
+    "OneFileEach",
     "RemoteFile",
     "cache_root",
+    "canonical",
     "check_cached",
+    "check_source_entry",
+    "check_source_kind",
+    "content_sha256",
+    "content_tree",
     "dataset_folder",
     "datasets_root",
     "download",
+    "file_sha256",
+    "first_difference",
     "get_dataset",
+    "json_files",
+    "no_source_files",
+    "offline_switch",
+    "path_kind",
     "pinned_source",
+    "provenance",
+    "record_content",
+    "record_sha256",
     "sha256_of",
+    "warn_if_modified",
     "where_to_put",
 ]
-
-@dataclass(frozen=True)
-class RemoteFile:
-    """One pinned source file.
-
-    Attributes:
-        filename: The local file name (for Hub files: the file's name in the repository).
-        url: Where to fetch it (a revision-pinned URL).
-        sha256: The expected checksum (hex), or ``None`` where none is pinned.
-        repo_id: A Hugging Face *dataset* repository: when set, the file is fetched with
-            ``huggingface_hub.hf_hub_download`` (its auth, offline mode and retries) instead of ``url``.
-        revision: The pinned revision (full commit SHA) of the source repository.
-        size: The file's size in bytes, or ``None`` where unknown.
-        path: The file's path inside the repository (default: ``filename``).
-        repo: The source repository as ``owner/name`` (default: ``repo_id``), for display.
-        licence: The licence of the data (an SPDX-like id, e.g. ``"cc-by-nc-4.0"``).
-        evidence: Where and when revision, size and sha256 were confirmed (or that they are not).
-        rows: The rows a build of this file makes (LoCoMo: 10 samples; LongMemEval: 500 questions), the
-            total of the build's progress bar; ``None`` where unknown.
-        content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.sources.content`), or ``None``.
-        content_tree: A JSON file holding the file's content tree (:func:`himga.sources.content.content_tree`), which
-            locates where a copy's content differs; or ``None``.
-    """
-
-    filename: str
-    url: str
-    sha256: str | None
-    repo_id: str | None = None
-    revision: str | None = None
-    size: int | None = None
-    path: str | None = None
-    repo: str | None = None
-    licence: str | None = None
-    evidence: str | None = None
-    rows: int | None = None
-    content_sha256: str | None = None
-    content_tree: str | None = None
-
-    @property
-    def repo_path(self) -> str:
-        """The file's path inside its repository."""
-        return self.path or self.filename
-
-    @property
-    def origin(self) -> str:
-        """``owner/name@<7-digit revision>``, e.g. ``snap-research/locomo@3eb6f2c``."""
-        repo = self.repo or self.repo_id or self.url
-        return f"{repo}@{self.revision[:7]}" if self.revision else repo
-
-    @property
-    def local_names(self) -> list[str]:
-        """The names a local copy of this file may have: ``filename``, then with (or without) ``.json``.
-
-        The one rule for "does this file name belong to this pin" (the builders' source rules, export's
-        config labels, ``himga sources``' local copies; :meth:`himga.catalog.Benchmark.configs_named`).
-        """
-        stem = self.filename.removesuffix(".json")
-        return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
-
-    def accepts_name(self, name: str) -> bool:
-        """Whether a local file called ``name`` carries this pin's name (see :attr:`local_names`)."""
-        return name in self.local_names
-
-
-def datasets_root() -> Path | None:
-    """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset."""
-    root = os.environ.get("HIMGA_DATASETS_ROOT")
-    return Path(root).expanduser() if root else None
-
-
-def cache_root() -> Path:
-    """``$HIMGA_CACHE``, default ``~/.cache/himga``: downloaded sources live in ``<cache>/<name>/``."""
-    return Path(os.environ.get("HIMGA_CACHE", "~/.cache/himga")).expanduser()
-
-
-def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
-    """Hex sha256 of a file, read in 1 MiB chunks (always reads the file; see :func:`file_sha256`).
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(chunk_size):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def where_to_put(remote: RemoteFile, folder: Path) -> str:
-    """The end of every "cannot download" message: where a copy made by hand is found.
-
-    ``folder`` is the download cache's ``<name>/`` folder (downloads happen only when
-    ``$HIMGA_DATASETS_ROOT`` is unset), so the message names it, and gives the ``export`` line that
-    makes a folder of your own the source instead.
-    """
-    return (
-        f"download {remote.url} yourself and put it in {folder}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
-        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_option_for(folder.name)} "
-        "pointing at it"
-    )
-
-
-def _option_for(folder: str) -> str:
-    """The option that names a file of one's own for ``folder``: ``--data-dir / data_dir=`` for a
-    benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue (LoCoMo's errata)."""
-    labels = [label for name in entry_names() for f, label, _pin in entry_named(name).auxiliary if f == folder]
-    return f"--{labels[0]} / {labels[0]}=" if labels else "--data-dir / data_dir="
-
-
-@contextlib.contextmanager
-def _hub_warnings_silenced():
-    """``huggingface_hub`` logs a warning per retry ("Error while downloading ...", "Trying to resume
-    download...", "Retrying in 1s"); the DownloadError raised after the last one is the one line to show."""
-    logger = logging.getLogger("huggingface_hub")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-def download(remote: RemoteFile, folder: Path) -> Path:
-    """Fetch one file into ``folder`` atomically, verifying its sha256.
-
-    Raises:
-        DownloadError: offline (any switch of :func:`himga.sources.offline.offline_switch`, at once), not found,
-            network failure (the message says where to put a copy).
-        ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
-    """
-    target = folder / remote.filename
-    hint = where_to_put(remote, folder)
-    if switch := offline_switch():  # before any name look-up or retry
-        raise DownloadError(f"{remote.filename}: not in {folder} and {switch} is set; {hint}")
-    if remote.repo_id is not None:
-        return _hub_download(remote, folder, hint)
-    from huggingface_hub.file_download import http_get
-
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as f, _hub_warnings_silenced():
-            http_get(remote.url, f, displayed_filename=remote.filename)
-        if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
-            raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
-        os.replace(tmp, target)
-        _record_verified(remote, target)
-    except ChecksumError:
-        raise
-    except Exception as e:  # network failures of every kind
-        raise DownloadError(f"{remote.filename}: could not download {remote.url} ({type(e).__name__}: {e}); {hint}") from e
-    finally:
-        tmp.unlink(missing_ok=True)
-    return target
-
-
-def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
-    """Fetch one file of a Hub dataset repository into ``folder`` with ``hf_hub_download``, verifying its sha256."""
-    from huggingface_hub import hf_hub_download
-
-    # hf_hub_download writes into a staging folder (where it keeps partial downloads to resume them);
-    # the file gets its final name in ``folder`` only after its checksum matches.
-    staging = folder / ".download"
-    try:
-        with _hub_warnings_silenced():
-            path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
-    except Exception as e:  # offline, not found, network failures of every kind
-        raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
-    if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
-        path.unlink(missing_ok=True)
-        raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
-    target = folder / remote.filename
-    os.replace(path, target)
-    _record_verified(remote, target)
-    return target
-
-
-def dataset_folder(name: str) -> Path | None:
-    """``$HIMGA_DATASETS_ROOT/<name>`` when the variable is set, else ``None``.
-
-    Raises:
-        ConfigurationError: the variable is set but ``<name>/`` is not a folder in it; the message says
-            what it is set to and what was expected (and spots a root pointing at the folder itself).
-    """
-    root = datasets_root()
-    if root is None:
-        return None
-    folder = root / name
-    if folder.is_dir():
-        return folder
-    subfolders = ", ".join(f"{d}/" for d in entry_names())
-    message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
-               f"expected a folder holding one subfolder per dataset ({subfolders})")
-    if not root.is_dir():
-        from himga.sources.identity import path_kind
-
-        kind = path_kind(root)
-        message += f", and {str(root)!r} does not exist" if kind == "missing" else f", and {str(root)!r} is {kind}, not a folder"
-    elif root.name == name or any(p.suffix == ".json" for p in root.iterdir()):
-        message += f"; it looks like the {name} folder itself: set HIMGA_DATASETS_ROOT={root.parent}"
-    raise ConfigurationError(message + " (unset it to download the pinned files)")
-
-
-def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
-    """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
-
-    Args:
-        name: A benchmark's name (``"locomo"``), or the folder of an auxiliary file of its entry (``"locomo-audit"``).
-        files: The pinned files to make sure of (a builder config's :meth:`remote_file`);
-            :func:`himga.utils.get_dataset` fills in the default config's.
-
-    Returns:
-        ``$HIMGA_DATASETS_ROOT/<name>`` if the variable is set, else ``<cache_root()>/<name>`` holding the files.
-
-    Raises:
-        ConfigurationError: unknown ``name``, or ``$HIMGA_DATASETS_ROOT`` set without a ``<name>/`` folder.
-        DownloadError: a file is missing and cannot be downloaded (offline, network failure); the
-            message says which file to fetch and where to put it.
-        ChecksumError: a downloaded file does not have its pinned sha256.
-    """
-    known = [*entry_names(), *(f for n in entry_names() for f, _label, _pin in entry_named(n).auxiliary)]
-    if name not in known:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(known)}")
-    if (folder := dataset_folder(name)) is not None:
-        return folder
-    folder = cache_root() / name
-    for remote in files:
-        if (folder / remote.filename).is_file():
-            check_cached(remote, folder / remote.filename)
-        else:
-            download(remote, folder)
-    return folder
-
-
-def _verified_record(path: Path) -> Path:
-    return path.with_name(f".{path.name}.verified.json")
-
-
-def check_cached(remote: RemoteFile, path: Path) -> None:
-    """Refuse a file in the download cache that is not ``remote``'s pinned file (size, then sha256).
-
-    A file in ``$HIMGA_CACHE/<name>/`` is the pin or it is not used: a copy put there by hand (another
-    release, a sample, an edited file) would otherwise be served as the pinned config. The sha256 is
-    computed once per file: a record beside it (``.<file>.verified.json``, holding the file's identity of
-    :func:`himga.sources.identity.file_identity`) skips the hash while the file is unchanged, and any write,
-    rename or ``touch`` changes that identity. A pin without a sha256 (LongMemEval ``m_original``) cannot be
-    checked; its file is used as it is.
-
-    Raises:
-        ChecksumError: the size or sha256 differs from the pin's; names the file, the pin, and what to do.
-    """
-    if remote.sha256 is None:
-        return
-    from himga.jsonio import file_identity
-
-    identity = list(file_identity(path.stat()))
-    record = _verified_record(path)
-    with contextlib.suppress(OSError, ValueError):
-        if json.loads(record.read_text(encoding="utf-8")) == {"identity": identity, "sha256": remote.sha256}:
-            return
-    size = path.stat().st_size
-    actual = None if remote.size is not None and size != remote.size else sha256_of(path)
-    if actual != remote.sha256:
-        got = f"{size:,} bytes" if actual is None else f"sha256 {actual}"
-        expected = f"{remote.size:,} bytes" if actual is None else f"sha256 {remote.sha256}"
-        raise ChecksumError(
-            f"{path.name} in the download cache {path.parent}/ is not the pinned file {remote.origin} {remote.repo_path} "
-            f"(expected {expected}, got {got}): delete it to download the pinned file again, or read your copy "
-            f"with --data-dir / data_dir= (or from <dir>/{path.parent.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
-    _record_verified(remote, path)
-
-
-def _record_verified(remote: RemoteFile, path: Path) -> None:
-    """Write the record of :func:`check_cached` for ``path``, whose sha256 was just found to be the pin's."""
-    if remote.sha256 is None:
-        return
-    from himga.jsonio import file_identity
-
-    with contextlib.suppress(OSError):  # a read-only cache: checked again next time
-        record = {"identity": list(file_identity(path.stat())), "sha256": remote.sha256}
-        _verified_record(path).write_text(json.dumps(record), encoding="utf-8")
-
-
-def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -> Path:
-    """The one file a build of the default source reads: ``remote``'s, by name, in :func:`get_dataset`'s folder.
-
-    The rule for every route without a ``data_dir``/``data_files`` (``load_dataset(name)``,
-    ``datasets.load_dataset("himga_<name>")``, streaming, the CLI without ``--data-dir``, an export of the
-    pinned sources): a config, the default one included, reads only its own file (``remote.local_names``:
-    ``longmemeval_s_cleaned.json`` or ``longmemeval_s_cleaned`` for LongMemEval's ``s``), never the other
-    files of ``$HIMGA_DATASETS_ROOT/<name>/``.
-
-    Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
-        remote: The config's pinned file (its ``remote_file()``).
-        config: The config's name, for the message.
-
-    Returns:
-        The file's path.
-
-    Raises:
-        ConfigurationError: ``$HIMGA_DATASETS_ROOT/<name>/`` lacks the file; the message names the folder,
-            the names looked for and the files found there.
-        DownloadError, ChecksumError: see :func:`get_dataset`.
-    """
-    folder = get_dataset(name, files=[remote])
-    for candidate in remote.local_names:
-        if (folder / candidate).is_file():
-            return folder / candidate
-    found = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else []
-    which = f"{name} (config {config!r})" if config else name
-    raise ConfigurationError(
-        f"{which}: no source file in {folder}; looked for {', '.join(remote.local_names)}"
-        + (f"; found {', '.join(found)}" if found else "")
-        + " (pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)"
-    )

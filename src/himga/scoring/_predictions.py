@@ -92,7 +92,7 @@ def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, st
         ``({question_id: label}, judge models named in the file, {question_id: hypothesis the file holds})``;
         the last is filled from the official ``*.eval-results-*`` lines, which repeat the hypothesis judged.
     """
-    from himga.scoring.longmemeval import judge_label
+    from himga.scoring._longmemeval import judge_label
 
     models: set[str] = set()
     rows = []
@@ -111,7 +111,7 @@ def read_labels(path: str | Path) -> tuple[dict[str, bool], list[str]]:
     """The judge's verdicts: ``({question_id: label}, judge models named in the file)``.
 
     Each line is ``{"question_id", "reply"}`` (the judge's reply, read by
-    :func:`~himga.scoring.longmemeval.judge_label`) or a line of the official ``*.eval-results-<model>``
+    :func:`~himga.scoring._longmemeval.judge_label`) or a line of the official ``*.eval-results-<model>``
     file (``autoeval_label: {"model", "label"}``).
 
     Raises:

@@ -6,7 +6,7 @@ the same data re-serialised?
 warning a build gives for a modified pinned file under ``$HIMGA_DATASETS_ROOT``. A file's sha256 is
 computed once per process: the builders hash a file in the same read as the parse and record it
 (:func:`record_sha256`), and :func:`file_sha256` reuses it while the file is unchanged. Likewise its
-content fingerprint (:mod:`himga.sources.content`), computed in the build's parse and recorded with
+content fingerprint (:mod:`himga.sources._content`), computed in the build's parse and recorded with
 :func:`record_content`: a file whose bytes differ from a pin's but whose content fingerprint equals the
 pin's is "the same content, re-serialised"; for LoCoMo, whose pin has a content tree, a file whose content
 differs is reported with the first differing record path.
@@ -22,19 +22,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from himga import sources
-from himga.sources.content import content_sha256, first_difference
+from himga.sources import _remote
+from himga.sources._content import content_sha256, first_difference
 from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
-from himga.sources import RemoteFile
+from himga.sources._remote import RemoteFile
 
 __all__ = ["file_sha256", "provenance", "record_content", "record_sha256", "warn_if_modified"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("himga.sources")
 
 
 #: (resolved path, size, mtime_ns, ctime_ns, inode) → sha256, for this process: a file is hashed once per
-#: build. The full identity of :func:`himga.sources.identity.file_identity`: an edit followed by ``touch -r`` or
+#: build. The full identity of :func:`himga.sources._checks.file_identity`: an edit followed by ``touch -r`` or
 #: ``cp -p`` keeps size and mtime but never ctime, so it is never reported with the old hash.
 _SHA256_SEEN: dict[tuple, str] = {}
 
@@ -61,7 +61,7 @@ def record_content(path: str | Path, fingerprint: str, pins: Iterable[RemoteFile
 
     Args:
         path: The source file.
-        fingerprint: Its content fingerprint (:class:`himga.sources.content.ContentDigest`).
+        fingerprint: Its content fingerprint (:class:`himga.sources._content.ContentDigest`).
         pins: The dataset's pins; for each with a content tree whose content differs, the first differing
             path of ``value`` is found now (while the parsed value is at hand).
         value: The parsed JSON value (LoCoMo's whole file), or ``None`` (a streamed file).
@@ -104,7 +104,7 @@ def file_sha256(path: str | Path) -> str:
     """
     key = _stat_key(Path(path))
     if key not in _SHA256_SEEN:
-        _SHA256_SEEN[key] = sources.sha256_of(path)
+        _SHA256_SEEN[key] = _remote.sha256_of(path)
     return _SHA256_SEEN[key]
 
 
@@ -186,12 +186,12 @@ def _compression(path: Path) -> str | None:
 
 
 def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], *, content: str | None = None) -> None:
-    """Log one warning (logger ``himga.sources.provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
+    """Log one warning (logger ``himga.sources._provenance``) when a file under ``$HIMGA_DATASETS_ROOT`` has a pinned
     name but another checksum and (when ``content``, its content fingerprint, is given) other content. Called by
     the builders, once per file and build, with the sha256 computed while parsing (which it also records for
     :func:`file_sha256`)."""
     record_sha256(path, sha256)
-    root = sources.datasets_root()
+    root = _remote.datasets_root()
     path = Path(path)
     if root is None or not path.resolve().is_relative_to(root.resolve()):
         return

@@ -1,5 +1,5 @@
-"""Reading an export folder of :mod:`himga.publish.export`: its configs, its shards' himga records, a check
-that it holds the named dataset's data (what :func:`himga.publish.push.push` runs before any network call), and
+"""Reading an export folder of :mod:`himga.publish._export`: its configs, its shards' himga records, a check
+that it holds the named dataset's data (what :func:`himga.publish._push.push` runs before any network call), and
 a check that an export may write there (:func:`check_export_target`: it never removes what it did not write).
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from himga.publish.card import SPLIT
+from himga.publish._card import SPLIT
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 
@@ -153,7 +153,7 @@ def checked_export(entry: Benchmark, folder: str | Path, configs: Sequence[str] 
             requested config not in the export, or shards without himga's source record (exported by an
             older himga: export again).
     """
-    from himga.publish.export_configs import export_configs
+    from himga.publish._export_configs import export_configs
 
     entry = benchmark(entry)
     name, known = entry.name, [c.name for c in export_configs(entry)]  # LoCoMo: default, audited

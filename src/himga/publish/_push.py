@@ -1,7 +1,7 @@
 """Push an export to the Hub: the card and the Parquet files of the selected configs, never ``.py``.
 
-The folder is checked first (:func:`~himga.publish.read_export.checked_export`: it holds the named
-dataset's data, every shard says so), before any network call; without a folder, :func:`himga.publish.export.export`
+The folder is checked first (:func:`~himga.publish._read_export.checked_export`: it holds the named
+dataset's data, every shard says so), before any network call; without a folder, :func:`himga.publish._export.export`
 writes one into a temporary folder first.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from himga.errors import UploadError, redacted
-from himga.publish.card import data_files_pattern
-from himga.publish.export import export
-from himga.publish.read_export import checked_export
+from himga.publish._card import data_files_pattern
+from himga.publish._export import export
+from himga.publish._read_export import checked_export
 
 __all__ = ["push"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("himga.publish")
 
 
 def push(
@@ -56,12 +56,12 @@ def push(
     Raises:
         ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
             export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (any switch of :func:`himga.sources.offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
+        UploadError: no token, offline (any switch of :func:`himga.sources._offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
             or could not be reached; checked before anything is exported where possible.
     """
     from huggingface_hub import HfApi, get_token
 
-    from himga.sources.offline import offline_switch
+    from himga.sources import offline_switch
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:

@@ -1,6 +1,6 @@
 """Which source files an exported config is built from, and whether they are the pinned files.
 
-Used by :mod:`himga.publish.export` and :mod:`himga.publish.card` so that an export is never labelled with a config or a
+Used by :mod:`himga.publish._export` and :mod:`himga.publish._card` so that an export is never labelled with a config or a
 pin it did not come from:
 
 - :func:`configs_named`: the configs a file name belongs to (LongMemEval: ``longmemeval_s_cleaned.json``
@@ -21,9 +21,9 @@ from pathlib import Path
 
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.sources.provenance import file_sha256
+from himga.sources import file_sha256
 from himga.sources import RemoteFile
-from himga.sources.identity import check_source_kind
+from himga.sources import check_source_kind
 
 __all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
 

@@ -43,7 +43,7 @@ def add_parser(sub, datasets: tuple[str, ...], golds: tuple[str, ...]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``himga score``; returns the exit status.
 
-    Every output is checked against every input (:func:`~himga.scoring.outputs.check_outputs`) before a file
+    Every output is checked against every input (:func:`~himga.runs._outputs.check_outputs`) before a file
     is read; every input is read once (:mod:`himga.jsonio.run_inputs`), and the run record holds the sha256 of
     the bytes read (a pipe works: ``-`` reads the predictions from standard input).
 
@@ -56,13 +56,13 @@ def run(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines
-    from himga.scoring.outputs import check_outputs, write_text
-    from himga.scoring.predictions import brief, check_hypotheses, check_ids, labels_of, predictions_of
-    from himga.scoring.record import dumps_report, run_record
-    from himga.scoring.report import scorer, format_table, questions_by_id, score_questions
+    from himga.runs import check_outputs, write_text
+    from himga.scoring import brief, check_hypotheses, check_ids, labels_of, predictions_of
+    from himga.runs import dumps_report, run_record
+    from himga.scoring import scorer, format_table, questions_by_id, score_questions
     from himga.catalog import CATALOG
     from himga.catalog import benchmark as catalog_entry
-    from himga.subset import run_identity
+    from himga.runs import run_identity
     from himga.validate import source_files
 
     bench = scorer(args.dataset)
@@ -137,12 +137,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_provenance(entry, files: list, options: dict) -> None:
     """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
-    from himga.sources.pin_status import provenance_lines
+    from himga.cli._sources import provenance_lines
 
     for line in provenance_lines(entry, files):
         print(f"source: {line}")
     if options.get("gold", entry.default_gold) != entry.default_gold:  # a variant read from an errata file
-        from himga.sources.provenance import provenance
+        from himga.sources import provenance
 
         _folder, pin = entry.auxiliary_pin("errata")
         print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")

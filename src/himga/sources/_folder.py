@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from himga.errors import SourceFormatError
-from himga.sources.identity import path_kind
+from himga.sources._checks import path_kind
 
 __all__ = ["SOURCE_SUFFIXES", "check_source_entry", "json_files", "no_source_files"]
 

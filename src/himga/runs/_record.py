@@ -14,8 +14,9 @@ from pathlib import Path
 
 from himga.entry import entry_named
 from himga.jsonio.run_inputs import InputFile
-from himga.sources.provenance import file_sha256
-from himga.scoring.report import scorer
+from himga.sources import file_sha256
+from himga.runs._identity import GoldIdentity
+from himga.scoring import scorer
 from himga.version import __version__
 
 __all__ = ["dumps_report", "run_record"]
@@ -62,13 +63,13 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         dataset: ``"locomo"`` or ``"longmemeval"``.
         config: The builder config the Samples came from.
         files: The source files read (:func:`himga.validate.source_files`).
-        report: The report of :func:`~himga.scoring.report.score_samples` (for the counts).
+        report: The report of :func:`~himga.scoring._report.score_samples` (for the counts).
         inputs: ``{"predictions"|"labels": file}``: the run's own files, recorded by name and sha256: an
             :class:`~himga.jsonio.run_inputs.InputFile` (the sha256 of the bytes it was read from, also from a
             pipe) or a path (hashed here).
         label_models: The judge models named in a labels file.
         created: The timestamp (default: now, UTC, ISO 8601, seconds).
-        identity: :func:`himga.subset.run_identity` of the data scored: its gold variant, errata sha256 and
+        identity: :func:`himga.runs.run_identity` of the data scored: its gold variant, errata sha256 and
             subset fingerprint go into ``gold`` and ``subset`` (default: the published gold, no subset).
 
     Returns:
@@ -92,8 +93,7 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
         "sources": source_record(dataset, files),
         "inputs": {k: _input(f) for k, f in sorted((inputs or {}).items())},
         "gold_options": bench.gold_options(),
-        "gold": {"variant": identity["gold"], "errata": identity["errata"], "errata_sha256": identity["errata_sha256"]}
-        if identity else {"variant": "published", "errata": None, "errata_sha256": None},
+        "gold": identity["gold"] if identity else GoldIdentity("published").as_dict(),
         "subset": {"ids": identity["ids"], "fingerprint": identity["subset_fingerprint"]}
         if identity and identity["ids"] is not None else None,
         "scorer": {"metric": bench.metric, **bench.source},

@@ -6,7 +6,7 @@ A report (a JSON-ready dict)::
      "overall": {...}, <benchmark totals>, "scored", "missing", "per_question": {question_id: score}}
 
 LoCoMo adds ``overall_without_category_5``; LongMemEval ``task_averaged`` and ``abstention``
-(:mod:`himga.scoring._scorers`). Intervals: :mod:`himga.scoring.intervals`.
+(:mod:`himga.scoring._scorers`). Intervals: :mod:`himga.scoring._intervals`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.data.ids import item_id
 from himga.scoring._scorers import Row, Scorer
-from himga.scoring.intervals import summarize
-from himga.scoring.predictions import brief, check_ids
+from himga.scoring._intervals import summarize
+from himga.scoring._predictions import brief, check_ids
 
 __all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_samples"]
 

@@ -2,10 +2,10 @@
 
 Layout of an export folder::
 
-    README.md                                   the dataset card (:mod:`himga.publish.card`)
+    README.md                                   the dataset card (:mod:`himga.publish._card`)
     data/<config>/test-00000-of-0000N.parquet   the rows, with SAMPLE_FEATURES in the Parquet schema metadata
 
-``<config>`` is an export config (:mod:`himga.publish.export_configs`): a builder config with the published
+``<config>`` is an export config (:mod:`himga.publish._export_configs`): a builder config with the published
 gold, or a gold variant beside it (LoCoMo ``gold="audited"``: ``data/audited/``), so that
 ``datasets.load_dataset(repo, "audited")`` picks the audited rows and nothing mixes them with the published ones;
 an audited config's shards also record ``builder_config`` and ``gold`` (variant, errata file, its sha256).
@@ -14,8 +14,8 @@ an audited config's shards also record ``builder_config`` and ``gold`` (variant,
 features and rows. Parquet row groups are kept to about :data:`ROW_GROUP_BYTES` of Arrow data (a few rows
 for LongMemEval-M, whose rows are ~5 MB), so the Hub viewer and streaming readers hold one small group at
 a time; shards hold about :data:`SHARD_BYTES`. Each shard's schema metadata also records, under
-``himga``, its dataset, config and source files (:class:`~himga.publish.source_labels.SourceFile`), from which the
-card's source table is written and which :func:`~himga.publish.read_export.checked_export` checks before a push.
+``himga``, its dataset, config and source files (:class:`~himga.publish._source_labels.SourceFile`), from which the
+card's source table is written and which :func:`~himga.publish._read_export.checked_export` checks before a push.
 
 An export is never seen half-written. Every config's shards are written and closed inside a hidden
 staging folder (``.himga-export.incomplete``, which ``datasets``' data-file patterns skip), and the new
@@ -29,7 +29,7 @@ under its card), and until the renames start an interrupted export leaves the pr
 nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
 a config replaces the whole folder, but only one that an earlier export of the same dataset wrote (its
 card and its shards' himga records say so); anything else in the way (a file of your own, a filesystem
-root) is an error naming it, raised before anything is written (:func:`~himga.publish.read_export.check_export_target`).
+root) is an error naming it, raised before anything is written (:func:`~himga.publish._read_export.check_export_target`).
 """
 
 from __future__ import annotations
@@ -52,16 +52,16 @@ from filelock import FileLock
 from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError
-from himga.publish.card import SPLIT, SplitSize, render_card
-from himga.publish.export_configs import export_configs, export_name, gold_options, gold_record
-from himga.publish.read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
+from himga.publish._card import SPLIT, SplitSize, render_card
+from himga.publish._export_configs import export_configs, export_name, gold_options, gold_record
+from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs, shard_metadata)
-from himga.publish.source_labels import SourceFile, checked_sources, select_configs
+from himga.publish._source_labels import SourceFile, checked_sources, select_configs
 from himga.sources import cache_root
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("himga.publish")
 
 #: Target Arrow bytes per Parquet row group (at least one row per group).
 ROW_GROUP_BYTES = 16 * 2**20
@@ -212,7 +212,7 @@ def export(
             (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
             ``oracle_original``; a file whose name says no config needs ``configs``); without, all of the
             builder's (LoCoMo: ``default``; LongMemEval: ``s``, ``m``, ``oracle``, ``s_original``,
-            ``m_original``, ``oracle_original``). See :func:`himga.publish.source_labels.select_configs`.
+            ``m_original``, ``oracle_original``). See :func:`himga.publish._source_labels.select_configs`.
         data_dir: A folder of source files (or one file), as for the builder; default: the pinned
             sources, found or downloaded by :func:`himga.utils.get_dataset`.
         cache_dir: The ``datasets`` cache folder.
@@ -226,21 +226,21 @@ def export(
         num_shards: Parquet files per config (default :func:`shard_count`'s multiple of 16).
         gold: The gold variant of the rows (LoCoMo: ``"published"``, the default, or ``"audited"``). Another
             variant than the default is exported as a config of its own, named by
-            :func:`~himga.publish.export_configs.export_name` (LoCoMo ``audited``: ``data/audited/``,
+            :func:`~himga.publish._export_configs.export_name` (LoCoMo ``audited``: ``data/audited/``,
             ``datasets.load_dataset(OUT_DIR, "audited")``), beside the published ``default``; its shards
             and the card record the variant and the errata file's name and sha256.
         errata: With ``gold="audited"``: a user's errata file (default: the pinned one).
 
     Returns:
         Export config → split size (``None`` if unknown), for every config on the written card, in card
-        order (:func:`~himga.publish.export_configs.export_configs`).
+        order (:func:`~himga.publish._export_configs.export_configs`).
 
     Raises:
         ConfigurationError: unknown dataset, config or gold variant, ``gold``/``errata`` for a benchmark
             without gold variants; a config whose file ``data_dir`` does not give
             (or whose name says another config); a source file that is another config's pinned file;
             ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
-            ``name`` did not write (see :func:`~himga.publish.read_export.check_export_target`; nothing is changed).
+            ``name`` did not write (see :func:`~himga.publish._read_export.check_export_target`; nothing is changed).
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)

@@ -100,17 +100,12 @@ def gold_options(entry: Benchmark, gold: str | None, errata: str | Path | None) 
 
 
 def gold_record(entry: Benchmark, options: dict[str, Any]) -> dict[str, Any]:
-    """What produced the gold of rows built with ``options`` (:func:`gold_options`'s):
-    ``{"variant": "published"}``, or ``{"variant", "errata", "errata_sha256"}`` (the errata file's name and
-    sha256; a user's file named by ``errata=``, else the pinned one, found or downloaded once).
+    """What produced the gold of rows built with ``options`` (:func:`gold_options`'s), as export metadata and
+    the card record it: :func:`himga.runs.gold_identity` as a dict.
 
     Raises:
         ConfigurationError, DownloadError, ChecksumError: the errata file is missing or cannot be fetched.
     """
-    entry = benchmark(entry)
-    if "gold" not in options:
-        return {"variant": entry.default_gold}
-    from himga.sources import sha256_of
+    from himga.runs import gold_identity
 
-    path = entry.gold_report.errata_file(options.get("errata"))
-    return {"variant": options["gold"], "errata": path.name, "errata_sha256": sha256_of(path)}
+    return gold_identity(entry, options).as_dict()

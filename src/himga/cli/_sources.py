@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from himga.catalog import NAMES, Benchmark, benchmark
-from himga.sources.provenance import file_sha256, provenance
+from himga.sources import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
@@ -140,9 +140,9 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     """The lines of ``himga sources --check`` and whether every pin is ok.
 
     One line per file, ``<dataset>/<config> <file>: <status>: <detail>``; offline (any switch of
-    :func:`himga.sources.offline.offline_switch`, or no remote answers at all) a single line saying so.
+    :func:`himga.sources._offline.offline_switch`, or no remote answers at all) a single line saying so.
     """
-    from himga.sources.offline import offline_switch
+    from himga.sources import offline_switch
 
     if switch := offline_switch():
         return [f"offline: {switch} is set; no pin was checked (unset it to check)"], False
@@ -155,7 +155,7 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
 
 
 def provenance_lines(entry: Benchmark, files: list[str | Path]) -> list[str]:
-    """One :func:`~himga.sources.provenance.provenance` line per local source file of benchmark ``entry``."""
+    """One :func:`~himga.sources._provenance.provenance` line per local source file of benchmark ``entry``."""
     pins = list(benchmark(entry).pins().values())
     return [provenance(f, pins) for f in files]
 

@@ -1,0 +1,23 @@
+"""What a run is: the data and gold it is computed on (:func:`run_identity`, :class:`GoldIdentity`), a subset's
+fingerprint, the record beside every reported number (:func:`run_record`), and outputs written whole.
+
+Subsets (:mod:`himga.subset`), qrels (:mod:`himga.qrels`) and scoring reports all take these facts from here.
+The modules behind this face are private.
+"""
+
+from himga.runs._identity import GoldIdentity, fingerprint, gold_identity, run_identity, source_hashes
+from himga.runs._outputs import check_outputs, write_text
+from himga.runs._record import dumps_report, run_record, source_record
+
+__all__ = [
+    "GoldIdentity",
+    "check_outputs",
+    "dumps_report",
+    "fingerprint",
+    "gold_identity",
+    "run_identity",
+    "run_record",
+    "source_hashes",
+    "source_record",
+    "write_text",
+]
