@@ -14,7 +14,6 @@ ENTRY = Benchmark(
     load_name="himga_locomo",
     builder=locomo.Locomo,
     row_modules=(locomo, records, qa_records, gold),
-    files_rule=locomo.source_files,
     validate_rules=validate_rules,
     relevance_rule=_RELEVANCE,
     card_notes="card_notes.md",

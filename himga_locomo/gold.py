@@ -27,7 +27,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, Any
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
@@ -40,6 +40,7 @@ __all__ = [
     "AUDIT_KEY",
     "ERRATA_PIN",
     "GOLD_VARIANTS",
+    "GoldVariant",
     "Errata",
     "Erratum",
     "apply_errata",
@@ -51,6 +52,9 @@ __all__ = [
 ]
 
 #: Gold variant → what it is. ``published`` is the default and gives the rows of builder 2.0.0 unchanged.
+#: The values of the config option ``gold`` (the keys of :data:`GOLD_VARIANTS`, in order).
+GoldVariant = Literal["published", "audited"]
+
 GOLD_VARIANTS: dict[str, str] = {
     "published": "the answers and evidence of locomo10.json as published (snap-research/locomo@3eb6f2c)",
     "audited": ("answers and evidence corrected by the errata of dial481/locomo-audit (errors.json@9493fb4: 156 QA pairs "

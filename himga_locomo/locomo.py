@@ -8,14 +8,15 @@ A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the feature
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Literal
 
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.cache import GuardedBuilder, split_generator
+from himga.cache import GuardedBuilder
+from himga.options import check_option_values
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records
@@ -25,8 +26,8 @@ from himga.sources import record_content, warn_if_modified
 from himga.sources import OneFileEach, check_source_kind
 from himga.sources import RemoteFile, pinned_source
 from himga_locomo import gold
-from himga_locomo.gold import GOLD_VARIANTS, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
-from himga_locomo.records import CATEGORY3_ANSWERS, CATEGORY_ORDERS, record_to_row
+from himga_locomo.gold import GoldVariant, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
+from himga_locomo.records import record_to_row
 
 _CITATION = """\
 @inproceedings{maharana2024locomo,
@@ -108,13 +109,16 @@ class LocomoConfig(datasets.BuilderConfig):
             config id (the cache folder) changes with the errata's content.
     """
 
-    USER_OPTIONS: ClassVar[tuple[str, ...]] = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")  # listed in errors
-
-    category_order: str = "authors"
-    adversarial_answer: str = "abstain"
-    category3_answer: str = "scorer"
-    gold: str = "published"
-    errata: str | None = None
+    category_order: Literal["authors", "seed"] = field(default="authors", metadata={
+        "help": "category → question type mapping: the authors' evaluation code, or the seed docs (default: authors)"})
+    adversarial_answer: Literal["abstain", "seed"] = field(default="abstain", metadata={
+        "help": "gold answer of category-5 questions: an abstention, or the seed's trap answer (default: abstain)"})
+    category3_answer: Literal["scorer", "full"] = field(default="scorer", metadata={
+        "help": "gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)"})
+    gold: GoldVariant = field(default="published", metadata={
+        "help": "the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)"})
+    errata: str | None = field(default=None, metadata={
+        "help": "with gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)", "metavar": "FILE"})
     errata_sha256: str | None = None
 
     def __post_init__(self):
@@ -127,14 +131,7 @@ class LocomoConfig(datasets.BuilderConfig):
         Raises:
             ConfigurationError: an option outside its allowed values.
         """
-        if self.category_order not in CATEGORY_ORDERS:
-            raise ConfigurationError(f"category_order: expected one of {sorted(CATEGORY_ORDERS)}, got {self.category_order!r}")
-        if self.adversarial_answer not in ("abstain", "seed"):
-            raise ConfigurationError(f"adversarial_answer: expected 'abstain' or 'seed', got {self.adversarial_answer!r}")
-        if self.category3_answer not in CATEGORY3_ANSWERS:
-            raise ConfigurationError(f"category3_answer: expected 'scorer' or 'full', got {self.category3_answer!r}")
-        if self.gold not in GOLD_VARIANTS:
-            raise ConfigurationError(f"gold: expected one of {list(GOLD_VARIANTS)}, got {self.gold!r}")
+        check_option_values(self)
         if self.errata is not None and self.gold != "audited":
             raise ConfigurationError(f"errata: an errata file applies with gold='audited' only, got gold={self.gold!r}")
         if self.errata_sha256 is not None and self.gold != "audited":
@@ -184,6 +181,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         super().__init__(*args, **kwargs)
 
     BUILDER_CONFIG_CLASS = LocomoConfig
+    files_rule = staticmethod(source_files)
     BUILDER_CONFIGS = [LocomoConfig(name="default", version=_VERSION, description="All 10 LoCoMo conversations.")]
     DEFAULT_CONFIG_NAME = "default"
     DEFAULT_WRITER_BATCH_SIZE = 10
@@ -197,17 +195,6 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
             license=_LICENSE,
             citation=_CITATION,
         )
-
-    def _split_generators(self, dl_manager):
-        if self.config.data_files is not None:
-            files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
-            if not files:
-                raise ConfigurationError("locomo: data_files matched no file")
-        else:
-            files = source_files(self.config, self.config.data_dir or None)
-        # A tuple, not a list: the running-index fallback for sample_id spans all files, so the
-        # files are read by one generator (datasets shards list-valued gen_kwargs).
-        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         errata = None

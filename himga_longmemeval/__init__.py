@@ -15,7 +15,6 @@ ENTRY = Benchmark(
     load_name="himga_longmemeval",
     builder=longmemeval.Longmemeval,
     row_modules=(longmemeval, records, folder),
-    files_rule=longmemeval.source_files,
     validate_rules=validate_rules,
     relevance_rule=_RELEVANCE,
     card_notes="card_notes.md",

@@ -88,8 +88,8 @@ def folder_files(config: str, folder: Path, configs: Mapping[str, Any]) -> list[
 
 def resolve_source(
     config: str | None, data_dir: Any, data_files: Any, configs: Mapping[str, Any], default: str
-) -> tuple[str, list[Path] | None]:
-    """The config of a build and, for a ``data_dir`` folder, the files it reads (the rule of the module doc).
+) -> str:
+    """The config of a build (the rule of the module doc); the files it reads are :func:`folder_files`'s.
 
     Args:
         config: The config asked for, or ``None``.
@@ -99,7 +99,7 @@ def resolve_source(
         default: The default config's name.
 
     Returns:
-        ``(config name, the folder's files or None)``.
+        The config's name.
 
     Raises:
         ConfigurationError: a source whose names say no config without a config; a file named after
@@ -115,11 +115,11 @@ def resolve_source(
                 raise ConfigurationError(
                     f"longmemeval (config {config!r}): no source file in {folder}; looked for "
                     f"{', '.join(configs[config].candidate_names)}; found {present} (pass the file itself instead of its folder to use another name)")
-            return config, files
+            return config
         files = _source_files(folder, configs)
         owners = {p: config_of(p.name, configs) for p in files}
         if len(files) == 1 and owners[files[0]]:
-            return owners[files[0]][0], files
+            return owners[files[0]][0]
         if any(owners.values()):
             listing = ", ".join(f"{p.name} ({', '.join(owners[p]) or 'no config'})" for p in files)
             raise ConfigurationError(
@@ -129,7 +129,7 @@ def resolve_source(
         raise _no_config(f"the files in {folder}", configs, names="their names")
     names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None else []
     if not names:
-        return config or default, None
+        return config or default
     owners = [config_of(Path(name).name, configs) for name in names]
     if config is not None:
         for name, named in zip(names, owners):
@@ -137,11 +137,11 @@ def resolve_source(
                 raise ConfigurationError(
                     f"longmemeval: {Path(name).name} is the file of config {', '.join(named)}, not of {config}; "
                     "pass its config, or rename the file if it really is another config's")
-        return config, None
+        return config
     common = [c for c in owners[0] if all(c in o for o in owners)]
     if not common:
         raise _no_config(", ".join(Path(n).name for n in names), configs, names="its file name" if len(names) == 1 else "their names")
-    return common[0], None
+    return common[0]
 
 
 def _flat(data_files: Any) -> list[str]:

@@ -17,12 +17,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.cache import ArrowBatches, GuardedBuilder, split_generator
+from himga.cache import ArrowBatches, GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
 from himga.sources import ContentDigest
@@ -96,8 +95,6 @@ class LongmemevalConfig(datasets.BuilderConfig):
             (~145 MB of it is importing datasets/pyarrow), 50 → ~410 MB. S rows are ~0.5 MB of JSON,
             M rows ~5 MB (so 2), oracle rows ~30 KB (so 100).
     """
-
-    USER_OPTIONS: ClassVar[tuple[str, ...]] = ()  # the fields below pick and tune a config: not listed in errors
 
     repo_id: str = _CLEANED_REPO
     revision: str = _CLEANED_REVISION
@@ -190,6 +187,7 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
     BUILDER_CONFIG_CLASS = LongmemevalConfig
+    files_rule = staticmethod(source_files)
     BUILDER_CONFIGS = _CONFIGS
     DEFAULT_CONFIG_NAME = "s"
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
@@ -197,9 +195,8 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
     def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
         # The config and a folder's files, by the one source rule (himga_longmemeval/folder.py).
         self.check_config_keywords(kwargs)  # a misspelled option first, then the source's config
-        self._folder_files = None
         if config_name is None or config_name in self.builder_configs:  # else datasets names the unknown config
-            config_name, self._folder_files = resolve_source(
+            config_name = resolve_source(
                 config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs, self.DEFAULT_CONFIG_NAME)
         super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
         if writer_batch_size is None:
@@ -213,17 +210,6 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             license=_LICENSE,
             citation=_CITATION,
         )
-
-    def _split_generators(self, dl_manager):
-        if self.config.data_files is not None:
-            files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
-            if not files:
-                raise ConfigurationError("longmemeval: data_files matched no file")
-        elif self._folder_files is not None:  # a folder: the source rule chose its files with the config
-            files = self._folder_files
-        else:  # one file, or the default source: this config's own file only (the catalogue's file rule)
-            files = source_files(self.config, self.config.data_dir or None)
-        return [split_generator(files, self.config.remote_file())]  # with the bar's total for the pinned file
 
     def _generate_examples(self, files):
         count = 0

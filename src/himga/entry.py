@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from himga.errors import ConfigurationError
+from himga.options import user_options
 
 __all__ = ["Benchmark", "entry_named", "entry_names", "entry_of", "entry_of_builder"]
 
@@ -69,7 +70,6 @@ class Benchmark:
         row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
             modules, its file rule or gold variants where those are modules of their own): with every himga
             module they import, the code the cache key covers (:func:`himga.cache.row_files`).
-        files_rule: ``files_rule(config, data_dir) -> list[Path]``, which files a build reads (see :meth:`source_files`).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.
         relevance_rule: A :class:`himga.data.relevance.RelevanceRule`.
         card_notes: The Markdown file (in the builder's package) of the card's "Data notes".
@@ -92,7 +92,6 @@ class Benchmark:
     load_name: str
     builder: type
     row_modules: tuple[ModuleType, ...]
-    files_rule: Callable[[Any, str | Path | None], list[Path]]
     validate_rules: ModuleType
     relevance_rule: Any
     card_notes: str
@@ -177,7 +176,7 @@ class Benchmark:
             ConfigurationError: ``data_dir`` does not exist.
             DownloadError, ChecksumError: the pinned source could not be fetched or verified.
         """
-        return self.files_rule(self.config(config), data_dir)
+        return self.builder.files_rule(self.config(config), data_dir)
 
     def configs_named(self, filename: str) -> list[str]:
         """The configs whose source file may be called ``filename``, in builder order (``[]``: none).
@@ -195,8 +194,8 @@ class Benchmark:
 
     @property
     def options(self) -> tuple[str, ...]:
-        """The config options a user may pass (``USER_OPTIONS`` of the config class), e.g. ``category_order``."""
-        return tuple(getattr(self.builder.BUILDER_CONFIG_CLASS, "USER_OPTIONS", ()))
+        """The config options a user may pass (the config class's fields with a ``help``: :func:`himga.options.user_options`), e.g. ``category_order``."""
+        return user_options(self.builder.BUILDER_CONFIG_CLASS)
 
     def check_options(self, options: Mapping[str, Any], keywords: tuple[str, ...] | Callable[..., Any] = (),
                       *, accepted: set[str] | None = None) -> None:
@@ -213,7 +212,7 @@ class Benchmark:
         Raises:
             ConfigurationError: ``locomo: unknown keyword 'confg'; expected one of config, data_dir,
                 cache_dir, lazy, category_order, adversarial_answer, category3_answer``: the caller's
-                keywords and the config's ``USER_OPTIONS``, never its internal fields.
+                keywords and the config's options, never its internal fields.
         """
         import datasets
 

@@ -31,7 +31,7 @@ from himga.data.schema import Sample
 from himga.errors import shown
 from himga.finding import Finding
 
-__all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "source_files", "validate"]
+__all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "validate"]
 
 #: Findings computed from Sample fields alone, for every dataset.
 GENERIC_KINDS = {
@@ -84,25 +84,6 @@ class Report:
         }
 
 
-def _source_split(entry: Benchmark, config: str | None, data_dir: str | Path | None):
-    """The builder (cache in a throw-away folder) and its one split generator: the files, not yet read."""
-    from himga.cache import path_builder
-
-    with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
-        builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
-    (split,) = builder._split_generators(None)  # the builders find files themselves (no dl_manager)
-    return builder, split
-
-
-def source_files(entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None) -> list[Path]:
-    """The source files a build of ``name``/``config`` reads (found as the builder finds them; nothing is read).
-
-    Raises:
-        ConfigurationError, DownloadError, ChecksumError, SourceFormatError: as for a build.
-    """
-    return [Path(f) for f in _source_split(entry, config, data_dir)[1].gen_kwargs["files"]]
-
-
 def iter_source_samples(
     entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None
 ) -> tuple[list[Path], Iterator[Sample]]:
@@ -120,13 +101,17 @@ def iter_source_samples(
         SourceFormatError: malformed input (the same errors as a build).
         ConfigurationError, DownloadError, ChecksumError: as for a build.
     """
-    builder, split = _source_split(entry, config, data_dir)
+    from himga.cache import path_builder
+
+    with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:  # a builder whose cache is never written
+        builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
+    files = builder.source_files()
 
     def samples() -> Iterator[Sample]:
-        for _key, row in builder._generate_examples(**split.gen_kwargs):
+        for _key, row in builder._generate_examples(files=tuple(str(f) for f in files)):
             yield row_to_sample(SAMPLE_FEATURES.decode_example(SAMPLE_FEATURES.encode_example(row)))
 
-    return [Path(f) for f in split.gen_kwargs["files"]], samples()
+    return files, samples()
 
 
 def generic_findings(sample: Sample) -> Iterator[Finding]:

@@ -11,12 +11,13 @@ from himga.cache._arrow_batches import ArrowBatches, rows_to_table
 from himga.cache._guarded import GuardedBuilder, unwrap
 from himga.cache._key import cache_key, code_hash, row_files
 from himga.cache._manifest import find_caches, undecodable, verify
-from himga.cache._prepare import escaped, existing_source, make_builder, path_builder, prepare, source_files, unchecked_builder
+from himga.cache._prepare import build_files, escaped, existing_source, make_builder, path_builder, prepare, source_files, unchecked_builder
 from himga.cache._progress import rows_progress, split_generator
 
 __all__ = [
     "ArrowBatches",
     "GuardedBuilder",
+    "build_files",
     "cache_key",
     "code_hash",
     "escaped",

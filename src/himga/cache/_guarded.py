@@ -46,7 +46,8 @@ from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga.cache import _manifest as cache
 from himga.entry import entry_of_builder
-from himga.errors import CacheError, HimgaError
+from himga.cache._progress import split_generator
+from himga.errors import CacheError, ConfigurationError, HimgaError
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
 
@@ -237,6 +238,31 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
                     raise _read_only(folder, denied) from e
                 raise
+
+    #: ``files_rule(config, data_dir) -> list[Path]``, which files a build reads from a file, a folder or ``None``
+    #: (the pinned source); each builder sets its own (``staticmethod(source_files)``).
+    files_rule = None
+
+    def source_files(self) -> list[Path]:
+        """The files this build reads: the ``data_files`` given, else :attr:`files_rule` on ``data_dir``.
+
+        The rule of every route: the build itself (:meth:`_split_generators`), and anything asking which files
+        a build reads (:func:`himga.cache.build_files`).
+
+        Raises:
+            ConfigurationError: ``data_files`` that match no file; and as :attr:`files_rule`.
+        """
+        if self.config.data_files is not None:
+            files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
+            if not files:
+                raise ConfigurationError(f"{self.name}: data_files matched no file")
+            return files
+        return type(self).files_rule(self.config, self.config.data_dir or None)
+
+    def _split_generators(self, dl_manager):
+        # One generator over all files, given as a tuple (datasets would shard a list): a sample's running
+        # index and the check that no sample is in two files span all of them.
+        return [split_generator(self.source_files(), self.config.remote_file())]  # the bar's total for the pinned file
 
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
         target = str(output_dir or self.cache_dir)

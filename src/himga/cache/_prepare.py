@@ -22,6 +22,7 @@ from himga.sources import pinned_source
 from himga.sources import check_source_kind
 
 __all__ = [
+    "build_files",
     "cache_key",
     "code_hash",
     "check_source_kind",
@@ -84,6 +85,20 @@ def path_builder(entry: Benchmark, config: str | None, path: str | Path | None, 
         else:
             data_dir = path
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, **kwargs)
+
+
+def build_files(entry: Benchmark, config: str | None, path: str | Path | None) -> list[Path]:
+    """The files a build of ``config`` from ``path`` (a file, a folder, or ``None``: the pinned source) reads, found as
+    the build finds them (:meth:`~himga.cache.GuardedBuilder.source_files`, after the builder resolved the config);
+    nothing is read or built.
+
+    Raises:
+        ConfigurationError, DownloadError, ChecksumError, SourceFormatError: as for a build.
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="himga-files-") as scratch:
+        return path_builder(entry_of(entry), config, path, cache_dir=scratch).source_files()
 
 
 def unchecked_builder(

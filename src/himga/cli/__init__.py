@@ -13,9 +13,11 @@ import argparse
 import os
 import sys
 
-from himga.cli._args import DATASETS, add_export_args, add_source_args, gold_choices
+from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
+                             add_source_args)
 from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset, cmd_validate,
                                  cmd_verify, version)
+from himga.catalog import NAMES as DATASETS
 from himga.errors import HimgaError, redacted
 
 
@@ -43,10 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "else the card of the configs already exported")
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
-    p.add_argument("--gold", choices=gold_choices(), default=None,
-                   help="LoCoMo only: export the audited gold as config 'audited' beside 'default' (default: published; see docs/gold-and-subsets.md)")
-    p.add_argument("--errata", metavar="FILE", default=None,
-                   help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
+    add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
@@ -72,26 +71,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
-    p.add_argument("dataset", choices=DATASETS, help="which benchmark")
-    p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
-    p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+    add_dataset(p)
+    add_config(p)
+    add_data_dir(p)
     p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
-    p.add_argument("dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: both)")
+    add_dataset(p, optional=True)
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
     p.set_defaults(func=cmd_sources)
 
     p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
-    p.add_argument("dataset", nargs="*", metavar="{locomo,longmemeval}", help="which benchmarks' caches (default: both)")
-    p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    p.add_argument("dataset", nargs="*", metavar="{" + ",".join(DATASETS) + "}", help="which benchmarks' caches (default: every one)")
+    add_cache_dir(p)
     p.set_defaults(func=cmd_verify)
 
     from himga.cli._score import add_parser as add_score_parser
 
-    add_score_parser(sub, DATASETS, gold_choices())
+    add_score_parser(sub)
     return parser
 
 

@@ -1,4 +1,5 @@
-"""The arguments several ``himga`` commands share: the benchmark, its source and its builder options."""
+"""Every flag of the ``himga`` command, declared once: the benchmark, its config, its source, the cache, and the
+builder options (derived from the config classes' option fields, :func:`himga.options.option_specs`)."""
 
 from __future__ import annotations
 
@@ -6,56 +7,85 @@ import argparse
 
 from himga.catalog import CATALOG, NAMES, benchmark
 from himga.errors import ConfigurationError
+from himga.options import Option, option_specs
 
-__all__ = ["DATASETS", "add_export_args", "add_source_args", "gold_choices", "options"]
+__all__ = ["DATASETS", "add_cache_dir", "add_config", "add_data_dir", "add_dataset", "add_export_args", "add_options",
+           "add_source_args", "options"]
 
 DATASETS = NAMES
 
-#: Builder config options the command line takes (each benchmark accepts those in its ``USER_OPTIONS``).
-_OPTIONS = ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
+
+def _specs() -> dict[str, tuple[Option, list[str]]]:
+    """Every builder option of the catalogue: name → (its spec, the benchmarks taking it), in catalogue order."""
+    out: dict[str, tuple[Option, list[str]]] = {}
+    for entry in CATALOG.values():
+        for spec in option_specs(entry.builder.BUILDER_CONFIG_CLASS):
+            out.setdefault(spec.name, (spec, []))[1].append(entry.name)
+    return out
 
 
-def gold_choices() -> tuple[str, ...]:
-    """The values ``--gold`` takes: every benchmark's gold variants (the catalogue's ``gold_variants``), the default first."""
-    return tuple(dict.fromkeys(g for b in CATALOG.values() for g in b.golds))
+def add_dataset(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    if optional:
+        parser.add_argument("dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: every one)")
+    else:
+        parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
+
+
+def add_config(parser: argparse.ArgumentParser, *, repeat: bool = False) -> None:
+    configs = "; ".join(f"{e.name}: {', '.join(e.configs)}" for e in CATALOG.values() if len(e.configs) > 1)
+    if repeat:
+        parser.add_argument("--config", action="append", default=None,
+                            help=f"a config to export (repeatable; {configs}; default: all of the builder's configs, or with "
+                                 "--data-dir the configs whose file it holds, by file name)")
+    else:
+        parser.add_argument("--config", default=None, help=f"builder config ({configs}; default: the builder's default)")
+
+
+def add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+
+
+def add_cache_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+
+
+def add_options(parser: argparse.ArgumentParser, names: tuple[str, ...] | None = None) -> None:
+    """The builder options as flags (``category_order`` → ``--category-order``), choices and help from their fields."""
+    for name, (spec, takers) in _specs().items():
+        if names is not None and name not in names:
+            continue
+        only = f"{', '.join(takers)} only: " if len(takers) < len(CATALOG) else ""
+        parser.add_argument(f"--{name.replace('_', '-')}", choices=spec.choices, metavar=spec.metavar, default=None,
+                            help=only + spec.help)
 
 
 def add_source_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
-    parser.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, s_original, ...)")
-    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned source)")
-    parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
-    parser.add_argument("--category-order", choices=("authors", "seed"), default=None,
-                        help="LoCoMo only: category → question type mapping (default: authors)")
-    parser.add_argument("--adversarial-answer", choices=("abstain", "seed"), default=None,
-                        help="LoCoMo only: gold answer of category-5 questions (default: abstain)")
-    parser.add_argument("--category3-answer", choices=("scorer", "full"), default=None,
-                        help="LoCoMo only: gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)")
-    parser.add_argument("--gold", choices=gold_choices(), default=None,
-                        help="LoCoMo only: the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)")
-    parser.add_argument("--errata", metavar="FILE", default=None,
-                        help="LoCoMo only, with --gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)")
+    """The benchmark, config, source, cache and every builder option (``build``, ``stats``, ``qrels``, ``subset``, ``score``)."""
+    add_dataset(parser)
+    add_config(parser)
+    add_data_dir(parser)
+    add_cache_dir(parser)
+    add_options(parser)
+
+
+def add_export_args(parser: argparse.ArgumentParser) -> None:
+    """The benchmark, configs (repeatable), source and cache (``export``, ``push``)."""
+    add_dataset(parser)
+    add_config(parser, repeat=True)
+    add_data_dir(parser)
+    add_cache_dir(parser)
 
 
 def options(args: argparse.Namespace) -> dict[str, str]:
     """The builder config options given on the command line; each must be one the benchmark takes.
 
     Raises:
-        ConfigurationError: e.g. ``longmemeval: --category-order/--adversarial-answer/--category3-answer
-            apply to locomo only``.
+        ConfigurationError: e.g. ``longmemeval: --category-order applies to locomo only``.
     """
-    options = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
-    if any(k not in benchmark(args.dataset).options for k in options):
-        flags = "/".join(f"--{k.replace('_', '-')}" for k in _OPTIONS)
-        takers = ", ".join(b.name for b in CATALOG.values() if set(options) <= set(b.options))
-        raise ConfigurationError(f"{args.dataset}: {flags} apply to {takers} only")
-    return options
-
-
-def add_export_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
-    parser.add_argument("--config", action="append", default=None,
-                        help="a config to export (repeatable; default: all of the builder's configs, or with --data-dir "
-                             "the configs whose file it holds, by file name)")
-    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: download the pinned sources)")
-    parser.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    specs = _specs()
+    given = {k: getattr(args, k) for k in specs if getattr(args, k, None) is not None}
+    if any(k not in benchmark(args.dataset).options for k in given):
+        flags = "/".join(f"--{k.replace('_', '-')}" for k in given)
+        takers = ", ".join(b.name for b in CATALOG.values() if set(given) <= set(b.options))
+        raise ConfigurationError(f"{args.dataset}: {flags} {'applies' if len(given) == 1 else 'apply'} to {takers} only")
+    return given

@@ -50,9 +50,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
         from himga.cli._sources import provenance_lines
-        from himga.validate import source_files
+        from himga.cache import build_files
 
-        for line in provenance_lines(entry, source_files(entry, args.config, data_dir=args.data_dir)):
+        for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):
             print(f"source: {line}")
         if audit is not None:
             from himga.sources import provenance
@@ -126,14 +126,14 @@ def cmd_qrels(args: argparse.Namespace) -> int:
 def cmd_subset(args: argparse.Namespace) -> int:
     from himga.runs import check_outputs
     from himga.subset import subset, write_ids
-    from himga.validate import source_files
+    from himga.cache import build_files
 
     inputs = {"errata": getattr(args, "errata", None),
               "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
     check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
-    files = source_files(benchmark(args.dataset), args.config, data_dir=args.data_dir)
+    files = build_files(benchmark(args.dataset), args.config, args.data_dir)
     check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     write_ids(drawn.ids, args.out)
     how = []

@@ -20,20 +20,20 @@ from himga.errors import ConfigurationError
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub, datasets: tuple[str, ...], golds: tuple[str, ...]) -> None:
-    """Register ``score`` on the ``himga`` command's subparsers (``golds``: the values ``--gold`` takes)."""
+def add_parser(sub) -> None:
+    """Register ``score`` on the ``himga`` command's subparsers."""
+    from himga.cli._args import add_cache_dir, add_config, add_data_dir, add_dataset, add_options
+
     p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
-    p.add_argument("dataset", choices=datasets, help="which benchmark")
+    add_dataset(p)
     p.add_argument("predictions", help='JSON Lines: {"question_id": ..., "hypothesis": ...} (LoCoMo ids as in the qrels: conv-26:0)')
-    p.add_argument("--config", default=None, help="builder config (LongMemEval: s, m, oracle, ...)")
-    p.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
-    p.add_argument("--cache-dir", default=None, help="the datasets cache folder (default: $HF_DATASETS_CACHE)")
+    add_config(p)
+    add_data_dir(p)
+    add_cache_dir(p)
     p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
     p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
     p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions are ignored")
-    p.add_argument("--gold", choices=golds, default=None,
-                   help="LoCoMo only: the published gold, or the gold corrected by an errata file (docs/gold-and-subsets.md)")
-    p.add_argument("--errata", metavar="FILE", default=None, help="LoCoMo only, with --gold audited: your own errata file")
+    add_options(p, ("gold", "errata"))
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
     p.add_argument("--labels", metavar="FILE", default=None,
                    help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
@@ -60,10 +60,10 @@ def run(args: argparse.Namespace) -> int:
     from himga.scoring import brief, check_hypotheses, check_ids, labels_of, predictions_of
     from himga.runs import dumps_report, run_record
     from himga.scoring import scorer, format_table, questions_by_id, score_questions
-    from himga.catalog import CATALOG
+    from himga.cli._args import options as builder_options
     from himga.catalog import benchmark as catalog_entry
     from himga.runs import run_identity
-    from himga.validate import source_files
+    from himga.cache import build_files
 
     bench = scorer(args.dataset)
     judged = bench.score is None
@@ -72,10 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if judged and not (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
-    options = {k: v for k, v in (("gold", args.gold), ("errata", args.errata)) if v is not None}
-    if options and not catalog_entry(args.dataset).golds:
-        takers = ", ".join(b.name for b in CATALOG.values() if b.golds)
-        raise ConfigurationError(f"{args.dataset}: --gold/--errata apply to {takers} only")
+    options = builder_options(args)
     if [args.predictions, args.labels, args.ids].count("-") > 1:
         raise ConfigurationError("only one input can be '-' (standard input)")
     outputs = {"--out": args.out, "--prompts": args.prompts}
@@ -90,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     config = ds.info.config_name  # the config the build resolved, recorded as such
     entry = catalog_entry(args.dataset)
-    files = source_files(entry, config, data_dir=args.data_dir)
+    files = build_files(entry, config, args.data_dir)
     check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     name = pred_file.name
     questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only

@@ -68,9 +68,11 @@ def source_hashes(entry: Benchmark | str, config: str | None, data_dir: str | Pa
     """``(file name, sha256)`` of every file a build of ``config`` reads from ``data_dir`` (each hashed once per process).
 
     Raises:
-        ConfigurationError, DownloadError, ChecksumError: as :meth:`himga.entry.Benchmark.source_files`.
+        ConfigurationError, DownloadError, ChecksumError: as :func:`himga.cache.build_files`.
     """
-    return [(path.name, file_sha256(path)) for path in entry_of(entry).source_files(config, data_dir)]
+    from himga.cache import build_files
+
+    return [(path.name, file_sha256(path)) for path in build_files(entry_of(entry), config, data_dir)]
 
 
 def run_identity(name: str, config: str | None = None, *, data_dir: str | Path | None = None,

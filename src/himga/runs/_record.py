@@ -62,7 +62,7 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
     Args:
         dataset: ``"locomo"`` or ``"longmemeval"``.
         config: The builder config the Samples came from.
-        files: The source files read (:func:`himga.validate.source_files`).
+        files: The source files read (:func:`himga.cache.build_files`).
         report: The report of :func:`~himga.scoring._report.score_samples` (for the counts).
         inputs: ``{"predictions"|"labels": file}``: the run's own files, recorded by name and sha256: an
             :class:`~himga.jsonio.run_inputs.InputFile` (the sha256 of the bytes it was read from, also from a
