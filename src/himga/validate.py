@@ -169,7 +169,7 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
         found.extend(generic_findings(sample))
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
-    from himga.cli._sources import provenance_lines
+    from himga.sources import provenance_lines
 
     lines = provenance_lines(entry, files)  # the parse above recorded each file's sha256: no second read
     return Report(entry.name, config, [f.name for f in files], count, kinds, found, lines)

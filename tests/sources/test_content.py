@@ -10,7 +10,7 @@ from pathlib import Path
 import himga.sources._provenance
 from himga.sources import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.catalog import benchmark
-from himga.cli._sources import provenance_lines
+from himga.sources import provenance_lines
 from himga.sources import provenance
 from himga_locomo import locomo
 

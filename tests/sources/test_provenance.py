@@ -15,7 +15,7 @@ from himga.data import load_dataset, load_locomo, load_longmemeval
 from himga.catalog import benchmark
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.reader import iter_array_items, load_json
-from himga.cli._sources import provenance_lines
+from himga.sources import provenance_lines
 from himga.sources import provenance
 from himga.sources import get_dataset, sha256_of
 

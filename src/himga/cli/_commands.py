@@ -49,7 +49,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(format_stats(title, stats))
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
-        from himga.cli._sources import provenance_lines
+        from himga.sources import provenance_lines
         from himga.cache import build_files
 
         for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):

@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_provenance(entry, files: list, options: dict) -> None:
     """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
-    from himga.cli._sources import provenance_lines
+    from himga.sources import provenance_lines
 
     for line in provenance_lines(entry, files):
         print(f"source: {line}")

@@ -19,7 +19,7 @@ from himga.catalog import NAMES, Benchmark, benchmark
 from himga.sources import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
-__all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy", "provenance_lines"]
+__all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy"]
 
 
 def all_pins(names: list[str] | None = None) -> list[tuple[str, str, RemoteFile]]:
@@ -152,10 +152,3 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
         return [f"offline: no remote answered ({checks[0].detail}); no pin was checked"], False
     lines = [f"{name}/{config} {pin.filename}: {check.status}: {check.detail}" for (name, config, pin), check in zip(pins, checks)]
     return lines, all(c.ok for c in checks)
-
-
-def provenance_lines(entry: Benchmark, files: list[str | Path]) -> list[str]:
-    """One :func:`~himga.sources._provenance.provenance` line per local source file of benchmark ``entry``."""
-    pins = list(benchmark(entry).pins().values())
-    return [provenance(f, pins) for f in files]
-

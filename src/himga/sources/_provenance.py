@@ -28,7 +28,7 @@ from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
 from himga.sources._remote import RemoteFile
 
-__all__ = ["file_sha256", "provenance", "record_content", "record_sha256", "warn_if_modified"]
+__all__ = ["file_sha256", "provenance", "provenance_lines", "record_content", "record_sha256", "warn_if_modified"]
 
 logger = logging.getLogger("himga.sources")
 
@@ -204,3 +204,9 @@ def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], 
             "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
             "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
         )
+
+
+def provenance_lines(entry, files: list[str | Path]) -> list[str]:
+    """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`)."""
+    pins = list(entry.pins().values())
+    return [provenance(f, pins) for f in files]
