@@ -89,6 +89,8 @@ class LongmemevalConfig(datasets.BuilderConfig):
             without ``.json``).
         sha256: The file's expected sha256, verified after download; ``None`` where none is pinned.
         size: The file's size in bytes; ``None`` where unknown.
+        superseded_by: For a first-release config, the cleaned config that replaces it: the authors' cleaning
+            (2025-09, xiaowu0162/LongMemEval#13) removed haystack sessions that changed a question's answer.
         writer_batch_size: Questions per Arrow record batch. A batch's questions are held as Python
             objects until it is written, so this bounds peak memory; smaller batches also reuse freed
             memory sooner, which is faster here. Measured on S-scale files: 10 → ~230 MB peak RSS
@@ -102,11 +104,20 @@ class LongmemevalConfig(datasets.BuilderConfig):
     sha256: str | None = None
     size: int | None = None
     writer_batch_size: int = 10
+    superseded_by: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.writer_batch_size, int) or self.writer_batch_size < 1:
             raise ConfigurationError(f"writer_batch_size: expected a positive integer, got {self.writer_batch_size!r}")
         super().__post_init__()
+
+    @property
+    def note(self) -> str | None:
+        """What a reader of a build of this config must know (``himga stats``, ``score`` and ``export`` print it)."""
+        if self.superseded_by is None:
+            return None
+        return (f"{self.name} is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
+                f"removed haystack sessions that changed answers: config {self.superseded_by!r} is the one to score on")
 
     @property
     def candidate_names(self) -> list[str]:
@@ -141,11 +152,11 @@ _CONFIGS = [
     _config("s_original", "LongMemEval-S, first release (file longmemeval_s).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_s",
             sha256="08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", size=278_025_796,
-            writer_batch_size=10),
+            writer_batch_size=10, superseded_by="s"),
     # M original: size and sha256 unknown (no public pin found).
     _config("m_original", "LongMemEval-M, first release (file longmemeval_m).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_m", sha256=None,
-            writer_batch_size=2),
+            writer_batch_size=2, superseded_by="m"),
     _config("oracle_original", "LongMemEval oracle, first release (file longmemeval_oracle).",
             repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_oracle",
             sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),

@@ -1,4 +1,4 @@
-"""The catalogue is the one table of benchmarks (issue 18 §1): its entries resolve, and no module outside it
+"""The catalogue is the one table of benchmarks: its entries resolve, and no module outside it
 and the builder folders branches on a benchmark's name or resolves a builder by name."""
 
 from __future__ import annotations

@@ -81,7 +81,8 @@ def test_departures_table_is_on_the_first_screen():
     assert heading < 30 and lines.index(rows[-1]) < 50
     decisions = {row.split(" | ")[0].removeprefix("| "): row for row in rows}
     assert list(decisions) == ["LoCoMo category order", "LoCoMo category-5 gold", "LoCoMo category-3 gold",
-                               "LongMemEval session order", "`raw` keys", "builders registered on `import himga`"]
+                               "LongMemEval session order", "LongMemEval file names", "`raw` keys",
+                               "builders registered on `import himga`"]
     assert "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`" in decisions["LoCoMo category order"]
     for decision, option in [("LoCoMo category order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
                              ("LoCoMo category-3 gold", 'category3_answer="full"'), ("LongMemEval session order", "chronological(sample)")]:  # fmt: skip
@@ -217,7 +218,7 @@ def test_usage_longmemeval_claims(shared_data, tmp_path):
     from himga.data import chronological
 
     snippet = _blocks(_section(DOCS / "usage.md", "## LongMemEval"), "python")[0]
-    assert "# names say no config: both files, as parts (99 questions)" in snippet  # the config is given (issue 17 §2)
+    assert "# names say no config: both files, as parts (99 questions)" in snippet  # the config is given
     assert len(load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)) == 99
     sample = load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path)[0]
     assert "# gpt4_2655b836" in snippet and sample.sample_id == "gpt4_2655b836"

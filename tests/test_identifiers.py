@@ -94,7 +94,7 @@ def test_the_real_locomo_candidates_are_within_the_bound(shared_data, tmp_path):
     assert (summary.queries, sizes) == (1986, 31_984_605)
 
 
-# ---- issue 16 §4: control characters never reach a TREC/TSV file, a message or a report raw -------------
+# ---- control characters never reach a TREC/TSV file, a message or a report raw -------------
 
 
 def test_control_characters_are_refused_in_trec_files(tmp_path):

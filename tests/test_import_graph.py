@@ -1,4 +1,4 @@
-"""The import graph of himga's modules is a DAG (issue 12 §5): no cycle of any length, counting imports
+"""The import graph of himga's modules is a DAG: no cycle of any length, counting imports
 made inside functions too (a deferred import hides a cycle, it does not remove it)."""
 
 from __future__ import annotations

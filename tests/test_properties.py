@@ -1,4 +1,4 @@
-"""Property tests (issue 5) with hypothesis.
+"""Property tests with hypothesis.
 
 1. Random valid raw records → the builder's row code → Arrow → Samples → rebuilt raw record equals the
    input (LoCoMo: ``record_to_row`` + the builder's JSON-text step; LongMemEval: ``question_to_row`` +
@@ -35,7 +35,7 @@ BUILDS = settings(max_examples=40, deadline=None, database=None, suppress_health
 OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain", "category3_answer": "scorer"}
 
 text = st.text(max_size=12)  # any Unicode except surrogates
-ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # ids: no control characters (issue 16 §4)
+ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # ids: no control characters
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=6)
 plain_keys = st.text(string.ascii_lowercase + "_", min_size=1, max_size=8)

@@ -1,4 +1,4 @@
-"""``himga subset`` and ``load_*(ids=)`` (issue 20 §2): the same ids everywhere; stratified counts pinned on the real files."""
+"""``himga subset`` and ``load_*(ids=)``: the same ids everywhere; stratified counts pinned on the real files."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def check_datasets() -> None:
 
 def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
     """The ``DatasetModule`` of benchmark ``entry``: our builder, its code hash, absolute source paths."""
-    from himga.cache import _prepare as builders  # looked up at call time, so a changed code hash is seen
+    from himga import cache as builders
 
     builder_kwargs: dict[str, Any] = {}
     files = None

@@ -133,6 +133,10 @@ class Benchmark:
             raise ConfigurationError(f"{self.name}: unknown config {name!r}; expected one of {self.configs}")
         return self.builder.builder_configs[name]
 
+    def note(self, config: str | None = None) -> str | None:
+        """What a reader of a build of ``config`` must know (the config's ``note``, e.g. a superseded release), or ``None``."""
+        return getattr(self.config(config), "note", None)
+
     def pins(self) -> dict[str, Any]:
         """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`), builder order."""
         return {c.name: c.remote_file() for c in self.builder.BUILDER_CONFIGS}

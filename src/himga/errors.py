@@ -28,6 +28,7 @@ __all__ = [
     "UploadError",
     "redacted",
     "shown",
+    "type_name",
 ]
 
 _TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")

@@ -92,7 +92,7 @@ def test_pair_file(shared_data, tmp_path):
 
 
 def test_shared_folder_by_the_folder_rule(shared_data, tmp_path):
-    # no config: neither file's name says which config it is, so the caller must (issue 17 §2)
+    # no config: neither file's name says which config it is, so the caller must
     with pytest.raises(ConfigurationError, match="^longmemeval: cannot tell the config of the files in .*longmemeval from their names; pass the config"):
         load_longmemeval(shared_data / "longmemeval", cache_dir=tmp_path)
     # with a config and no file of any config in it: both files are parts of one source, in name order

@@ -1,4 +1,4 @@
-"""A built cache cut short or altered is never served as whole (issue 13 §1), on every route.
+"""A built cache cut short or altered is never served as whole, on every route.
 
 Each fault is applied to a copy of a fresh build; then every route (facade list and lazy, build_dataset,
 ``datasets.load_dataset`` whole and sliced, ``himga stats``, ``himga export``) must raise the one
@@ -144,7 +144,7 @@ def test_size_mismatch_message(inp, cache_copy, routes):
 
 
 
-# --- issue 17 §13: a flipped bit in the text of a row (same size: not caught on open) ---------------
+# --- a flipped bit in the text of a row (same size: not caught on open) ---------------
 
 
 def flip_in_text(folder, inp):

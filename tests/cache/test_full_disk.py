@@ -1,5 +1,5 @@
 """A disk that fills up during a build: one CacheError naming the cache folder, the CLI's one line, nothing
-half-written, and the next build (with space) identical to a fresh one (issue 13 §4).
+half-written, and the next build (with space) identical to a fresh one.
 
 The real fault is a 1 MiB tmpfs (needs root and mount permission; skipped with the reason elsewhere); the
 simulated one, which runs everywhere, makes ``datasets``' Arrow writer raise ``OSError(ENOSPC)``.

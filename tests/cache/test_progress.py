@@ -57,7 +57,7 @@ def test_the_swap_is_scoped():
     assert datasets.builder.hf_tqdm is original
 
 
-# --- issue 17 §10: the pinned file's known row count is the bar's total ---------------------------------
+# --- the pinned file's known row count is the bar's total ---------------------------------
 
 
 def test_the_pinned_files_bar_has_a_total(shared_data, tmp_path, capfd, progress_bars_on):

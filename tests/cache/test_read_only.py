@@ -1,5 +1,5 @@
 """A complete cache on a read-only file system, or in folders another user cannot write, is read without writing
-anything, on every route (issue 13 §4); an incomplete one is a CacheError saying the cache is read-only.
+anything, on every route; an incomplete one is a CacheError saying the cache is read-only.
 
 Two real setups, each skipped with its reason where this machine cannot provide it:
 

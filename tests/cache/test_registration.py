@@ -301,7 +301,7 @@ def test_a_misspelled_option_is_a_configuration_error(shared_data):
         datasets.load_dataset("himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test")
 
 
-# --- issue 17 §1: a relative data_files entry is relative to data_dir -------------------------------
+# --- a relative data_files entry is relative to data_dir -------------------------------
 
 
 def _decoy_and_source(shared_data, tmp_path, dataset):

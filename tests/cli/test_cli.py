@@ -36,10 +36,26 @@ def test_stats_locomo_json(shared_data, capsys, tmp_path):
     assert main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats == {
-        "samples": 10, "sessions": 272, "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2}, "messages": 5882,
+        "dataset": "locomo", "config": "default", "samples": 10, "sessions": 272, "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2}, "messages": 5882,
         "qa_pairs": 1986, "abstentions": 446,
         "question_types": {"single_hop": 841, "adversarial": 446, "temporal": 321, "multi_hop": 282, "open_domain": 96},
     }
+
+
+def test_stats_names_the_config_it_resolved_and_what_a_first_release_lacks(shared_data, capsys, tmp_path):
+    """A file named as the first release's S (``longmemeval_s``) is built as ``s_original``: the header says so,
+    and a note names the cleaned config."""
+    first_release = tmp_path / "longmemeval_s"
+    first_release.write_bytes((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_bytes())
+    assert main(["stats", "longmemeval", "--data-dir", str(first_release), "--cache-dir", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "longmemeval (s_original)"
+    assert [line for line in out if line.startswith("note: ")] == [
+        "note: s_original is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
+        "removed haystack sessions that changed answers: config 's' is the one to score on"]
+    assert main(["stats", "longmemeval", "--data-dir", str(first_release), "--cache-dir", str(tmp_path / "c"), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["config"], stats["note"].startswith("s_original is the first release")) == ("s_original", True)
 
 
 def test_stats_locomo_table(shared_data, capsys, tmp_path):
@@ -100,7 +116,7 @@ def test_stats_with_the_seed_options(shared_data, capsys, tmp_path):
     assert capsys.readouterr().err == "himga: error: longmemeval: --gold/--errata apply to locomo only\n"
 
 
-# --- paper cuts of issue 12 --------------------------------------------------------------------------
+# --- paper cuts --------------------------------------------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LOCOMO_LIKE = [{"sample_id": "conv-1", "conversation": {"speaker_a": "A", "speaker_b": "B"}, "qa": []}]

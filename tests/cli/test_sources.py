@@ -1,4 +1,4 @@
-"""``himga sources`` and ``himga sources --check`` against a fake remote on 127.0.0.1 (issue 10 §2).
+"""``himga sources`` and ``himga sources --check`` against a fake remote on 127.0.0.1.
 
 The fake server answers ``HEAD`` like the two real remotes: GitHub raw (status and Content-Length) and
 the Hub's resolve endpoint (``X-Repo-Commit``, ``X-Linked-Etag`` = the LFS sha256, ``X-Linked-Size``),

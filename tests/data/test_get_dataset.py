@@ -1,4 +1,4 @@
-"""Downloads and the source cache (issue 5): verified atomic downloads, offline errors, no network on
+"""Downloads and the source cache: verified atomic downloads, offline errors, no network on
 cache hits, HIMGA_DATASETS_ROOT first, concurrent builds, no tokens in output, no pickle.
 
 The network is never used: ``huggingface_hub.file_download.http_get`` (LoCoMo's pinned URL) and

@@ -51,7 +51,7 @@ def test_other_features_and_types_are_rejected():
         samples_from_dataset(datasets.DatasetDict({"test": other}))
 
 
-# --- issue 17 §7: extra columns are ignored; a missing or retyped column is named ---------------------
+# --- extra columns are ignored; a missing or retyped column is named ---------------------
 
 
 def test_extra_columns_are_ignored_on_every_route(shared_data, locomo_samples):

@@ -1,4 +1,4 @@
-"""The bad-input matrix of issue 5 for LoCoMo: every malformed file gives the documented himga error
+"""The bad-input matrix for LoCoMo: every malformed file gives the documented himga error
 naming the file and the JSON path, or correct data; a failed attempt never leaves a cache entry behind.
 
 Each case runs through both facades (``load_locomo`` and ``build_dataset``). Fixtures are written inline:
@@ -137,20 +137,20 @@ PREFIX_CASES = [
     ("Latin-1 file", json.dumps([_record("café")], ensure_ascii=False).encode("latin-1"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
     ("lone surrogate escape", GOOD.replace(b"hello 1", b"\\ud800"), f"{FILE}: $[0].conversation.session_1[0].text: expected valid Unicode text, got a lone surrogate"),
     ("lone surrogate in a key", GOOD.replace(b'"hi"', b'"hi", "\\udc00": 1'), f"{FILE}: $[0].conversation.session_1[1]: expected valid Unicode text, got a lone surrogate"),
-    # identifiers longer than MAX_ID_LENGTH (128 characters; issue 16 §3: they are repeated in every qrels line)
+    # identifiers longer than MAX_ID_LENGTH (128 characters; they are repeated in every qrels line)
     ("sample_id of 200,000 characters", _mutated(_set("sample_id", "c" * 200_000)), f"{FILE}: $[1].sample_id: {TOO_LONG.format('200,000')}"),
     ("dia_id of 129 characters", _mutated(_set("conversation", "session_2", 1, "dia_id", "D" * 129)), f"{FILE}: $[1].conversation.session_2[1].dia_id: {TOO_LONG.format(129)}"),
     ("evidence of 129 characters", _mutated(_set("qa", 0, "evidence", ["D1:1", "D" * 129])), f"{FILE}: $[1].qa[0].evidence[1]: {TOO_LONG.format(129)}"),
     ("session number of 5,000 digits", _mutated(_call(lambda c: c.update({"session_" + "1" * 5000: []}), "conversation")),
      f"{FILE}: $[1].conversation: key 'session_1111111111111111'...: session number: {TOO_LONG.format('5,000')}"),
-    # control characters in ids (issue 16 §4: a TREC reader cuts 'x\0y' at the NUL into a phantom query 'x')
+    # control characters in ids (a TREC reader cuts 'x\0y' at the NUL into a phantom query 'x')
     ("NUL in sample_id", _mutated(_set("sample_id", "x\0y")), f"{FILE}: $[1].sample_id: expected an id without control characters, got 'x\\x00y'"),
     ("ESC in dia_id", _mutated(_set("conversation", "session_1", 0, "dia_id", "D1:1\x1b[2J")), f"{FILE}: $[1].conversation.session_1[0].dia_id: expected an id without control characters, got 'D1:1\\x1b[2J'"),
     ("newline in sample_id", _mutated(_set("sample_id", "conv\nFAKE: all good")), f"{FILE}: $[1].sample_id: expected an id without control characters, got 'conv\\nFAKE: all good'"),
-    # numbers beyond a double (issue 16 §5: 1e400 became the answer "inf" and "answer": Infinity in raw)
+    # numbers beyond a double (1e400 became the answer "inf" and "answer": Infinity in raw)
     ("answer 1e400", _mutated(_set("qa", 0, "answer", "X")).replace(b'"X"', b"1e400"), f"{FILE}: $[1].qa[0].answer: {NOT_FINITE}, got 1e400"),
     ("answer -1E+309 in raw only", _mutated(_set("qa", 0, "extra", "X")).replace(b'"X"', b"-1E+309"), f"{FILE}: $[1].qa[0].extra: {NOT_FINITE}, got -1E+309"),
-    # nesting past MAX_DEPTH (64) stops before the parser sees it (issue 16 §2); the real files need 4 levels
+    # nesting past MAX_DEPTH (64) stops before the parser sees it; the real files need 4 levels
     ("arrays nested 100,000 deep", GOOD.replace(b'"answer": 2023', b'"answer": ' + b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[0]: {TOO_DEEP}"),
     ("objects nested 100,000 deep", _mutated(_set("qa", 0, "answer", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP}"),
     ("arrays nested 65 deep", _mutated(_set("qa", 0, "answer", "X")).replace(b'"X"', b"[" * 61 + b"]" * 61), f"{FILE}: $[1]: {TOO_DEEP}"),

@@ -1,4 +1,4 @@
-"""The bad-input matrix of issue 5 for LongMemEval: every malformed file gives the documented himga error
+"""The bad-input matrix for LongMemEval: every malformed file gives the documented himga error
 naming the file, the JSON path and the question, or correct data; a failed attempt leaves no cache entry.
 
 Each case runs through both facades (``load_longmemeval`` and ``build_dataset``, config ``oracle``).
@@ -104,19 +104,19 @@ CASES = [
     ("one date too many", _mutated(_call(lambda d: d.append("2023/05/03 (Wed) 09:00"), "haystack_dates")), f"{FILE}: $[1].haystack_dates: 3 dates for 2 sessions {Q2}"),
     ("one session id too many", _mutated(_call(lambda d: d.append("s3"), "haystack_session_ids")), f"{FILE}: $[1].haystack_session_ids: 3 session ids for 2 sessions {Q2}"),
     ("one session too few", _mutated(_call(list.pop, "haystack_sessions")), f"{FILE}: $[1].haystack_session_ids: 2 session ids for 1 sessions {Q2}"),
-    # identifiers longer than MAX_ID_LENGTH (128 characters; issue 16 §3: they are repeated in every qrels line)
+    # identifiers longer than MAX_ID_LENGTH (128 characters; they are repeated in every qrels line)
     ("question_id of 200,000 characters", _mutated(_set("question_id", "q" * 200_000)), f"{FILE}: $[1].question_id: {TOO_LONG.format('200,000')}"),
     ("session id of 129 characters", _mutated(_set("haystack_session_ids", 1, "s" * 129)), f"{FILE}: $[1].haystack_session_ids[1]: {TOO_LONG.format(129)} {Q2}"),
     ("answer session id of 129 characters", _mutated(_set("answer_session_ids", ["s" * 129])), f"{FILE}: $[1].answer_session_ids[0]: {TOO_LONG.format(129)} {Q2}"),
-    # control characters in ids (issue 16 §4: a TREC reader cuts 'x\0y' at the NUL into a phantom query 'x')
+    # control characters in ids (a TREC reader cuts 'x\0y' at the NUL into a phantom query 'x')
     ("NUL in question_id", _mutated(_set("question_id", "x\0y")), f"{FILE}: $[1].question_id: expected an id without control characters, got 'x\\x00y'"),
     ("ESC in a session id", _mutated(_set("haystack_session_ids", 0, "s1\x1b[31m")), f"{FILE}: $[1].haystack_session_ids[0]: expected an id without control characters, got 's1\\x1b[31m' {Q2}"),
     ("tab in an answer session id", _mutated(_set("answer_session_ids", ["s\t1"])), f"{FILE}: $[1].answer_session_ids[0]: expected an id without control characters, got 's\\t1' {Q2}"),
-    # numbers beyond a double (issue 16 §5), integers beyond 64 bits (§11: the C parser's limit, explained)
+    # numbers beyond a double, integers beyond 64 bits (§11: the C parser's limit, explained)
     ("answer 1e400", _mutated(_set("answer", "X")).replace(b'"X"', b"1e400"), f"{FILE}: $[1]: {NOT_FINITE}: parse error: numeric (floating point) overflow {Q2}"),
     ("answer -1e400", _mutated(_set("answer", "X")).replace(b'"X"', b"-1e400"), f"{FILE}: $[1]: {NOT_FINITE}: parse error: numeric (floating point) overflow {Q2}"),
     ("answer of 20 digits", _mutated(_set("answer", "X")).replace(b'"X"', b"12345678901234567890"), f"{FILE}: $[1]: invalid JSON: parse error: integer overflow (this reader holds integers in 64 bits, -2**63 to 2**63-1; write a larger one as a string, or as a float if precision does not matter) {Q2}"),
-    # nesting past MAX_DEPTH (64) stops before ijson's C backend sees it (issue 16 §2); the real files need 5 levels
+    # nesting past MAX_DEPTH (64) stops before ijson's C backend sees it; the real files need 5 levels
     ("content: arrays nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 100_000 + b"]" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
     ("content: objects nested 100,000 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b'{"a": ' * 100_000 + b"1" + b"}" * 100_000), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
     ("content: arrays nested 65 deep", _mutated(_set("haystack_sessions", 0, 0, "content", "X")).replace(b'"X"', b"[" * 60 + b"]" * 60), f"{FILE}: $[1]: {TOO_DEEP} {Q2}"),
@@ -131,7 +131,7 @@ PREFIX_CASES = [
     ("truncated in the second question", _dump([_question("q1"), _question("q2")])[: len(GOOD) + 40], f"{FILE}: $[1]: invalid JSON: parse error: premature EOF"),
     ("trailing garbage", GOOD + b" x", f"{FILE}: $[1]: invalid JSON: "),
     ("invalid UTF-8 byte", GOOD.replace(b"Paris.", b"Par\xffis."), f"{FILE}: $[0]: invalid JSON: lexical error: invalid bytes in UTF8 string."),
-    ("top level string", b'"a question"', f"{FILE}: $: expected a JSON array at the top level, got string"),  # one object is one question (issue 17 §5)
+    ("top level string", b'"a question"', f"{FILE}: $: expected a JSON array at the top level, got string"),  # one object is one question
     ("NaN literal", GOOD.replace(b'"answer": "Paris"', b'"answer": NaN'), f"{FILE}: $[0]: invalid JSON: lexical error: invalid char in json text."),
     ("Infinity literal", GOOD.replace(b'"answer": "Paris"', b'"answer": Infinity'), f"{FILE}: $[0]: invalid JSON: lexical error: invalid char in json text."),
     ("-Infinity literal", GOOD.replace(b'"answer": "Paris"', b'"answer": -Infinity'), f"{FILE}: $[0]: invalid JSON: "),

@@ -1,6 +1,6 @@
 """Helpers of the bad-input matrix (tests/errors): load through the facade, check the error, then prove the cache is clean.
 
-``check_bad_then_good`` is the shared expectation of every bad-input test (issue 5): loading the bad
+``check_bad_then_good`` is the shared expectation of every bad-input test: loading the bad
 file raises the documented himga error (never a bare ``KeyError``/``TypeError``/``IndexError``/
 ``JSONDecodeError``, never ``datasets``' wrapper), the failed attempt leaves no finished or half-written
 cache entry, and a correct file written at the same path then builds fine in the same ``cache_dir``.

@@ -1,4 +1,4 @@
-"""The depth guard of :mod:`himga.jsonio._depth` (issue 16 §2): strings and escapes split anywhere, item index, safe prefix."""
+"""The depth guard of :mod:`himga.jsonio._depth`: strings and escapes split anywhere, item index, safe prefix."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_locomo_export_loads_without_himga(shared_data, tmp_path):
     out = tmp_path / "locomo_export"
     sizes = export("locomo", out, data_dir=shared_data / "locomo")
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
-        "README.md",  # and nothing else: no lock file left behind (issue 17 §15)
+        "README.md",  # and nothing else: no lock file left behind
         "data/default/test-00000-of-00001.parquet",
     ]
     assert (sizes["default"].num_examples, sizes["default"].num_bytes) == (10, 2366972)
@@ -222,7 +222,7 @@ def test_the_locomo_card_says_non_commercial_in_words():
     assert "License of the data: `mit` (the MIT License)" in lme and "non-commercial" not in lme
 
 
-# --- issue 17 §14: a shard count that 2, 4, 8 and 16 ranks divide --------------------------------------
+# --- a shard count that 2, 4, 8 and 16 ranks divide --------------------------------------
 
 
 def test_shard_count_rule():

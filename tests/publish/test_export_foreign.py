@@ -109,7 +109,7 @@ def test_killed_exports_staging_folder_is_cleared(tmp_path):
     (staging / ".himga-staging").write_text("locomo\n", encoding="utf-8")
     (staging / "default" / "test-00000-of-00001.parquet").write_bytes(b"half")
     export("locomo", out, data_dir=_locomo(tmp_path / "src"), cache_dir=tmp_path / "cache")
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "data"]  # no lock file left in the export (issue 17 §15)
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "data"]  # no lock file left in the export
 
 
 def test_filesystem_root_is_refused(tmp_path):

@@ -1,5 +1,5 @@
 """``himga export locomo OUT --gold audited``: the audited gold as config ``audited`` beside ``default``, its
-errata named on the card and in the shards, read back by ``datasets`` without himga (issue 20 §1)."""
+errata named on the card and in the shards, read back by ``datasets`` without himga."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An interrupted ``himga export`` never looks complete (issue 13 §3).
+"""An interrupted ``himga export`` never looks complete.
 
 Interrupted at every stage (inside the Parquet writer, between configs, at each rename of the commit;
 by an exception, by a SIGINT the process sends itself, and by a SIGINT from outside), the export folder
@@ -196,7 +196,7 @@ def test_sigint_in_the_second_config_of_a_cli_export(fresh, tmp_path):
     done = _cli(tmp_path, *_export_args(out), code=_SELF_SIGINT.format(call=17))  # default sizes: 16 shards of one write per config
     _, err = done.communicate(timeout=300)
     assert done.returncode in (130, -signal.SIGINT), err[-2000:]
-    assert err.endswith("himga: interrupted\n")  # one line, no traceback (issue 12 §4)
+    assert err.endswith("himga: interrupted\n")  # one line, no traceback
     assert _visible(out) == {}
     assert _load(out, tmp_path) is None and _load(out, tmp_path, "oracle") is None
     assert subprocess.run([sys.executable, "-m", "himga.cli", *_export_args(out)], capture_output=True).returncode == 0

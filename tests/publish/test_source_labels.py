@@ -1,4 +1,4 @@
-"""Export never mislabels data (issue 10 §5): configs come from the files given, the card from the real files.
+"""Export never mislabels data: configs come from the files given, the card from the real files.
 
 Before the fix, ``himga export longmemeval OUT --data-dir ONE_FILE`` wrote that one file under all six
 config names, and the card named the pinned S/M files and checksums as their source.

@@ -1,4 +1,4 @@
-"""``himga score`` with LoCoMo's audited gold and a subset (issue 20): the report names the gold variant, the
+"""``himga score`` with LoCoMo's audited gold and a subset: the report names the gold variant, the
 errata's sha256 and the subset's fingerprint; the published answers score below 1 where the audit changed them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Content fingerprints (issue 20 §3): a re-serialised locomo10.json is the same content; a one-character
+"""Content fingerprints: a re-serialised locomo10.json is the same content; a one-character
 edit differs, at its record path."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Duplicate object keys (issue 10 §4) on every entry point: a SourceFormatError naming the key's JSON path,
+"""Duplicate object keys on every entry point: a SourceFormatError naming the key's JSON path,
 and after the file is fixed, exactly what a fresh build returns (the bad-input matrices in tests/errors
 cover more shapes through the facade)."""
 

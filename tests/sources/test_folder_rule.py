@@ -1,8 +1,8 @@
-"""The folder rule (issue 10 §4), the same on every entry point that takes a folder.
+"""The folder rule, the same on every entry point that takes a folder.
 
 With a config, only that config's file (else, with no other config's file there, the folder's files as
 parts of one source); without, a folder with the files of several configs is a ConfigurationError listing
-them, and a source whose names say no config asks for the config (issue 17 §2); the same id in two files
+them, and a source whose names say no config asks for the config; the same id in two files
 read together is an error naming both files.
 """
 

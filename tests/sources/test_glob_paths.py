@@ -1,4 +1,4 @@
-"""Paths as users give them (issue 10 §4): glob characters, spaces and non-ASCII names in an explicit path
+"""Paths as users give them: glob characters, spaces and non-ASCII names in an explicit path
 give the same Samples as a plain name, on every entry point that takes a path.
 
 ``datasets`` reads ``data_files`` as glob patterns: ``locomo10 [1].json`` would match ``locomo10 1.json``

@@ -1,4 +1,4 @@
-"""Issue 17 §4: JSON Lines sources (one record per line) for both datasets, on every route, errors naming the line."""
+"""JSON Lines sources (one record per line, whatever the extension) for both datasets, on every route, errors naming the line."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ def _jsonl(records: list, path: Path) -> Path:
     ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", "oracle", "pair.jsonl"),
     ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", None, "longmemeval_oracle.jsonl"),  # the name says oracle
     ("locomo", "locomo/locomo10.json", None, "locomo10.jsonl"),
+    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", "oracle", "pair.json"),  # JSON Lines named .json: by content
+    ("locomo", "locomo/locomo10.json", None, "locomo10.json"),
 ])  # fmt: skip
 def test_json_lines_give_the_json_files_samples_on_every_route(shared_data, tmp_path, capsys, name, source, config, file):
     records = json.loads((shared_data / source).read_text())

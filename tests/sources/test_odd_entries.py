@@ -73,7 +73,7 @@ def test_longmemeval_folder_with_a_dangling_config_file(tmp_path):
     assert str(info.value) == f"longmemeval_oracle.json: $: cannot be read as a source: a symbolic link to {str(tmp_path / 'gone.json')!r}, which does not exist"
 
 
-# ---- issue 16 §9: a FIFO or a device given as the path says what it is --------------------------------
+# ---- a FIFO or a device given as the path says what it is --------------------------------
 
 
 @pytest.fixture(params=["fifo", "/dev/zero", "/dev/null", "dangling link"])

@@ -104,7 +104,7 @@ def test_pin_check_and_push_name_the_switch(monkeypatch):
         push("locomo", "me/locomo")
 
 
-# --- issue 17 §8: no switch and no network: one clear line -------------------------------------------
+# --- no switch and no network: one clear line -------------------------------------------
 
 
 _NO_DNS = """

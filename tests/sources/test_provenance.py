@@ -1,5 +1,5 @@
 """Provenance of local files: validate/stats lines, one warning at build time, HIMGA_DATASETS_ROOT mistakes,
-and files that are something else in place of JSON (issue 10 §3, §4)."""
+and files that are something else in place of JSON."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_no_warning_for_the_official_file_or_outside_datasets_root(shared_data, 
     assert caplog.records == []
 
 
-# ---- $HIMGA_DATASETS_ROOT without <name>/ (issue 10 §4, last bullet) ---------------------------------
+# ---- $HIMGA_DATASETS_ROOT without <name>/ ---------------------------------
 
 
 def test_datasets_root_pointing_at_the_dataset_folder_itself(tmp_path, monkeypatch):
@@ -131,7 +131,7 @@ def test_datasets_root_without_the_dataset_never_downloads(tmp_path, monkeypatch
         get_dataset("locomo", files=[])
 
 
-# ---- something else in place of JSON (issue 10 §3) ----------------------------------------------------
+# ---- something else in place of JSON ----------------------------------------------------
 
 LFS = b"version https://git-lfs.github.com/spec/v1\noid sha256:79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4\nsize 2805274\n"
 FIX = "download the real file (`himga sources` lists the pinned URLs) or pass the right path"

@@ -1,4 +1,4 @@
-"""A source that changes during or after a build (issue 13 §2): after each fault every route raises a himga
+"""A source that changes during or after a build: after each fault every route raises a himga
 error or returns exactly what a fresh build of the file as it now is returns.
 
 Faults: an edit whose mtime is set back (``touch -r``, ``cp -p``), a rewrite in place while the file is

@@ -138,7 +138,7 @@ def _default_source(entry: Benchmark, config: str | None) -> Path:
     """The pinned source file of ``config`` (default: the builder's default config), found by
     :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
 
-    Only the config's own file, never the folder's other files (issue 17 §2). Resolved before the build
+    Only the config's own file, never the folder's other files. Resolved before the build
     so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
     serves rows built from another source.
     """

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import himga_locomo
 import himga_longmemeval
-from himga.entry import Benchmark, entry_of, entry_of_builder
+from himga.entry import Benchmark
+from himga.entry import entry_of as benchmark
+from himga.entry import entry_of_builder as of_builder
 
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
@@ -38,15 +40,8 @@ NAMES: tuple[str, ...] = tuple(CATALOG)
 AUXILIARY_FOLDERS: tuple[str, ...] = tuple(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary)
 
 
-#: The catalogue entry of a benchmark name (an entry is returned as it is); raises ``ConfigurationError`` for an
-#: unknown name: ``unknown dataset 'x'; expected one of ['locomo', 'longmemeval']``.
-benchmark = entry_of
-
-
 def by_load_name(load_name: str) -> Benchmark | None:
     """The entry registered with ``datasets.load_dataset`` as ``load_name`` (``"himga_locomo"``), else ``None``."""
     return next((b for b in CATALOG.values() if b.load_name == load_name), None)
 
 
-#: The entry whose builder a class is (or derives from), else ``None``.
-of_builder = entry_of_builder

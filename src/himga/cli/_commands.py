@@ -37,16 +37,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     samples = LazySamples(ds)  # one Sample at a time: LongMemEval-M does not fit in memory as objects
     stats = dataset_stats(samples, per_sample=bool(args.plot))  # one pass, also for the plot
     per_sample = stats.pop("per_sample", None)
-    title = f"{args.dataset}{f' ({args.config})' if args.config else ''}"
-    audit = None
     entry = benchmark(args.dataset)
+    config = ds.info.config_name  # the config the build resolved (from a file name too), not only the one asked for
+    title = args.dataset if len(entry.configs) == 1 else f"{args.dataset} ({config})"
+    stats = {"dataset": args.dataset, "config": config, **stats}
+    audit = None
     if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
         audit = entry.gold_report.summary(samples)
         stats["gold"] = audit
+    note = entry.note(config)
     if args.json:
-        print(json.dumps(stats, indent=2))
+        print(json.dumps({**stats, "note": note} if note else stats, indent=2))
     else:
         print(format_stats(title, stats))
+        if note:
+            print(f"note: {note}")
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
         from himga.sources import provenance_lines
@@ -77,6 +82,10 @@ def cmd_export(args: argparse.Namespace) -> int:
                  if size is not None else "on the card (no split size known)")
         print(f"{args.dataset}/{config}: {where}")
     print(f"card: {args.out_dir}/README.md")
+    entry = benchmark(args.dataset)
+    for config in sizes:
+        if note := entry.note(config) if config in entry.configs else None:
+            print(f"note: {note}")
     return 0
 
 

@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
                  for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
+        if (note := entry.note(config)) and not args.labels:
+            print(f"note: {note}")
         if not args.labels:
             return 0
     if labels is not None:
@@ -123,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
     _print_provenance(entry, files, options)
+    if note := entry.note(config):
+        print(f"note: {note}")
     if bench.judge is not None and any(m != bench.judge["model"] for m in models):
         print(f"note: {labels_file.name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
               f"accepts only {bench.judge['model']}")

@@ -115,7 +115,7 @@ def _converted(dataset: datasets.Dataset, table) -> list[Sample]:
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         if not dataset.cache_files:  # an in-memory dataset: no cache to blame
             raise
-        from himga.cache._manifest import undecodable
+        from himga.cache import undecodable
 
         raise undecodable(Path(dataset.cache_files[0]["filename"]).parent, e) from None
 

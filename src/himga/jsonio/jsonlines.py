@@ -9,6 +9,8 @@ blank lines are skipped; errors name the file and the line (``q.jsonl: line 3: i
 
 from __future__ import annotations
 
+import json
+
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +28,36 @@ __all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_reco
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 
 
+#: A first line longer than this is never taken for a JSON Lines record (a minified JSON file is one long line).
+_FIRST_LINE_LIMIT = 1 << 26
+
+
 def is_json_lines(path: str | Path) -> bool:
-    """Whether ``path`` is read as JSON Lines (by its suffix, :data:`JSON_LINES_SUFFIXES`, any case; the one
-    before a compression suffix for ``q.jsonl.gz``)."""
-    return plain_suffix(path) in JSON_LINES_SUFFIXES
+    """Whether ``path`` is read as JSON Lines: by its suffix (:data:`JSON_LINES_SUFFIXES`, any case; the one before a
+    compression suffix for ``q.jsonl.gz``), else by its content: a file whose first line is one whole JSON object
+    and which holds more after it (``longmemeval_oracle.json`` written by a harness one question a line).
+
+    A ``.json`` file starting with ``[`` is JSON without reading further; a pretty-printed object's first line
+    (``{``) is no whole value. Unreadable or undecodable bytes are left for the reader to report.
+    """
+    if plain_suffix(path) in JSON_LINES_SUFFIXES:
+        return True
+    try:
+        with open_source(path) as source:
+            first = source.data.read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
+            if not first.startswith(b"{"):
+                return False
+            line = first.partition(b"\n")
+            while not line[1] and len(line[0]) < _FIRST_LINE_LIMIT and (more := source.data.read(1 << 20)):
+                first += more
+                line = first.partition(b"\n")
+            head, newline, rest = line
+            if not newline or not (rest.strip() or source.data.read(1 << 16).strip()):
+                return False
+            json.loads(head)
+            return True
+    except (OSError, ValueError, SourceFormatError):
+        return False
 
 
 def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[int, Any]]:

@@ -32,6 +32,7 @@ __all__ = [
     "export_config",
     "export_configs",
     "export_name",
+    "exported_configs",
     "field_reference",
     "gold_options",
     "gold_record",

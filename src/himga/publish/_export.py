@@ -135,7 +135,7 @@ def _check_decodes(batch, ds) -> None:
     try:
         batch.validate(full=True)
     except pa.ArrowInvalid as e:
-        from himga.cache._manifest import undecodable
+        from himga.cache import undecodable
 
         raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
 

@@ -143,7 +143,7 @@ def _sample_characters(sample) -> int:
 def _check_candidate_bytes(sample, candidates: Mapping[str, list[str]], qids: list[str]) -> None:
     """Refuse a sample whose ``candidates.*.tsv`` lines (every question × every document) would
     outgrow :data:`CANDIDATE_BYTES_PER_CHARACTER` × its text: a file of many tiny turns and questions
-    would otherwise make gigabytes from a few hundred kilobytes (issue 16 §3)."""
+    would otherwise make gigabytes from a few hundred kilobytes."""
     docs = sum(len(d) + 2 for g in GRANULARITIES for d in candidates[g])  # tab and newline
     projected = sum(len(q) * sum(len(candidates[g]) for g in GRANULARITIES) for q in qids) + len(qids) * docs
     limit = max(CANDIDATE_BYTES_PER_CHARACTER * _sample_characters(sample), MIN_CANDIDATE_BYTES)

@@ -207,6 +207,9 @@ def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], 
 
 
 def provenance_lines(entry, files: list[str | Path]) -> list[str]:
-    """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`)."""
-    pins = list(entry.pins().values())
+    """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`
+    or its name)."""
+    from himga.entry import entry_of
+
+    pins = list(entry_of(entry).pins().values())
     return [provenance(f, pins) for f in files]
