@@ -31,9 +31,8 @@ from typing import Literal, Any
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
-from himga.sources import warn_if_modified
+from himga.sources import RemoteFile, get_dataset, sha256_of, warn_if_modified
 from himga.jsonio.rawcell import raw_dict, raw_text
-from himga.sources import RemoteFile, get_dataset, sha256_of
 from himga_locomo.records import AUDIT_KEY, cut_category3, normalize_evidence
 
 __all__ = [

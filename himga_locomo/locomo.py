@@ -20,11 +20,8 @@ from himga.options import check_option_values
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records
-from himga.sources import content_sha256
-from himga.sources import json_files
-from himga.sources import record_content, warn_if_modified
-from himga.sources import OneFileEach, check_source_kind
-from himga.sources import RemoteFile, pinned_source
+from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
+                           warn_if_modified)
 from himga_locomo import gold
 from himga_locomo.gold import GoldVariant, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
 from himga_locomo.records import record_to_row
@@ -161,12 +158,9 @@ def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path
     """
     if data_dir is None:  # the default source: the pinned file only, never the folder's other files
         return [pinned_source("locomo", config.remote_file())]
-    check_source_kind("locomo", data_dir)
-    path = Path(data_dir).expanduser()
+    path = source_path("locomo", data_dir)
     if path.is_file():
         return [path]
-    if not path.is_dir():
-        raise ConfigurationError(f"locomo: source {str(data_dir)!r} does not exist")
     return json_files(path, "locomo")
 
 

@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources import check_source_kind, path_kind
-from himga.sources import SOURCE_SUFFIXES, check_source_entry, no_source_files
+from himga.sources import SOURCE_SUFFIXES, check_source_entry, check_source_kind, no_source_files, path_kind
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 

@@ -24,10 +24,8 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.cache import ArrowBatches, GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
-from himga.sources import ContentDigest
-from himga.sources import record_content, warn_if_modified
-from himga.sources import OneFileEach, check_source_kind
-from himga.sources import RemoteFile, pinned_source
+from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
+                           warn_if_modified)
 from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row
 
@@ -184,12 +182,9 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     """
     if data_dir is None:
         return [pinned_source("longmemeval", config.remote_file(), config=config.name)]
-    check_source_kind("longmemeval", data_dir)
-    path = Path(data_dir).expanduser()
+    path = source_path("longmemeval", data_dir)
     if path.is_file():
         return [path]
-    if not path.is_dir():
-        raise ConfigurationError(f"longmemeval: source {str(data_dir)!r} does not exist")
     return folder_files(config.name, path, Longmemeval.builder_configs)
 
 

@@ -217,7 +217,7 @@ def test_builder_errors_reach_the_user_as_himga_errors(shared_data, tmp_path):
         datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "bad.json"), split="test")
     assert str(info.value) == "bad.json: $[3].qa[17].category: expected 1-5, got 7"
     assert isinstance(info.value.__cause__, DatasetGenerationError)
-    with pytest.raises(ConfigurationError, match="locomo: source file or folder 'no/such/folder' does not exist"):
+    with pytest.raises(ConfigurationError, match="locomo: source 'no/such/folder' does not exist"):
         datasets.load_dataset("himga_locomo", data_dir="no/such/folder")
 
 
@@ -344,5 +344,5 @@ def test_relative_data_files_are_relative_to_data_dir_in_make_builder(shared_dat
     config = "oracle" if dataset == "himga_longmemeval" else None
     builder = make_builder(by_load_name(dataset), config, data_dir=data, data_files=name, cache_dir=tmp_path / "c")
     assert prepare(builder)["sample_id"] == ids
-    with pytest.raises(ConfigurationError, match=f"^source file 'missing.json' \\(in data_dir '{data}'\\) does not exist$"):
+    with pytest.raises(ConfigurationError, match=f"^source 'missing.json' \\(in data_dir '{data}'\\) does not exist$"):
         make_builder(by_load_name(dataset), config, data_dir=data, data_files="missing.json")

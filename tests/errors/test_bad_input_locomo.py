@@ -265,9 +265,9 @@ def test_directory_without_data_is_a_clear_error(loader, tmp_path, layout):
 
 
 def test_missing_path_is_a_configuration_error(loader, tmp_path):
-    with pytest.raises(HimgaError, match=r"^locomo: source file or folder '.*/nowhere' does not exist$"):
+    with pytest.raises(HimgaError, match=r"^locomo: source '.*/nowhere' does not exist$"):
         loader(tmp_path / "nowhere", tmp_path / "cache")
-    with pytest.raises(HimgaError, match=r"^locomo: source file '.*/nowhere\.json' does not exist$"):
+    with pytest.raises(HimgaError, match=r"^locomo: source '.*/nowhere\.json' does not exist$"):
         loader(tmp_path / "nowhere.json", tmp_path / "cache")
 
 

@@ -86,5 +86,5 @@ def test_datasets_data_files_still_takes_patterns(shared_data, tmp_path):
 
     with pytest.raises(ConfigurationError, match=r"data_files pattern '.*/none\*\.json' matches no file"):
         datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "none*.json"), split="test")
-    with pytest.raises(ConfigurationError, match=r"^source file '.*/gone\.json' does not exist$"):
+    with pytest.raises(ConfigurationError, match=r"^source '.*/gone\.json' does not exist$"):
         datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "gone.json"), split="test")

@@ -140,4 +140,4 @@ def test_deleted_source_after_a_build_says_source_file(shared_data, tmp_path, ca
     for route, load in routes.items():
         message = error_message(load, dataset, config, path, tmp_path / f"cache-{route}")
         prefix = "" if route == "datasets data_files" else f"{dataset}: "
-        assert message == f"{prefix}source file {str(path)!r} does not exist", route
+        assert message == f"{prefix}source {str(path)!r} does not exist", route

@@ -18,8 +18,7 @@ from himga.cache._guarded import unwrap
 from himga.cache._progress import rows_progress
 from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
-from himga.sources import pinned_source
-from himga.sources import check_source_kind
+from himga.sources import check_source_kind, pinned_source, source_path
 
 __all__ = [
     "build_files",
@@ -150,16 +149,10 @@ def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
     """``data_dir`` (a source folder or file) as an absolute path.
 
     Raises:
-        ConfigurationError: it does not exist ("source file '…' does not exist" for a name with a
-            suffix, "source file or folder '…'" otherwise), or is something else than a file or a
-            folder (:func:`check_source_kind`).
+        ConfigurationError: it does not exist (``"locomo: source '…' does not exist"``), or is something else than
+            a file or a folder (:func:`himga.sources.source_path`).
     """
-    check_source_kind(entry_of(entry).name, data_dir)
-    path = Path(data_dir).expanduser().resolve()
-    if not path.exists():
-        what = "source file" if path.suffix else "source file or folder"
-        raise ConfigurationError(f"{entry_of(entry).name}: {what} {str(data_dir)!r} does not exist")
-    return str(path)
+    return str(source_path(entry_of(entry).name, data_dir).resolve())
 
 
 def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
@@ -222,7 +215,7 @@ def _named_files(data_files: Any, base: str | Path | None) -> list[tuple[str, Pa
     if path.is_dir():
         raise ConfigurationError(f"data_files entry {text!r}{where} is a folder; pass it as data_dir")
     if not glob.has_magic(text):
-        raise ConfigurationError(f"source file {text!r}{where} does not exist")
+        raise ConfigurationError(f"source {text!r}{where} does not exist")
     matches = sorted(Path(p) for p in glob.glob(str(entry.absolute()), recursive=True) if Path(p).is_file())
     if not matches:
         raise ConfigurationError(f"data_files pattern {text!r}{where} matches no file")

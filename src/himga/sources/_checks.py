@@ -11,7 +11,7 @@ from pathlib import Path
 
 from himga.errors import ConfigurationError, SourceFormatError
 
-__all__ = ["OneFileEach", "check_source_kind", "path_kind"]
+__all__ = ["OneFileEach", "check_source_kind", "path_kind", "source_path"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -54,6 +54,21 @@ def check_source_kind(name: str, path: str | Path) -> None:
     kind = path_kind(Path(path).expanduser())
     if kind not in ("a regular file", "a folder", "missing"):
         raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
+
+def source_path(name: str, path: str | Path) -> Path:
+    """``path`` (``~`` expanded) when it is a file or a folder: the one check, and the one wording, of a source path
+    given to any route (the file rules, the facade, ``make_builder``, export).
+
+    Raises:
+        ConfigurationError: ``"locomo: source '/x/nowhere' does not exist"``; a path of another kind
+            (:func:`check_source_kind`).
+    """
+    check_source_kind(name, path)
+    found = Path(path).expanduser()
+    if not found.exists():
+        raise ConfigurationError(f"{name}: source {str(path)!r} does not exist")
+    return found
+
 
 class OneFileEach:
     """Remembers where each sample id was read; an id read a second time is an error.
