@@ -298,14 +298,16 @@ def test_export_sizes_on_the_datasets_and_benchmarks_pages(shared_data, tmp_path
 def test_failure_modes_shadowing_folder(tmp_path):
     """Probe B4: an empty ``himga/`` folder in the working directory is imported instead of an editable install,
     as the page says (``himga.__file__`` is ``None``, nothing registered); a regular install wins over it."""
-    import importlib.metadata
     import json as _json
     import subprocess
     import sys
 
     assert 'prints `None` then: run from another directory, or rename the folder.' in _text(DOCS / "failure-modes.md").replace("\n", " ")
-    direct = importlib.metadata.distribution("himga").read_text("direct_url.json")
-    editable = bool(direct and _json.loads(direct).get("dir_info", {}).get("editable"))
+    # Asked from an empty directory: in the checkout, the egg-info folder that `pip install -e .` leaves at the top
+    # is found first (the working directory leads sys.path) and carries no direct_url.json.
+    ask = "import importlib.metadata as m; print(m.distribution('himga').read_text('direct_url.json') or '{}')"
+    direct = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    editable = bool(_json.loads(direct).get("dir_info", {}).get("editable"))
     (tmp_path / "himga").mkdir()
     code = "import himga, datasets.load; print(himga.__file__ is None, getattr(datasets.load.dataset_module_factory, '_himga', False))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
