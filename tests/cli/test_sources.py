@@ -54,8 +54,8 @@ def remote(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_ENDPOINT", base)
-    locomo_url = himga_locomo.locomo._URL
-    monkeypatch.setattr(himga_locomo.locomo, "_URL", base + urlsplit(locomo_url).path)
+    locomo_url = himga_locomo.locomo.PIN.url
+    monkeypatch.setattr(himga_locomo.locomo, "PIN", dataclasses.replace(himga_locomo.locomo.PIN, url=base + urlsplit(locomo_url).path))
     errata = himga_locomo.gold.ERRATA_PIN
     served = dataclasses.replace(errata, url=base + urlsplit(errata.url).path)
     entry = benchmark("locomo")
@@ -99,7 +99,7 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)
-    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo._URL}"
+    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo.PIN.url}"
     assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
     assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
     assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")
@@ -121,7 +121,7 @@ def test_check_with_no_remote_answering_is_one_line(monkeypatch, capsys):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
-    monkeypatch.setattr(himga_locomo.locomo, "_URL", "http://127.0.0.1:9/x/data/locomo10.json")
+    monkeypatch.setattr(himga_locomo.locomo, "PIN", dataclasses.replace(himga_locomo.locomo.PIN, url="http://127.0.0.1:9/x/data/locomo10.json"))
     assert main(["sources", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("offline: no remote answered (") and out.endswith("); no pin was checked\n")

@@ -113,7 +113,7 @@ def test_locomo_iter_messages_and_qa_by_type(locomo_samples):
     assert {t: len(qa_by_type(locomo_samples, t)) for t in QuestionType} == {
         "single_hop": 841, "multi_hop": 282, "temporal": 321, "open_domain": 96, "adversarial": 446,
         "single_session_preference": 0, "single_session_assistant": 0, "temporal_reasoning": 0,
-        "multi_session": 0, "knowledge_update": 0, "single_session_user": 0}
+        "multi_session": 0, "knowledge_update": 0, "single_session_user": 0, "cognitive": 0}
 
 
 # --- LongMemEval ----------------------------------------------------------------------------------

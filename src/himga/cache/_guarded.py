@@ -45,7 +45,7 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga.cache import _manifest as cache
-from himga.entry import entry_of_builder
+from himga.entry import config_pins, entry_of_builder
 from himga.cache._progress import split_generator
 from himga.errors import CacheError, ConfigurationError, HimgaError
 
@@ -262,7 +262,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     def _split_generators(self, dl_manager):
         # One generator over all files, given as a tuple (datasets would shard a list): a sample's running
         # index and the check that no sample is in two files span all of them.
-        return [split_generator(self.source_files(), self.config.remote_file())]  # the bar's total for the pinned file
+        return [split_generator(self.source_files(), config_pins(self.config))]  # the bar's total for the pinned files
 
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
         target = str(output_dir or self.cache_dir)

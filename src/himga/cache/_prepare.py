@@ -113,7 +113,8 @@ def unchecked_builder(
     if config is not None:
         entry.config(config)  # unknown configs: ConfigurationError
     if data_dir is None and data_files is None:
-        data_dir = _default_source(entry, config)
+        default = _default_source(entry, config)
+        data_dir, data_files = (default[0], None) if len(default) == 1 else (None, default)
     files = None
     if data_files is not None:
         files = source_files(data_files, base=data_dir)
@@ -133,16 +134,17 @@ def unchecked_builder(
         raise ConfigurationError(f"{entry.name}: {e}") from None
 
 
-def _default_source(entry: Benchmark, config: str | None) -> Path:
-    """The pinned source file of ``config`` (default: the builder's default config), found by
+def _default_source(entry: Benchmark, config: str | None) -> list[Path]:
+    """The pinned source files of ``config`` (default: the builder's default config), found by
     :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
 
-    Only the config's own file, never the folder's other files. Resolved before the build
-    so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
-    serves rows built from another source.
+    Only the config's own files, never the folder's other files (one file, or each file of a config pinning
+    several, which is then built as ``data_files``). Resolved before the build so that the cache key covers
+    them: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never serves rows built from another source.
     """
     config = config or entry.default_config
-    return pinned_source(entry.name, entry.pin(config), config=config if len(entry.configs) > 1 else None)
+    label = config if len(entry.configs) > 1 else None
+    return [pinned_source(entry.name, pin, config=label) for pin in entry.pinned_files(config)]
 
 
 def existing_source(entry: Benchmark, data_dir: str | Path) -> str:

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     pred_file = read_json_lines(args.predictions, "predictions")
     predictions = predictions_of(pred_file)
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
-    labels, models, judged_hypotheses = labels_of(labels_file) if labels_file else (None, [], {})
+    labels, models, judged_hypotheses = labels_of(labels_file, bench.read_label) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     config = ds.info.config_name  # the config the build resolved, recorded as such
@@ -103,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
     if args.prompts:
-        lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
+        contexts = _judge_contexts(bench, ds, predictions)
+        lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid], *contexts.get(qid, ()))},
+                            ensure_ascii=False)
                  for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
@@ -134,6 +136,22 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
+
+
+def _judge_contexts(bench, ds, wanted) -> dict[str, tuple]:
+    """``{question id: (context,)}`` for a judge whose requests need the QA pair's Sample (``bench.judge_context``),
+    one pass over the samples; ``{}`` otherwise (the QA pair suffices)."""
+    if bench.judge_context is None:
+        return {}
+    from himga.data.ids import item_id
+    from himga.data.lazy import LazySamples
+
+    out = {}
+    for sample in LazySamples(ds):
+        if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
+            context = (bench.judge_context(sample),)
+            out.update(dict.fromkeys(ids, context))
+    return out
 
 
 def _print_provenance(entry, files: list, options: dict) -> None:

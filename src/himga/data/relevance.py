@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
-           "relevance", "rule_of"]
+__all__ = ["GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "TURN_EVIDENCE", "Relevance", "RelevanceRule", "candidates",
+           "check_granularity", "relevance", "rule_of"]
 
 #: The two retrieval granularities.
 GRANULARITIES = ("session", "turn")
@@ -134,14 +134,30 @@ def _longmemeval_relevance(sample, qa) -> Relevance:
     return Relevance(_unique(sessions), _unique(turns), reason is None, reason)
 
 
-def _locomo_relevance(sample, qa) -> Relevance:
-    """LoCoMo's labels from the normalized evidence (see the module docstring)."""
+def _turn_evidence(sample, qa, *, session_of_id: Callable[[str], str | None] | None = None) -> Relevance:
+    """Labels from a QA pair's evidence turn ids: the relevant turns are those ids, the relevant sessions the
+    session each id names (``session_of_id``, when given and it names one) or else the session holding that turn.
+
+    LoCoMo names the session in the id (``D<s>:<t>`` → ``s``, the official rule, which keeps the session of an id
+    naming no turn); REALTALK does not (its ``D`` counts days), so only the session holding the turn counts.
+    """
     turns = list(qa.evidence.turn_ids)
-    sessions = _unique(m[1] for t in turns if (m := _LOCOMO_TURN.fullmatch(t)))
-    present = {m.turn_id for s in sample.sessions for m in s.messages}
-    dangling = [t for t in turns if t not in present]
+    holder = {m.turn_id: s.session_id for s in sample.sessions for m in s.messages if m.turn_id is not None}
+    named = [session_of_id(t) if session_of_id is not None else None for t in turns]
+    sessions = _unique(s for t, n in zip(turns, named) if (s := n or holder.get(t)) is not None)
+    dangling = [t for t in turns if t not in holder]
     reason = None if turns else "no evidence"
     return Relevance(sessions, turns, reason is None, reason, dangling)
+
+
+def _locomo_session(turn_id: str) -> str | None:
+    """The session a LoCoMo turn id names: ``D<s>:<t>`` → ``s`` (``None`` for an id of another form)."""
+    return m[1] if (m := _LOCOMO_TURN.fullmatch(turn_id)) else None
+
+
+def _locomo_relevance(sample, qa) -> Relevance:
+    """LoCoMo's labels from the normalized evidence (see the module docstring)."""
+    return _turn_evidence(sample, qa, session_of_id=_locomo_session)
 
 
 def _locomo_turns(session) -> list[tuple[str, object]]:
@@ -174,11 +190,25 @@ LONGMEMEVAL = RelevanceRule(
     scoped_ids=False,
 )
 
-#: LoCoMo: evidence turn ids; candidate turns are every turn with a ``turn_id``.
+def _speaker_lines(session) -> str:
+    return "\n".join(f"{m.role}: {m.content}" for m in session.messages)
+
+
+#: LoCoMo (and LoCoMo-Plus, whose inserted sessions' turns ``cue:1`` name no session: the session holding them
+#: counts): evidence turn ids; candidate turns are every turn with a ``turn_id``.
 LOCOMO = RelevanceRule(
     judge=_locomo_relevance,
     turns=_locomo_turns,
-    session_text=lambda session: "\n".join(f"{m.role}: {m.content}" for m in session.messages),
+    session_text=_speaker_lines,
+    scoped_ids=True,
+)
+
+#: REALTALK: LoCoMo's rule, except that a turn's session is the one holding it (its ``D<day>:<n>`` ids count days,
+#: not sessions), so an evidence id naming no turn names no session either (it is reported in ``dangling``).
+TURN_EVIDENCE = RelevanceRule(
+    judge=_turn_evidence,
+    turns=_locomo_turns,
+    session_text=_speaker_lines,
     scoped_ids=True,
 )
 

@@ -50,6 +50,9 @@ class QuestionType(enum.StrEnum):
     KNOWLEDGE_UPDATE = "knowledge_update"
     SINGLE_SESSION_USER = "single_session_user"
 
+    # LoCoMo-Plus (its LoCoMo questions keep LoCoMo's types; REALTALK's categories 1-3 are LoCoMo's)
+    COGNITIVE = "cognitive"
+
 
 @dataclass
 class Message:
@@ -61,7 +64,8 @@ class Message:
         content: The text. LoCoMo image turns carry their caption inline:
             ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty).
         turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); ``None`` for LongMemEval.
-        date_str: A per-message raw timestamp; ``None`` in both benchmarks (dates live on the session).
+        date_str: A per-message raw timestamp: REALTALK ``"29.12.2023, 22:42:04"`` (every message); ``None`` for
+            LoCoMo, LoCoMo-Plus and LongMemEval (dates live on the session).
         raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
             ``query``, ``re-download``; LongMemEval ``has_answer``. ``{}`` when there are none.
     """

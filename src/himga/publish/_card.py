@@ -64,15 +64,15 @@ def _size_category(rows: int) -> str:
 
 
 def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
-    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry``."""
-    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in entry.pins().items()]
+    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry`` (every file of a config that pins several)."""
+    return [(config, f.filename, f.url, f.revision, f.sha256) for config in entry.configs for f in entry.pinned_files(config)]
 
 
 def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     """How ``source`` compares with the pinned file of export config ``config`` (its builder config's):
     identical, differs, or cannot be checked."""
     config = export_config(entry, config).config
-    pin = pinned_file(entry, config)
+    pin = pinned_file(entry, config, source.filename)
     where = f"[`{pin.filename}`]({pin.url})"
     if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
@@ -177,6 +177,7 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 LICENCE_WORDS = {
     "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
     "mit": "the MIT License",
+    "unknown": "no licence is stated upstream; see the data notes",
 }
 
 
@@ -217,7 +218,7 @@ def render_card(
         f"# {title}",
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
-        "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
+        "the same features (shared with the other himga datasets, so they concatenate). License of the data: "
         f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
         *([gold] if gold else []),

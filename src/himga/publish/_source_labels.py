@@ -62,9 +62,11 @@ def describe(path: str | Path) -> SourceFile:
     return SourceFile(path.name, path.stat().st_size, file_sha256(path))
 
 
-def pinned_file(entry: Benchmark, config: str) -> RemoteFile:
-    """The pinned source file of ``config`` (its builder config's ``remote_file()``)."""
-    return benchmark(entry).pin(config)
+def pinned_file(entry: Benchmark, config: str, filename: str | None = None) -> RemoteFile:
+    """The pinned source file of ``config`` (its builder config's ``remote_file()``); of a config pinning several
+    files, the one a local file called ``filename`` would be (else the first)."""
+    pins = benchmark(entry).pinned_files(config)
+    return next((pin for pin in pins if filename is not None and pin.accepts_name(filename)), pins[0])
 
 
 def matching_pins(entry: Benchmark, sha256: str) -> list[str]:
@@ -72,7 +74,8 @@ def matching_pins(entry: Benchmark, sha256: str) -> list[str]:
 
     LongMemEval's ``oracle`` and ``oracle_original`` pin the same bytes, so a real oracle file matches both.
     """
-    return [config for config, pin in benchmark(entry).pins().items() if pin.sha256 == sha256]
+    entry = benchmark(entry)
+    return [config for config in entry.configs if any(pin.sha256 == sha256 for pin in entry.pinned_files(config))]
 
 
 def configs_named(entry: Benchmark, filename: str) -> list[str]:

@@ -38,7 +38,7 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
     Raises:
         OSError: a file cannot be read.
     """
-    pins = list(entry_named(dataset).pins().values())
+    pins = entry_named(dataset).all_pins()
     out = []
     for path in files:
         digest = file_sha256(path)

@@ -211,5 +211,5 @@ def provenance_lines(entry, files: list[str | Path]) -> list[str]:
     or its name)."""
     from himga.entry import entry_of
 
-    pins = list(entry_of(entry).pins().values())
+    pins = entry_of(entry).all_pins()
     return [provenance(f, pins) for f in files]
