@@ -8,17 +8,17 @@ import pytest
 
 from himga.catalog import NAMES, benchmark
 
-PINS = [(name, config, pin) for name in NAMES for config, pin in benchmark(name).pins().items()]
+PINS = [(name, config, pin) for name in NAMES for config in benchmark(name).configs for pin in benchmark(name).pinned_files(config)]
 #: Configs whose size and sha256 nobody publishes (checked with `himga sources --check`).
 UNKNOWN = {("longmemeval", "m_original")}
 
 
-@pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}" for n, c, _ in PINS])
+@pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}/{p.filename}" for n, c, p in PINS])
 def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, config, pin):
     assert re.fullmatch(r"[0-9a-f]{40}", pin.revision)
     assert f"/{pin.revision}/" in pin.url
     assert pin.url.endswith(f"/{pin.repo_path}")
-    assert pin.licence in ("cc-by-nc-4.0", "mit")
+    assert pin.licence in ("cc-by-nc-4.0", "mit", "none stated upstream")
     assert pin.evidence
     if (name, config) in UNKNOWN:
         assert (pin.size, pin.sha256) == (None, None)
@@ -55,7 +55,7 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
 
     for name in ("RemoteFile", "cache_root", "datasets_root", "sha256_of"):
         assert getattr(himga.utils, name) is getattr(himga.sources, name)
-    assert himga.utils.DATASETS == ("locomo", "longmemeval")  # the catalogue's names
+    assert himga.utils.DATASETS == ("locomo", "longmemeval", "locomo_plus", "realtalk")  # the catalogue's names
     assert himga.utils.default_sources("locomo") == [benchmark("locomo").pins()["default"]]
     assert himga.utils.default_sources("longmemeval") == [benchmark("longmemeval").pins()["s"]]
     (tmp_path / "locomo").mkdir()

@@ -22,7 +22,9 @@ Adding a benchmark: ``docs/adding-a-benchmark.md``.
 from __future__ import annotations
 
 import himga_locomo
+import himga_locomo_plus
 import himga_longmemeval
+import himga_realtalk
 from himga.entry import Benchmark
 from himga.entry import entry_of as benchmark
 from himga.entry import entry_of_builder as of_builder
@@ -30,14 +32,15 @@ from himga.entry import entry_of_builder as of_builder
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
 #: Every benchmark, by name, in the order the command line and the docs list them.
-CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY)}
+CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY, himga_locomo_plus.ENTRY,
+                                                      himga_realtalk.ENTRY)}
 
 #: The benchmark names, in catalogue order.
 NAMES: tuple[str, ...] = tuple(CATALOG)
 
 #: The folders of the other pinned files of every benchmark (:attr:`Benchmark.auxiliary`), found under
 #: ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` like a benchmark's own folder: ``("locomo-audit",)``.
-AUXILIARY_FOLDERS: tuple[str, ...] = tuple(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary)
+AUXILIARY_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary))
 
 
 def by_load_name(load_name: str) -> Benchmark | None:

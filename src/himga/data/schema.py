@@ -63,7 +63,8 @@ class Message:
             ``"assistant"``.
         content: The text. LoCoMo image turns carry their caption inline:
             ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty).
-        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); ``None`` for LongMemEval.
+        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``; REALTALK's ``D`` counts days;
+            LoCoMo-Plus's inserted turns are ``"cue:1"``, ``"query:1"``); ``None`` for LongMemEval.
         date_str: A per-message raw timestamp: REALTALK ``"29.12.2023, 22:42:04"`` (every message); ``None`` for
             LoCoMo, LoCoMo-Plus and LongMemEval (dates live on the session).
         raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
@@ -82,11 +83,12 @@ class Session:
     """A conversation segment with one timestamp.
 
     Attributes:
-        session_id: LoCoMo: the ``N`` of ``session_N`` as a string (``"1"``); LongMemEval: the
-            haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``).
+        session_id: LoCoMo (and REALTALK): the ``N`` of ``session_N`` as a string (``"1"``); LoCoMo-Plus adds
+            ``"cue"`` and ``"query"``; LongMemEval: the haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``).
         messages: The turns, in source order.
         date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
-            ``"2023/05/20 (Sat) 02:21"``; ``None`` when the source has none.
+            ``"2023/05/20 (Sat) 02:21"``, REALTALK ``"29.12.2023, 22:42:04"``, LoCoMo-Plus's inserted sessions
+            ``"2023-10-15 09:55"``; ``None`` when the source has none.
         title: A session title; ``None`` in both benchmarks.
     """
 
@@ -130,7 +132,8 @@ class QAPair:
             LongMemEval: ``question_id``.
         question: The question text.
         answer: The gold answer, always a ``str`` (integer answers such as ``2022`` become ``"2022"``).
-            For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card).
+            For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card); ``""`` for a LoCoMo-Plus
+            cognitive item (no reference answer).
         question_type: The normalized category.
         evidence: Pointers to the turns or sessions holding the answer.
         raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
@@ -162,8 +165,9 @@ class Sample:
     → one Sample (its haystack sessions, exactly one QA pair).
 
     Attributes:
-        sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``.
-        dataset: ``"locomo"`` or ``"longmemeval"``.
+        sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
+            LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item; REALTALK the file's stem (``"Chat_1_Emi_Elise"``).
+        dataset: The benchmark's catalogue name: ``"locomo"``, ``"longmemeval"``, ``"locomo_plus"``, ``"realtalk"``.
         sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order.
         qa_pairs: The questions.
         speaker_a: LoCoMo's first speaker; ``None`` for LongMemEval.

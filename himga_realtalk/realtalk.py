@@ -1,0 +1,139 @@
+"""REALTALK: a 21-day real-world dataset for long-term conversation (Lee et al., 2025), as HiMGA Sample rows.
+
+A ``datasets.GeneratorBasedBuilder``. One row per conversation (one file each), with the features of
+:data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
+:mod:`himga_realtalk.records` (LoCoMo's functions, REALTALK's field names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+
+from himga.cache import GuardedBuilder
+from himga.data.features import SAMPLE_FEATURES
+from himga.entry import config_pins
+from himga.errors import SourceFormatError
+from himga.sources import OneFileEach, RemoteFile, json_files, pinned_source, source_path
+from himga_locomo.locomo import read_records
+from himga_realtalk.records import record_to_row
+
+_CITATION = """\
+@article{lee2025realtalk,
+  title   = {{REALTALK}: A 21-Day Real-World Dataset for Long-Term Conversation},
+  author  = {Lee, Dong-Ho and Maharana, Adyasha and Pujara, Jay and Ren, Xiang and Barbieri, Francesco},
+  journal = {arXiv preprint arXiv:2502.13270},
+  year    = {2025},
+  url     = {https://arxiv.org/abs/2502.13270}
+}
+"""
+
+_DESCRIPTION = """\
+REALTALK: 10 real conversations between people over 21 days, messaging-app chats with images, in LoCoMo's layout,
+with 728 memory-probing questions in three categories (multi-hop, temporal, open-domain). Normalized to the HiMGA
+schema: one row per conversation with its sessions, messages (each with its own date) and QA pairs.
+"""
+
+_HOMEPAGE = "https://github.com/danny911kr/REALTALK"
+_LICENSE = "unknown"  # none stated upstream (no LICENSE file, none in the README)
+
+# --- pinned sources ------------------------------------------------------------------------------------
+# danny911kr/REALTALK `data/Chat_<n>_<A>_<B>.json` at b903e06 ("feat: data analysis", the main branch's head).
+# Confirmed 2026-12-03 in a snapshot of github.com/danny911kr/REALTALK: each file's size and sha256 from
+# `git show b903e06:data/<file>` (the files last changed in 8ed04b9, 2025-02-19), byte-identical to
+# ../shared/data/realtalk (its SHA256SUMS); content fingerprints measured on them. No licence file, none in the README.
+_REPO = "danny911kr/REALTALK"
+_REVISION = "b903e06a9770bf4e5fe9018c3e132889666d3b4a"
+_EVIDENCE = "revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/danny911kr/REALTALK"
+#: (file, size, sha256, content fingerprint), in chat order.
+_FILES = (
+    ("Chat_1_Emi_Elise.json", 236990, "4e947998a751a1ba2c3710fc873b90fbcbc234fda7a5e4e75db2b762e0f25a36", "7577def9996f0683dc9dd110e3afd96b29bb3ddd7926301a04aa43f3fdacdb92"),
+    ("Chat_2_Kevin_Elise.json", 228327, "4ac6e319c206731aa9a025c93325eb1edb43686cf39473f058c87ae7deb2d62a", "20693ee98d8715b24dd121a772e6df752f1e5ca3ac1197e7729df8512cdf52e1"),
+    ("Chat_3_Kevin_Paola.json", 231570, "10c9208016538cbe7a28aafa6cfd72587b072677964c36ec242159fdf58961f2", "d97d2d8d7a156c3d0fa95ab7524b8e41f33225f3c2e0dfcd876f7aaeddf8339d"),
+    ("Chat_4_Emi_Paola.json", 232501, "80aa012ed6a918f5b317bd942b4d4811a158d27a6e07b7a5c6182994107a9367", "c97ce26774fa9fc813fc10b43e88f78c9c0009841c4f1e276b38971b9ec7d0cd"),
+    ("Chat_5_Nicolas_Nebraas.json", 466832, "32dd7c45786b1a26861dc1574a1bb698a855196fd2ae3fc0c091f3c9ab2d6d06", "0e1348f65fb01faeb57f58f0d35c30ce8401afb74c01e23027f3f9ec08cb604d"),
+    ("Chat_6_Vanessa_Nicolas.json", 467008, "9d5ee072ab5a0667ef71d5644d7cd3a4c6777a1e6e2252bf306f310d982e40ac", "6e5f58e015d5002888095518ac263a0bb2aedc5e3615c93d05be20b8516f5c66"),
+    ("Chat_7_Nebraas_Vanessa.json", 383849, "b5716bb093217980e747dec0d98996829b569febc09587a025efc6b79806e9ce", "2bf707a2da2fb10f782585c97a11f0e8efffd337d3dad02bee8a68b91f052279"),
+    ("Chat_8_Akib_Muhhamed.json", 364402, "814f64ad7e8a46f0398f550fe84184e2ba495a292290b9ff96ffc95448280800", "910706e82565529cada4ed5fd89581424c83c77fcf00f34a446b35d9668a9207"),
+    ("Chat_9_Fahim_Akib.json", 400397, "05b9b4331bf0e25a2a64dc89c404622c83a61ab5e7c935fb7d844449caf6dd39", "545dddecc461940ea74f86267ec22b3f5ba68fc8b03e43c97bab9db7cf608a6d"),
+    ("Chat_10_Fahim_Muhhamed.json", 283618, "26135a9e3482f40bea4c71de570a2d994a361848111067e60587be1dd82a0127", "a54a0bd6553ad45740df88a7bfc4f60bd0f6b8a86adbb98948aae6ff3f59b019"),
+)
+#: The ten pinned files.
+PINS = tuple(
+    RemoteFile(name, f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/data/{name}", sha256, revision=_REVISION, size=size,
+               path=f"data/{name}", repo=_REPO, rows=1, licence="none stated upstream", evidence=_EVIDENCE, content_sha256=content)
+    for name, size, sha256, content in _FILES
+)
+
+# Version history (bump whenever emitted rows change):
+#   1.0.0  first release.
+_VERSION = datasets.Version("1.0.0")
+
+_CHAT = re.compile(r"Chat_([0-9]+)_")
+
+
+@dataclass
+class RealtalkConfig(datasets.BuilderConfig):
+    """The REALTALK builder's one config (no options: LoCoMo's record rules at their defaults)."""
+
+    def remote_file(self) -> RemoteFile:
+        """The first pinned conversation (``Chat_1_Emi_Elise.json``); :meth:`remote_files` has all ten."""
+        return PINS[0]
+
+    def remote_files(self) -> tuple[RemoteFile, ...]:
+        """The ten pinned conversations, ``data/Chat_<n>_<A>_<B>.json`` at :data:`_REVISION`, in chat order."""
+        return PINS
+
+
+def chat_order(path: Path) -> tuple:
+    """A file's place in reading order: ``Chat_<n>_...`` files by ``n`` (``Chat_2`` before ``Chat_10``), then others by name."""
+    m = _CHAT.match(path.name)
+    return (0, int(m[1]), path.name) if m else (1, 0, path.name)
+
+
+def source_files(config: RealtalkConfig, data_dir: str | Path | None) -> list[Path]:
+    """The files a build reads: ``data_dir`` itself if it is a file, the ``.json`` files of a folder in chat order
+    (:func:`chat_order`; the upstream ``data/`` folder's subfolders ``raw/`` and ``locomo/`` are not read), or, with
+    ``None``, the ten pinned files.
+
+    Raises:
+        ConfigurationError: ``data_dir`` does not exist.
+        SourceFormatError: a folder without a ``.json`` file.
+        DownloadError, ChecksumError: a pinned file could not be fetched or verified.
+    """
+    if data_dir is None:
+        return [pinned_source("realtalk", pin) for pin in config.remote_files()]
+    path = source_path("realtalk", data_dir)
+    return [path] if path.is_file() else sorted(json_files(path, "realtalk"), key=chat_order)
+
+
+class Realtalk(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked on open
+    """REALTALK as HiMGA Sample rows (one row per conversation, split ``test``)."""
+
+    BUILDER_CONFIG_CLASS = RealtalkConfig
+    files_rule = staticmethod(source_files)
+    BUILDER_CONFIGS = [RealtalkConfig(name="default", version=_VERSION, description="All 10 REALTALK conversations.")]
+    DEFAULT_CONFIG_NAME = "default"
+    DEFAULT_WRITER_BATCH_SIZE = 10
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(description=_DESCRIPTION, features=SAMPLE_FEATURES, homepage=_HOMEPAGE, license=_LICENSE,
+                                    citation=_CITATION)
+
+    def _generate_examples(self, files):
+        origins = OneFileEach("sample", "a conversation must come from one file (a copy of a file in the same folder?)")
+        count = 0
+        for file in files:
+            name = Path(file).name
+            records = read_records(file, config_pins(self.config))  # LoCoMo's reader: one read, sha256, fingerprint
+            for i, (path, record) in enumerate(records):
+                sample_id = Path(file).stem if len(records) == 1 else f"{Path(file).stem}_{i}"
+                row = record_to_row(record, file=name, path=path, sample_id=sample_id)
+                origins.check(row["sample_id"], file, path)
+                count += 1
+                yield row["sample_id"], row
+        if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
+            raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one conversation, found none")

@@ -1,0 +1,93 @@
+"""LoCoMo-Plus and REALTALK on every route an entry has: ``datasets.load_dataset("himga_…")`` (and streaming, and the
+default source under ``$HIMGA_DATASETS_ROOT``), an export and its card read back without himga, the same Features as
+every benchmark (they concatenate), and ``himga stats/validate/subset/qrels``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import datasets
+import pytest
+from huggingface_hub import DatasetCard
+
+from helpers.exports import assert_same_as_builder, load_without_himga
+from himga.cli import main
+from himga.data import SAMPLE_FEATURES, load_dataset
+from himga.data.loaders import build_dataset
+from himga.publish import export
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built(shared_data, locomo_plus_dir, tmp_path_factory):
+    """``datasets.Dataset`` of both, built once for the module (the facade's route)."""
+    cache = tmp_path_factory.mktemp("family_cache")
+    return {"locomo_plus": build_dataset("locomo_plus", path=locomo_plus_dir, cache_dir=cache),
+            "realtalk": build_dataset("realtalk", path=shared_data / "realtalk", cache_dir=cache), "cache": str(cache)}
+
+
+def test_load_dataset_by_name_and_streaming(shared_data, locomo_plus_dir, built):
+    rt = datasets.load_dataset("himga_realtalk", data_dir=str(shared_data / "realtalk"), split="test")
+    assert rt.features == SAMPLE_FEATURES and list(rt) == list(built["realtalk"])
+    it = datasets.load_dataset("himga_locomo_plus", data_dir=str(locomo_plus_dir), split="test", streaming=True)
+    assert it.features == SAMPLE_FEATURES
+    rows = list(it)
+    assert [r["sample_id"] for r in rows] == built["locomo_plus"]["sample_id"] and rows[-1] == built["locomo_plus"][-1]
+
+
+def test_the_default_source_under_datasets_root(shared_data, locomo_plus_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))  # realtalk/ is there as upstream's data/ holds it
+    assert datasets.load_dataset("himga_realtalk", split="test").num_rows == 10
+    samples = load_dataset("realtalk", cache_dir=tmp_path / "f")  # the facade: the ten pinned files, as data_files
+    assert [s.sample_id for s in samples][-1] == "Chat_10_Fahim_Muhhamed"
+    (tmp_path / "locomo_plus").symlink_to(locomo_plus_dir)
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert datasets.load_dataset("himga_locomo_plus", split="test", cache_dir=str(tmp_path / "c")).num_rows == 411
+
+
+def test_exports_load_without_himga(shared_data, locomo_plus_dir, built, tmp_path):
+    for name, path in (("realtalk", shared_data / "realtalk"), ("locomo_plus", locomo_plus_dir)):
+        out = tmp_path / f"{name}_export"
+        sizes = export(name, out, data_dir=path)
+        assert sizes["default"].num_examples == {"realtalk": 10, "locomo_plus": 411}[name]
+        assert_same_as_builder(load_without_himga(tmp_path, str(out)), built[name])
+        card = DatasetCard.load(out / "README.md")
+        assert card.data.to_dict()["license"] == "unknown"
+        assert "**Licence.** None is stated upstream" in card.text
+        committed = ROOT / f"himga_{name}" / "README.md"  # regenerate: himga export NAME himga_NAME --card-only --data-dir DIR
+        assert (out / "README.md").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
+
+
+def test_every_benchmark_concatenates(shared_data, built):
+    parts = [build_dataset("locomo", path=shared_data / "locomo"),
+             build_dataset("longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_sample.json"),
+             built["locomo_plus"], built["realtalk"]]
+    both = datasets.concatenate_datasets(parts)
+    assert both.features == SAMPLE_FEATURES
+    assert Counter(both["dataset"]) == {"locomo": 10, "longmemeval": 97, "locomo_plus": 411, "realtalk": 10}
+
+
+def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, tmp_path, capsys):
+    data = {"realtalk": str(shared_data / "realtalk"), "locomo_plus": str(locomo_plus_dir)}
+    cache = ["--cache-dir", built["cache"]]  # the module's builds
+    assert main(["stats", "realtalk", "--data-dir", data["realtalk"], "--json", *cache]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["samples"], stats["qa_pairs"], stats["question_types"]) == (
+        10, 728, {"temporal": 319, "multi_hop": 301, "open_domain": 108})
+    assert main(["validate", "realtalk", "--data-dir", data["realtalk"]]) == 0
+    out = capsys.readouterr().out
+    assert "evidence strings naming no dia_id of their conversation (shown with what they normalize to)     188" in out
+    assert main(["subset", "locomo_plus", str(tmp_path / "ids.txt"), "--data-dir", data["locomo_plus"], "--n", "40", "--seed", "3",
+                 "--stratify", "question_type", *cache]) == 0
+    ids = (tmp_path / "ids.txt").read_text(encoding="utf-8").split()
+    assert len(ids) == 40 and any(i.startswith("cognitive-") for i in ids)
+    capsys.readouterr()
+    for name in ("realtalk", "locomo_plus"):
+        assert main(["qrels", name, str(tmp_path / name), "--data-dir", data[name], *cache]) == 0
+    qrels = (tmp_path / "locomo_plus" / "qrels.session.txt").read_text(encoding="utf-8").splitlines()
+    assert "cognitive-0:0 0 cognitive-0:Scue 1" in qrels
+    turns = (tmp_path / "realtalk" / "qrels.turn.txt").read_text(encoding="utf-8").splitlines()
+    assert "Chat_1_Emi_Elise:16 0 Chat_1_Emi_Elise:D3:32 1" in turns
