@@ -4,7 +4,12 @@ every benchmark (they concatenate), and ``himga stats/validate/subset/qrels``.""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import subprocess
+import sys
+import textwrap
 from collections import Counter
 from pathlib import Path
 
@@ -48,17 +53,41 @@ def test_the_default_source_under_datasets_root(shared_data, locomo_plus_dir, tm
     assert datasets.load_dataset("himga_locomo_plus", split="test", cache_dir=str(tmp_path / "c")).num_rows == 411
 
 
-def test_exports_load_without_himga(shared_data, locomo_plus_dir, built, tmp_path):
-    for name, path in (("realtalk", shared_data / "realtalk"), ("locomo_plus", locomo_plus_dir)):
-        out = tmp_path / f"{name}_export"
-        sizes = export(name, out, data_dir=path)
-        assert sizes["default"].num_examples == {"realtalk": 10, "locomo_plus": 411}[name]
-        assert_same_as_builder(load_without_himga(tmp_path, str(out)), built[name])
-        card = DatasetCard.load(out / "README.md")
-        assert card.data.to_dict()["license"] == "unknown"
-        assert "**Licence.** None is stated upstream" in card.text
-        committed = ROOT / f"himga_{name}" / "README.md"  # regenerate: himga export NAME himga_NAME --card-only --data-dir DIR
-        assert (out / "README.md").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
+def _card(out: Path, name: str) -> None:
+    card = DatasetCard.load(out / "README.md")
+    assert card.data.to_dict()["license"] == "unknown"
+    assert "**Licence.** None is stated upstream" in card.text
+    committed = ROOT / f"himga_{name}" / "README.md"  # regenerate: himga export NAME himga_NAME --card-only --data-dir DIR
+    assert (out / "README.md").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
+
+
+def test_realtalk_export_loads_without_himga(shared_data, built, tmp_path):
+    out = tmp_path / "realtalk_export"
+    assert export("realtalk", out, data_dir=shared_data / "realtalk")["default"].num_examples == 10
+    assert_same_as_builder(load_without_himga(tmp_path, str(out)), built["realtalk"])
+    _card(out, "realtalk")
+
+
+def test_locomo_plus_export_loads_without_himga(locomo_plus_dir, built, tmp_path):
+    """The export's rows (53 MB of Arrow) are compared by sample id and sha256 of each row, not moved whole as JSON."""
+    out = tmp_path / "locomo_plus_export"
+    assert export("locomo_plus", out, data_dir=locomo_plus_dir)["default"].num_examples == 411
+    code = f"""
+        import hashlib, json, sys, datasets
+        ds = datasets.load_dataset({str(out)!r}, split="test")
+        it = datasets.load_dataset({str(out)!r}, split="test", streaming=True)
+        digest = lambda row: hashlib.sha256(json.dumps(row, sort_keys=True).encode()).hexdigest()
+        print(json.dumps({{"himga": any(m == "himga" or m.startswith(("himga.", "himga_")) for m in sys.modules),
+                          "features": ds.features.to_dict(), "rows": [digest(r) for r in ds], "stream": [digest(r) for r in it]}}))
+        """
+    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    loaded = json.loads(done.stdout)
+    expected = [hashlib.sha256(json.dumps(r, sort_keys=True).encode()).hexdigest() for r in built["locomo_plus"]]
+    assert (loaded["himga"], loaded["features"]) == (False, SAMPLE_FEATURES.to_dict())
+    assert loaded["rows"] == loaded["stream"] == expected
+    _card(out, "locomo_plus")
 
 
 def test_every_benchmark_concatenates(shared_data, built):
@@ -70,7 +99,7 @@ def test_every_benchmark_concatenates(shared_data, built):
     assert Counter(both["dataset"]) == {"locomo": 10, "longmemeval": 97, "locomo_plus": 411, "realtalk": 10}
 
 
-def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, tmp_path, capsys):
+def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, locomo_plus_samples, tmp_path, capsys):
     data = {"realtalk": str(shared_data / "realtalk"), "locomo_plus": str(locomo_plus_dir)}
     cache = ["--cache-dir", built["cache"]]  # the module's builds
     assert main(["stats", "realtalk", "--data-dir", data["realtalk"], "--json", *cache]) == 0
@@ -85,8 +114,10 @@ def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, tm
     ids = (tmp_path / "ids.txt").read_text(encoding="utf-8").split()
     assert len(ids) == 40 and any(i.startswith("cognitive-") for i in ids)
     capsys.readouterr()
-    for name in ("realtalk", "locomo_plus"):
-        assert main(["qrels", name, str(tmp_path / name), "--data-dir", data[name], *cache]) == 0
+    assert main(["qrels", "realtalk", str(tmp_path / "realtalk"), "--data-dir", data["realtalk"], *cache]) == 0
+    from himga.qrels import write_qrels
+
+    write_qrels([locomo_plus_samples[0], locomo_plus_samples[10]], tmp_path / "locomo_plus")  # 2 of 411: the files are large
     qrels = (tmp_path / "locomo_plus" / "qrels.session.txt").read_text(encoding="utf-8").splitlines()
     assert "cognitive-0:0 0 cognitive-0:Scue 1" in qrels
     turns = (tmp_path / "realtalk" / "qrels.turn.txt").read_text(encoding="utf-8").splitlines()
