@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from himga.data import load_dataset, load_locomo
+from himga.data import load_dataset
 from himga.data.convert import row_to_sample, sample_to_row
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.validate import validate

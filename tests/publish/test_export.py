@@ -6,12 +6,7 @@ loaded by a subprocess that never imports himga.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import datasets
