@@ -23,3 +23,19 @@ def longmemeval_samples(longmemeval_file, tmp_path_factory):
     from himga.data import load_longmemeval
 
     return load_longmemeval(longmemeval_file, config="oracle", cache_dir=tmp_path_factory.mktemp("lme_cache"))
+
+
+@pytest.fixture(scope="session")
+def punkt():
+    """nltk's Punkt model (``punkt_tab``), which BLEU-1 as the papers compute it needs: skip without it, fail under CI."""
+    import os
+
+    import nltk
+
+    try:
+        nltk.data.find("tokenizers/punkt_tab/english/")
+    except LookupError:
+        reason = "nltk's punkt_tab data not found (python -m nltk.downloader punkt_tab, or NLTK_DATA)"
+        if os.environ.get("CI"):
+            pytest.fail(reason + "; under CI .ci/run installs it")
+        pytest.skip(reason)

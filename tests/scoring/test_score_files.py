@@ -71,7 +71,7 @@ def test_a_pipe_is_hashed_as_read(gold, shared_data, tmp_path):  # A2
                               stdin=f, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(out.read_text())["run"]["inputs"]["predictions"] == {
-        "name": "<stdin>", "sha256": hashlib.sha256(gold.read_bytes()).hexdigest()}
+        "name": "<stdin>", "sha256": hashlib.sha256(gold.read_bytes()).hexdigest(), "layout": "lines", "copied_fields_checked": {}}
 
 
 def test_the_output_folder_is_checked_first(gold, shared_data, tmp_path, capsys):  # B7, D3
