@@ -39,3 +39,13 @@ def punkt():
         if os.environ.get("CI"):
             pytest.fail(reason + "; under CI .ci/run installs it")
         pytest.skip(reason)
+
+
+@pytest.fixture
+def in_docs_folder(shared_data, tmp_path, monkeypatch):
+    """A working folder beside ``shared/data`` = the real data, as the pages assume (``../shared/data``)."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(shared_data, target_is_directory=True)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    return tmp_path / "work"
