@@ -87,14 +87,12 @@ def json_lines_by_content(read: Callable[[int], bytes]) -> bool:
     follows it (``longmemeval_oracle.json`` written by a harness one question a line, a loop's ``results.json``).
 
     A stream starting with ``[`` is a JSON array without reading further; a pretty-printed object's first line
-    (``{``) is no whole value; a single object on one line is one JSON document.
+    (``{``) is no whole value, nor is a damaged one (the JSON reader then reports it); a single object on one line
+    is one JSON document.
 
     Args:
         read: ``read(n)`` of the stream (a file's ``read``, or ``io.BytesIO(data).read``): up to ``n`` bytes, ``b""``
             at the end.
-
-    Raises:
-        ValueError: the first line is not valid JSON (the reader reports it).
     """
     first = read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
     if not first.startswith(b"{"):
@@ -106,5 +104,8 @@ def json_lines_by_content(read: Callable[[int], bytes]) -> bool:
     head, newline, rest = line
     if not newline or not (rest.strip() or read(1 << 16).strip()):
         return False
-    json.loads(head)
+    try:
+        json.loads(head)
+    except ValueError:
+        return False
     return True

@@ -155,11 +155,7 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
     """
     name = input_name(path)
     data = _read_bytes(path, what)
-    try:
-        lines = json_lines_by_content(io.BytesIO(data).read)
-    except ValueError:
-        lines = True  # an invalid first line: the line reader names it
-    if lines:
+    if json_lines_by_content(io.BytesIO(data).read):
         return _json_lines(path, what, data)
     if (error := not_json(name, data[:1024], len(data))) is not None:
         raise error

@@ -17,7 +17,7 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.data.ids import item_id
 from himga.scoring._scorers import Row, Scorer
 from himga.scoring._intervals import summarize
-from himga.scoring._predictions import brief, check_ids
+from himga.scoring._predictions import _listing, brief, check_ids
 from himga.scoring._records import match_records, record_index, records_of, unmatched_hint
 
 __all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_records", "score_samples"]
@@ -75,8 +75,12 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
         return score_records(dataset, samples, predictions, partial=partial, file=file)
     index = record_index(samples)
     given = predictions if predictions is not None else labels or {}
-    if hint := unmatched_hint([k for k in given if k not in index.questions], index):
+    unknown = [k for k in given if k not in index.questions]
+    if hint := unmatched_hint(unknown, index):
         raise SourceFormatError(file, "$", hint)
+    if unknown:
+        raise SourceFormatError(file, "$", f"{len(unknown)} question ids not in the dataset: "
+                                           f"{_listing([brief(k) for k in unknown])}; {index.example()}")
     return score_questions(dataset, index.questions, predictions=predictions, labels=labels, partial=partial, file=file)
 
 
