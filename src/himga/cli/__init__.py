@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
     add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
+    from himga.publish import VIEWS
+
+    p.add_argument("--view", choices=VIEWS, default=None,
+                   help="export what a system under test may see (no gold, every message dated) as the config 'system'")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")

@@ -76,7 +76,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from himga.publish import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
-                   num_shards=args.num_shards, gold=args.gold, errata=args.errata)
+                   num_shards=args.num_shards, gold=args.gold, errata=args.errata, view=args.view)
     for config, size in sizes.items():
         where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
                  if size is not None else "on the card (no split size known)")

@@ -20,6 +20,7 @@ No ``raw``, no answer, no evidence, no question type. :func:`view_ids` maps ever
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 
@@ -27,7 +28,8 @@ from .ids import item_id
 from .relevance import rule_of
 from .schema import Message, Sample, Session
 
-__all__ = ["SystemQuestion", "SystemSample", "ViewIds", "system_view", "view_ids", "view_question_ids", "view_sample_id"]
+__all__ = ["SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_ids", "view_question_ids",
+           "view_sample_id"]
 
 
 @dataclass(frozen=True)
@@ -148,3 +150,13 @@ def view_question_ids(sample: Sample) -> dict[str, str]:
     """``{view question id: item id}`` of ``sample``'s questions (``v1a2b3c4d5e:q1`` → ``conv-26:0``), in order."""
     sid = view_sample_id(sample)
     return {f"{sid}:q{n}": item_id(sample, qa) for n, qa in enumerate(sample.qa_pairs, 1)}
+
+
+def system_row(view: SystemSample) -> dict:
+    """``view`` as a row of :data:`himga.data.features.SYSTEM_FEATURES` (the ``system`` config of an export):
+    its fields as they are, each message's empty ``raw`` as ``None``."""
+    row = dataclasses.asdict(view)
+    for session in row["sessions"]:
+        for message in session["messages"]:
+            message["raw"] = None
+    return row
