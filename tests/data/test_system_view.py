@@ -19,7 +19,6 @@ answer sessions, ``answer_4be1b6b4_2``, and the abstentions, ``…_abs``) and ``
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 
 import pytest
@@ -27,6 +26,7 @@ import pytest
 from himga.catalog import CATALOG
 from himga.data import (Message, Session, SystemQuestion, SystemSample, item_id, samples_from_dataset, system_view,
                         view_ids)
+from himga.errors import ConfigurationError
 
 _SHOWN = ("question", "question_date", "haystack_dates")  # keys of qa.raw the benchmark shows the system
 _TOKEN = re.compile(r"[^\s\"',\[\]{}()]+")
@@ -151,3 +151,24 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         view = system_view(sample)
         tamper(view)
         assert problems(sample, view) != [], n
+
+
+@pytest.mark.parametrize("granularity", ["session", "turn"])
+def test_a_ranking_made_on_the_view_maps_back_to_the_qrels(benchmark_samples, granularity):
+    """Rank every relevant document first, in view ids: mapped back, the run names exactly the qrels' documents."""
+    from himga.qrels import qrels, view_run
+
+    name, samples = benchmark_samples
+    rankings = {}
+    for sample in samples:
+        mapping = view_ids(sample)
+        back = {v: k for k, v in (mapping.sessions if granularity == "session" else mapping.turns).items() if v is not None}
+        for view_qid, qa in zip(mapping.questions, sample.qa_pairs):
+            if sample.relevance(qa).evaluable:
+                rankings[view_qid] = [back[i] for i in sample.relevance(qa).ids(granularity) if i in back]
+    run = view_run(samples, rankings, granularity)
+    expected = {qid: [d for d, grade in docs.items() if grade] for qid, docs in qrels(samples, granularity).items()}
+    present = {qid: [d for d in docs if d in run[qid]] for qid, docs in expected.items()}  # dangling LoCoMo ids have no turn
+    assert run == present and len(run) == len(expected) > 0
+    with pytest.raises(ConfigurationError, match="is no question of the views"):
+        view_run(samples, {"conv-26:0": []}, granularity)
