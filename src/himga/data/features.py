@@ -32,9 +32,8 @@ import typing
 import datasets
 
 from .schema import QuestionType, Sample
-from .view import SystemSample
 
-__all__ = ["SAMPLE_FEATURES", "SYSTEM_FEATURES", "features_for"]
+__all__ = ["SAMPLE_FEATURES", "features_for"]
 
 
 def _feature_for_type(tp: object) -> object:
@@ -74,6 +73,3 @@ def features_for(cls: type) -> dict[str, object]:
 
 #: The features of one Sample row, shared by both builders.
 SAMPLE_FEATURES: datasets.Features = datasets.Features(features_for(Sample))
-
-#: The features of one row of the system view (:class:`~himga.data.view.SystemSample`): an export's ``system`` config.
-SYSTEM_FEATURES: datasets.Features = datasets.Features(features_for(SystemSample))

@@ -24,12 +24,15 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 
+import datasets
+
+from .features import features_for
 from .ids import item_id
 from .relevance import rule_of
 from .schema import Message, Sample, Session
 
-__all__ = ["SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_ids", "view_question_ids",
-           "view_sample_id"]
+__all__ = ["SYSTEM_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_ids",
+           "view_question_ids", "view_sample_id"]
 
 
 @dataclass(frozen=True)
@@ -152,8 +155,12 @@ def view_question_ids(sample: Sample) -> dict[str, str]:
     return {f"{sid}:q{n}": item_id(sample, qa) for n, qa in enumerate(sample.qa_pairs, 1)}
 
 
+#: The Arrow features of a :class:`SystemSample` row (an export's ``system`` config), derived like the Sample's.
+SYSTEM_FEATURES = datasets.Features(features_for(SystemSample))
+
+
 def system_row(view: SystemSample) -> dict:
-    """``view`` as a row of :data:`himga.data.features.SYSTEM_FEATURES` (the ``system`` config of an export):
+    """``view`` as a row of :data:`SYSTEM_FEATURES` (the ``system`` config of an export):
     its fields as they are, each message's empty ``raw`` as ``None``."""
     row = dataclasses.asdict(view)
     for session in row["sessions"]:

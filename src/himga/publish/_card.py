@@ -23,7 +23,8 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
-from himga.data.features import SAMPLE_FEATURES, SYSTEM_FEATURES
+from himga.data.features import SAMPLE_FEATURES
+from himga.data.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file

@@ -195,8 +195,8 @@ def _view_rows(path: str):
 
 
 def _view_dataset(ds, cache_dir: str | Path | None):
-    """``ds``'s Samples as the system view (:data:`~himga.data.features.SYSTEM_FEATURES`), written to the cache once."""
-    from himga.data.features import SYSTEM_FEATURES
+    """``ds``'s Samples as the system view (:data:`~himga.data.view.SYSTEM_FEATURES`), written to the cache once."""
+    from himga.data.view import SYSTEM_FEATURES
 
     files = ";".join(f["filename"] for f in ds.cache_files)
     return datasets.Dataset.from_generator(_view_rows, features=SYSTEM_FEATURES, gen_kwargs={"path": files},
@@ -252,7 +252,7 @@ def export(
             and the card record the variant and the errata file's name and sha256.
         errata: With ``gold="audited"``: a user's errata file (default: the pinned one).
         view: ``"system"``: export the system view of the configs instead (:func:`himga.data.system_view`: no gold,
-            a date on every message, generated ids; :data:`~himga.data.features.SYSTEM_FEATURES`), as the config
+            a date on every message, generated ids; :data:`~himga.data.view.SYSTEM_FEATURES`), as the config
             ``system`` (LoCoMo: ``data/system/``) or ``<config>_system``, beside the others.
 
     Returns:

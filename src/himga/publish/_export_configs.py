@@ -12,7 +12,7 @@ export config      rows                        folder
 =================  ==========================  ==========================================
 
 The system view of a builder config ``c`` is the export config ``system`` (the default config) or ``c_system``;
-its rows have :data:`~himga.data.features.SYSTEM_FEATURES`, the others :data:`~himga.data.features.SAMPLE_FEATURES`.
+its rows have :data:`~himga.data.view.SYSTEM_FEATURES`, the others :data:`~himga.data.features.SAMPLE_FEATURES`.
 
 :func:`export_name` is the one naming rule: a builder config keeps its name with the default gold; with
 another variant the export config is named after the variant (the builder's default config, LoCoMo's only
