@@ -46,7 +46,8 @@ def test_locomo_gold_table_and_report(locomo_gold, shared_data, tmp_path, capsys
     assert list(report) == ["dataset", "metric", "per_type", "overall", "overall_without_category_5", "scored", "missing",
                             "run", "per_question"]
     assert len(report["per_question"]) == 1986 and report["per_question"]["conv-26:0"] == 1.0
-    assert report["run"]["inputs"]["predictions"] == {"name": "gold.jsonl", "sha256": hashlib.sha256(locomo_gold.read_bytes()).hexdigest()}
+    assert report["run"]["inputs"]["predictions"] == {"name": "gold.jsonl", "sha256": hashlib.sha256(locomo_gold.read_bytes()).hexdigest(),
+                                                      "layout": "lines", "copied_fields_checked": {}}
     first = out.read_text()
     assert main([*args, "--out", str(out)]) == 0
     changed = [(a, b) for a, b in zip(first.splitlines(), out.read_text().splitlines(), strict=True) if a != b]

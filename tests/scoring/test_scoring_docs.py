@@ -20,16 +20,6 @@ EXAMPLES = re.findall(r"```python\n(.*?)```\n\n```text\n(.*?)```", TEXT, re.S)
 COMMANDS = [line[2:] for block in re.findall(r"```console\n(.*?)```", TEXT, re.S) for line in block.splitlines()]
 
 
-@pytest.fixture
-def in_docs_folder(shared_data, tmp_path, monkeypatch):
-    """A working folder beside ``shared/data`` = the real data, as the page assumes (``../shared/data``)."""
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "data").symlink_to(shared_data, target_is_directory=True)
-    (tmp_path / "work").mkdir()
-    monkeypatch.chdir(tmp_path / "work")
-    return tmp_path / "work"
-
-
 def test_the_page_has_an_example_of_at_most_ten_lines_per_benchmark():
     assert len(EXAMPLES) == 2 and len(COMMANDS) == 3
     assert [len(code.splitlines()) for code, _ in EXAMPLES] == [9, 10]

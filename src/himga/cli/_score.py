@@ -2,10 +2,12 @@
 
 ::
 
-    himga score locomo PRED.jsonl [--config C] [--data-dir D] [--out REPORT.json] [--partial] [--ids IDS] [--gold audited]
+    himga score locomo RESULTS.json [--config C] [--data-dir D] [--out REPORT.json] [--partial] [--ids IDS] [--gold audited]
+    himga score locomo RESULTS.json --paper-metrics all [--paper-aggregation per_sample] [--paper-without-category-5]
     himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one per line
     himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored
 
+The predictions are the evaluation loop's records, a JSON array or JSON Lines (:mod:`himga.scoring._records`).
 A benchmark scored by a judge model (LongMemEval) needs ``--prompts`` or ``--labels``; himga calls no model.
 """
 
@@ -26,7 +28,8 @@ def add_parser(sub) -> None:
 
     p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
     add_dataset(p)
-    p.add_argument("predictions", help='JSON Lines: {"question_id": ..., "hypothesis": ...} (LoCoMo ids as in the qrels: conv-26:0)')
+    p.add_argument("predictions", help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
+                                       '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}')
     add_config(p)
     add_data_dir(p)
     add_cache_dir(p)
@@ -37,6 +40,9 @@ def add_parser(sub) -> None:
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
     p.add_argument("--labels", metavar="FILE", default=None,
                    help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
+    from himga.cli._paper import add_paper_args
+
+    add_paper_args(p)
     p.set_defaults(func=run)
 
 
@@ -55,11 +61,13 @@ def run(args: argparse.Namespace) -> int:
     """
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.jsonio.run_inputs import read_id_lines, read_json_lines
+    from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.runs import check_outputs, write_text
-    from himga.scoring import brief, check_hypotheses, check_ids, labels_of, predictions_of
+    from himga.scoring import brief, check_hypotheses, check_ids, labels_of
+    from himga.scoring import match_records, record_index
+    from himga.cli._paper import paper_options
     from himga.runs import dumps_report, run_record
-    from himga.scoring import scorer, format_table, questions_by_id, score_questions
+    from himga.scoring import scorer, format_table, score_questions
     from himga.cli._args import options as builder_options
     from himga.catalog import benchmark as catalog_entry
     from himga.runs import run_identity
@@ -73,14 +81,14 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
                                  "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
     options = builder_options(args)
+    paper = paper_options(args, bench)
     if [args.predictions, args.labels, args.ids].count("-") > 1:
         raise ConfigurationError("only one input can be '-' (standard input)")
     outputs = {"--out": args.out, "--prompts": args.prompts}
     inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
               "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
     check_outputs(outputs, inputs)  # before anything is read or built
-    pred_file = read_json_lines(args.predictions, "predictions")
-    predictions = predictions_of(pred_file)
+    pred_file = read_records(args.predictions, "predictions")
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
     labels, models, judged_hypotheses = labels_of(labels_file) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
@@ -90,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
     files = build_files(entry, config, args.data_dir)
     check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     name = pred_file.name
-    questions = questions_by_id(LazySamples(ds))  # one pass, QA pairs only
+    index = record_index(LazySamples(ds))  # one pass, QA pairs only
+    questions = index.questions
+    predictions, checked = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
     if ids_file is not None:
         wanted = [i for _, i in ids_file.lines]
         if unknown := [i for i in wanted if i not in questions]:
@@ -121,9 +131,19 @@ def run(args: argparse.Namespace) -> int:
     read = {"predictions": pred_file, **({"labels": labels_file} if labels_file else {})}
     identity = run_identity(args.dataset, config, data_dir=args.data_dir, ids=ids_file, **options)
     record = run_record(args.dataset, config, files, report, inputs=read, label_models=models, identity=identity)
+    record["inputs"]["predictions"].update(layout=pred_file.layout, copied_fields_checked=checked)
+    if paper is not None:
+        from himga.scoring import paper_record, paper_tables
+
+        report["paper_metrics"] = paper_tables(questions, predictions, index.sample_of, bench.paper, paper)
+        record["paper_metrics"] = paper_record(paper)
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
+    for table in report.get("paper_metrics", ()):
+        from himga.scoring import format_paper_table
+
+        print(format_paper_table(table))
     _print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")

@@ -9,6 +9,11 @@ Pure functions, the official text and rules in one place each, with their source
   calls no model.
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
+- :func:`score_records` (:mod:`himga.scoring._records`): the evaluation loop's records as it writes them (a list,
+  ``hypothesis`` or ``response``, ids qualified, as ``sample_id`` + ``question_id``, or the system view's).
+- :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring._paper_metrics`, ``_paper_tables``): the metrics
+  memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to its
+  source code's output; pooled or per-sample aggregation, with or without category 5.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -26,29 +31,47 @@ from himga.scoring._locomo import locomo_score
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
                                         read_predictions)
-from himga.scoring._report import format_table, questions_by_id, score_questions, score_samples, scorer
+from himga.scoring._paper_metrics import FAMILIES as PAPER_FAMILIES
+from himga.scoring._paper_metrics import paper_scores
+from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules, format_paper_table,
+                                         paper_record, paper_tables)
+from himga.scoring._records import RecordIndex, match_records, record_index
+from himga.scoring._report import format_table, questions_by_id, score_questions, score_records, score_samples, scorer
 from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Scorer
 
 __all__ = [
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
+    "PAPER_AGGREGATIONS",
+    "PAPER_FAMILIES",
+    "PAPER_ROW_ORDERS",
+    "PaperOptions",
+    "PaperRules",
+    "RecordIndex",
     "Row",
     "Scorer",
     "brief",
     "check_hypotheses",
     "check_ids",
+    "format_paper_table",
     "format_table",
     "judge_label",
     "judge_request",
     "labels_of",
     "locomo_score",
     "longmemeval_judge_prompt",
+    "match_records",
     "normal_interval",
+    "paper_record",
+    "paper_scores",
+    "paper_tables",
     "predictions_of",
     "questions_by_id",
     "read_labels",
     "read_predictions",
+    "record_index",
     "score_questions",
+    "score_records",
     "score_samples",
     "scorer",
     "summarize",

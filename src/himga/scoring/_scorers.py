@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from himga.scoring import _locomo as locomo, _longmemeval as longmemeval
 from himga.scoring._intervals import summarize
+from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperRules
 
 __all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
 
@@ -34,6 +35,8 @@ class Scorer:
         gold_options: ``() -> dict``: the gold rules, for the run record.
         judge: The judge's request parameters and the sha256 of its templates; ``None`` without a judge.
         judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge.
+        paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
+            or ``None`` where the papers print none.
     """
 
     name: str
@@ -46,6 +49,7 @@ class Scorer:
     gold_options: Callable[[], dict]
     judge: dict | None = None
     judge_request: Callable | None = None
+    paper: PaperRules | None = None
 
 
 def _locomo_key(qa) -> str:
@@ -67,6 +71,7 @@ LOCOMO_SCORER = Scorer(
     score=locomo.locomo_score,
     summaries=_locomo_summaries,
     gold_options=locomo.gold_options,
+    paper=LOCOMO_PAPER_RULES,
 )
 
 #: print_qa_metrics.py's task order.
