@@ -22,6 +22,7 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring._locomo import locomo_score
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
@@ -32,14 +33,20 @@ from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Score
 __all__ = [
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
+    "Judge",
+    "LabelRule",
     "Row",
     "Scorer",
+    "UnreadableReply",
     "brief",
     "check_hypotheses",
     "check_ids",
     "format_table",
     "judge_label",
+    "judge_named",
     "judge_request",
+    "judges",
+    "judges_for",
     "labels_of",
     "locomo_score",
     "longmemeval_judge_prompt",
