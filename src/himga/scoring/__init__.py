@@ -9,6 +9,9 @@ Pure functions, the official text and rules in one place each, with their source
   calls no model.
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
+- :func:`judges`, :func:`judge_named` (:mod:`himga.scoring._judges`): every published judge prompt by name, as data
+  (template, source commit, label rule, model, sha256); :func:`judge_requests`, :func:`read_verdicts`,
+  :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -22,7 +25,9 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._judged import format_judged, judge_requests, judged_scope, score_judged
 from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
+from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
@@ -38,13 +43,17 @@ __all__ = [
     "Row",
     "Scorer",
     "UnreadableReply",
+    "Verdicts",
     "brief",
     "check_hypotheses",
     "check_ids",
+    "format_judged",
     "format_table",
     "judge_label",
     "judge_named",
     "judge_request",
+    "judge_requests",
+    "judged_scope",
     "judges",
     "judges_for",
     "labels_of",
@@ -55,6 +64,8 @@ __all__ = [
     "questions_by_id",
     "read_labels",
     "read_predictions",
+    "read_verdicts",
+    "score_judged",
     "score_questions",
     "score_samples",
     "scorer",
