@@ -3,7 +3,7 @@
 ``ChatServer(table)`` serves ``POST .../chat/completions`` in a thread. The reply to a request is
 ``table[content of its last message]`` (else ``default``); a request's key is that content. Per key the server
 can fail the first attempts (``fail={key: [429, 500]}``: a 429 carries ``retry-after-ms``, so the client's own
-retries are quick), answer slowly (``slow={key: seconds}``), and, after ``hold_after`` answers, hold every new
+retries are quick; a 401 echoes the ``Authorization`` header in its message), answer slowly (``slow={key: seconds}``), and, after ``hold_after`` answers, hold every new
 request until :meth:`release` (so that a client killed then has nothing answered in flight). It records every
 request body, the attempts and the answers per key, and the ``Authorization`` headers it saw.
 """
@@ -101,7 +101,8 @@ class ChatServer:
                 what, value = server._decide(key)
                 if what == "fail":
                     headers = {"retry-after-ms": "20"} if value == 429 else {}
-                    return self._send(value, {"error": {"message": f"injected {value}", "type": "test"}}, headers)
+                    echo = f": invalid key in {self.headers.get('Authorization')}" if value == 401 else ""  # as some proxies do
+                    return self._send(value, {"error": {"message": f"injected {value}{echo}", "type": "test"}}, headers)
                 if what == "hold":
                     while not server._released.wait(0.05):
                         pass
