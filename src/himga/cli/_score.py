@@ -120,6 +120,11 @@ def run(args: argparse.Namespace) -> int:
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
+    if bench.judge is not None:  # which judge, model and templates scored it
+        from himga.scoring import judge_line, judge_named
+
+        print(judge_line({**judge_named(bench.judge["name"]).describe(), "model_requested": bench.judge["model"],
+                          "models_answered": models}))
     print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")

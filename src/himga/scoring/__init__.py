@@ -25,7 +25,7 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
-from himga.scoring._judged import format_judged, judge_requests, judged_scope, score_judged
+from himga.scoring._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
 from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
@@ -50,6 +50,7 @@ __all__ = [
     "format_judged",
     "format_table",
     "judge_label",
+    "judge_line",
     "judge_named",
     "judge_request",
     "judge_requests",

@@ -17,7 +17,7 @@ from himga.scoring._predictions import brief, check_ids
 from himga.scoring._report import scorer
 from himga.scoring._scorers import Row
 
-__all__ = ["format_judged", "judge_requests", "judged_scope", "score_judged"]
+__all__ = ["format_judged", "judge_line", "judge_requests", "judged_scope", "score_judged"]
 
 
 def judged_scope(dataset: str, questions: Mapping, judge: Judge) -> dict:
@@ -149,10 +149,13 @@ def format_judged(reports: list[dict], *, what: str = "score") -> str:
                  is not None else f"{'undefined':<24}") for r in reports]
         lines.append(f"{'task_averaged':<28}" + "".join(cells))
     for r in reports:
-        j = r["judge"]
-        answered = ", ".join(j.get("models_answered") or []) or "not named in the verdicts"
-        runs = f"; {j['runs']} runs, mean of per-run means" if j["runs"] > 1 else ""
-        lines.append(f"judge {j['name']}: {j['repository']}@{j['commit'][:7]} {j['path']} ({j['symbol']}), template sha256 "
-                     f"{j['template_sha256'][:16]}, model {j['model_requested']} (answered: {answered}){runs}; "
-                     f"{r['scored']} scored, {len(r['missing'])} missing, {r['not_judged']} not judged")
+        lines.append(judge_line(r["judge"]) + f"; {r['scored']} scored, {len(r['missing'])} missing, {r['not_judged']} not judged")
     return "\n".join(lines)
+
+
+def judge_line(judge: dict) -> str:
+    """One line naming a judge as a report describes it: source, template sha256, model asked and answered, runs."""
+    answered = ", ".join(judge.get("models_answered") or []) or "not named in the verdicts"
+    runs = f"; {judge['runs']} runs, mean of per-run means" if judge["runs"] > 1 else ""
+    return (f"judge {judge['name']}: {judge['repository']}@{judge['commit'][:7]} {judge['path']}, template sha256 "
+            f"{judge['template_sha256'][:16]}, model {judge['model_requested']} (answered: {answered}){runs}")

@@ -56,12 +56,17 @@ def _is_document(data: bytes) -> bool:
     return first in (b"{", b"[") or not first.endswith((b"}", b"]"))
 
 
-def _judge_of(value: dict, judges: Mapping[str, Judge], name: str, where: str) -> Judge:
+def _judge_of(value: dict, judges: Mapping[str, Judge], name: str, where: str) -> Judge | None:
+    """The judge a verdict is of; ``None`` for another registered judge's (a file of several judges' replies)."""
     if "judge" not in value:
         if len(judges) == 1:
             return next(iter(judges.values()))
         raise SourceFormatError(name, where, f"no 'judge': with {len(judges)} judges every verdict names its judge (himga judge writes it)")
     if value["judge"] not in judges:
+        from himga.scoring._judges import judges as registered
+
+        if isinstance(value["judge"], str) and value["judge"] in registered():
+            return None
         raise SourceFormatError(name, f"{where}.judge", f"expected one of {', '.join(judges)}, got {value['judge']!r}")
     return judges[value["judge"]]
 
@@ -78,7 +83,8 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     qid = check_id(out.name, f"{where}.question_id", value.get("question_id")) if "question_id" in value else None
     if qid is None:
         raise SourceFormatError(out.name, where, "no 'question_id'")
-    judge = _judge_of(value, judges, out.name, where)
+    if (judge := _judge_of(value, judges, out.name, where)) is None:
+        return None
     if isinstance(value.get("model"), str):
         out.models.setdefault(judge.name, set()).add(value["model"])
     for key in ("hypothesis", "generated_answer"):
@@ -149,8 +155,8 @@ def _read_document(out: Verdicts, data, judges: Mapping[str, Judge], questions: 
                                                                    f"not {entry['question']!r}")
         if isinstance(entry.get("generated_answer"), str):
             out.hypotheses[qid] = entry["generated_answer"]
-        if judges:  # else: the answers only (the probe's predictions)
-            _read_judgments(out, where, _judge_of(entry, judges, out.name, where), qid, entry.get("llm_judgments"))
+        if judges and (judge := _judge_of(entry, judges, out.name, where)) is not None:  # no judges: the answers only
+            _read_judgments(out, where, judge, qid, entry.get("llm_judgments"))
 
 
 def read_verdicts(path: str | Path, judges: Mapping[str, Judge], questions: Mapping) -> Verdicts:
@@ -161,7 +167,8 @@ def read_verdicts(path: str | Path, judges: Mapping[str, Judge], questions: Mapp
             ``*.eval-results-*`` lines, or lines with ``llm_judgments``), or a judged-results JSON document
             (``{"detailed_results": {group: [{"question_id": "locomo_0_qa0", "llm_judgments": {"judgment_1": true,
             ...}, "generated_answer", "question"}]}}``).
-        judges: The judges being scored; a file that names no judge serves exactly one.
+        judges: The judges being scored; a file that names no judge serves exactly one; lines of other
+            registered judges are skipped.
         questions: ``{question_id: QAPair}`` of the whole dataset in dataset order (maps EverMemOS ids).
 
     Raises:
