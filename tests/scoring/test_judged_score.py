@@ -171,3 +171,37 @@ def test_a_run_carries_the_judges_false_accept_rates(audit_root, subset, env, tm
                  str(_jsonl(tmp_path / "m.jsonl", [{"question_id": q, "reply": '{"label": "WRONG"}'} for q in list(chosen)[:32]])),
                  "--probe-report", str(probe)]) == 2
     assert capsys.readouterr().err == "himga: error: --probe-report probe.json: a probe of judge evermemos, not of mem0\n"
+
+
+def test_a_benchmark_adds_its_own_itemized_judge_through_its_entry(subset, env, tmp_path, monkeypatch, capsys):
+    """A judge asking once per rubric item (as BEAM's does), defined beside a builder and listed in its entry's
+    ``judges``: requests per item, replies read per item, one score per question from the items (its ``combine``)."""
+    import dataclasses
+
+    import himga.catalog
+    from himga.scoring import Judge, LabelRule, judge_named
+
+    def items(qa, hypothesis):
+        return [[{"role": "user", "content": f"item {k}: {qa.question} / {hypothesis}"}] for k in (1, 2)]
+
+    rubric = Judge(name="rubric", title="a per-item judge", source={"repository": "o/r", "path": "p.py", "commit": "0" * 40,
+                   "symbol": "f", "licence": "MIT", "confirmed": "test"}, templates={"user": "item {k}: {q} / {h}"},
+                   label=LabelRule("json-score", "json score", "graded", lambda reply: json.loads(reply)["score"]),
+                   model="gpt-4.1-mini", parameters={"temperature": 0}, messages={"locomo": items}, itemized=True,
+                   combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values))
+    entry = himga.catalog.CATALOG["locomo"]
+    monkeypatch.setitem(himga.catalog.CATALOG, "locomo", dataclasses.replace(entry, judges=(rubric,)))
+    assert judge_named("rubric") is rubric
+    ids, hyp, chosen = subset
+    req = tmp_path / "req.jsonl"
+    base = ["score", "locomo", str(hyp), "--judge", "rubric", "--ids", str(ids), *env]
+    assert main([*base, "--prompts", str(req)]) == 0
+    requests = [json.loads(line) for line in req.read_text().splitlines()]
+    assert len(requests) == 80 and [r["item"] for r in requests[:4]] == [1, 2, 1, 2]
+    replies = _jsonl(tmp_path / "rep.jsonl", [{**{k: r[k] for k in ("question_id", "judge", "run", "item")},
+                                               "reply": json.dumps({"score": 1 if r["item"] == 1 else 0.5})} for r in requests])
+    out = tmp_path / "report.json"
+    assert main([*base, "--labels", str(replies), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert set(report["per_question"].values()) == {0.5} and report["scored"] == 40  # int(0.5) counts 0: (1 + 0) / 2
+    capsys.readouterr()

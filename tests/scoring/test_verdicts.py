@@ -29,7 +29,8 @@ def test_a_judged_results_document_maps_its_ids(questions, tmp_path):
                 "llm_judgments": {"judgment_1": False, "judgment_2": False, "judgment_3": False}}]
     (tmp_path / "eval_results.json").write_text(_document(entries))
     verdicts = read_verdicts(tmp_path / "eval_results.json", {"evermemos": judge_named("evermemos")}, questions)
-    assert verdicts.scores == {"evermemos": {"conv-26:1": {1: 1.0, 2: 0.0, 3: 1.0}, "conv-50:0": {1: 0.0, 2: 0.0, 3: 0.0}}}
+    assert verdicts.scores == {"evermemos": {"conv-26:1": {1: {1: 1.0}, 2: {1: 0.0}, 3: {1: 1.0}},
+                                             "conv-50:0": {1: {1: 0.0}, 2: {1: 0.0}, 3: {1: 0.0}}}}
     assert verdicts.hypotheses == {"conv-26:1": "2022", "conv-50:0": "x"}
 
 
@@ -55,7 +56,7 @@ def test_replies_by_judge_and_run(questions, tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     verdicts = read_verdicts(path, {"memos": judge_named("memos")}, questions)
-    assert verdicts.scores == {"memos": {"conv-26:0": {1: 1.0, 2: 0.0, 3: 1.0}}} and verdicts.models == {"memos": {"m"}}
+    assert verdicts.scores == {"memos": {"conv-26:0": {1: {1: 1.0}, 2: {1: 0.0}, 3: {1: 1.0}}}} and verdicts.models == {"memos": {"m"}}
     path.write_text(path.read_text() + json.dumps(lines[0]) + "\n")
     with pytest.raises(SourceFormatError, match="r.jsonl: line 5: a second verdict of judge memos on conv-26:0 run 1"):
         read_verdicts(path, {"memos": judge_named("memos")}, questions)

@@ -13,12 +13,12 @@ from himga.jsonio.run_inputs import check_id, read_json_lines
 __all__ = ["ID_KEYS", "JudgeRequest", "read_requests"]
 
 #: The keys of a request line that say which verdict it is for; the rest is the body sent.
-ID_KEYS = ("question_id", "judge", "run")
+ID_KEYS = ("question_id", "judge", "run", "item")
 
 
 @dataclass(frozen=True)
 class JudgeRequest:
-    """One request: ``ids`` (``question_id``, and ``judge``, ``run`` when given), the ``body`` sent and its ``sha256``.
+    """One request: ``ids`` (``question_id``, and ``judge``, ``run``, ``item`` when given), the ``body`` sent and its ``sha256``.
 
     The sha256 is of the whole line as sent (``json.dumps(ids | body, sort_keys=True, ensure_ascii=False)``, the
     model after ``--model``): the key of the replies cache, so the same request is never sent twice and a request
@@ -36,7 +36,7 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
 
     Raises:
         SourceFormatError: a line that is not an object with ``question_id``, ``model`` (a string) and ``messages``
-            (a non-empty array), or two lines for one ``(question_id, judge, run)``.
+            (a non-empty array), or two lines for one ``(question_id, judge, run, item)``.
         ConfigurationError: the file does not exist or is a directory.
     """
     file = read_json_lines(path, "requests")
@@ -56,7 +56,7 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
         ids = {k: value[k] for k in ID_KEYS if k in value}
         key = tuple(ids.get(k) for k in ID_KEYS)
         if key in seen:
-            raise SourceFormatError(file.name, where, f"the same question, judge and run as line {seen[key]}")
+            raise SourceFormatError(file.name, where, f"the same question, judge, run and item as line {seen[key]}")
         seen[key] = number
         body = {k: v for k, v in value.items() if k not in ID_KEYS}
         digest = hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()

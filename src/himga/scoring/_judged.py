@@ -23,7 +23,7 @@ __all__ = ["format_judged", "judge_line", "judge_requests", "judged_scope", "sco
 def judged_scope(dataset: str, questions: Mapping, judge: Judge) -> dict:
     """The questions ``judge`` scores (by its model or its rule), in dataset order."""
     return {qid: qa for qid, qa in questions.items()
-            if judge.rule_score(dataset, qa, "") is not None or judge.prompt(dataset, qa, "") is not None}
+            if judge.rule_score(dataset, qa, "") is not None or judge.prompts(dataset, qa, "") is not None}
 
 
 def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, str], judges: list[Judge], *,
@@ -31,19 +31,27 @@ def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, s
     """Every request the judges ask for the predictions: one per question, judge and run.
 
     Returns:
-        ``{"question_id", "judge", "run", "model", **parameters, "messages"}`` dicts, judge by judge, questions in
-        dataset order; questions a judge scores by rule or leaves out have none.
+        ``{"question_id", "judge", "run", ["item",] "model", **parameters, "messages"}`` dicts, judge by judge,
+        questions in dataset order (``item`` from 1 for an itemized judge); questions a judge scores by rule or
+        leaves out have none.
     """
     out = []
     for judge in judges:
         for qid, qa in questions.items():
             if qid not in predictions or judge.rule_score(dataset, qa, predictions[qid]) is not None:
                 continue
-            if (messages := judge.prompt(dataset, qa, predictions[qid])) is None:
+            if (prompts := judge.prompts(dataset, qa, predictions[qid])) is None:
                 continue
-            body = judge.request_body(messages, model)
-            out += [{"question_id": qid, "judge": judge.name, "run": run, **body} for run in range(1, judge.runs + 1)]
+            for run in range(1, judge.runs + 1):
+                for item, messages in enumerate(prompts, 1):
+                    ids = {"question_id": qid, "judge": judge.name, "run": run, **({"item": item} if judge.itemized else {})}
+                    out.append({**ids, **judge.request_body(messages, model)})
     return out
+
+
+def _complete(judge: Judge, items: int, runs: Mapping[int, Mapping[int, object]]) -> bool:
+    """Whether every run has a verdict on every item."""
+    return all(len(runs.get(r, {})) == items for r in range(1, judge.runs + 1))
 
 
 def _with_runs(summaries: dict, per_run: list[dict]) -> dict:
@@ -68,7 +76,7 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
         questions: ``{question_id: QAPair}`` scored (a subset: only those).
         predictions: ``{question_id: hypothesis}``.
         judge: The judge.
-        verdicts: ``{question_id: {run: score}}`` of this judge (:func:`~himga.scoring._verdicts.read_verdicts`).
+        verdicts: ``{question_id: {run: {item: value}}}`` of this judge (:func:`~himga.scoring._verdicts.read_verdicts`).
         partial: Score the questions with every run's verdict and list the others as missing.
         file: The verdicts file's name, for messages.
         model: The judge model the requests named (default: the judge's published model).
@@ -88,7 +96,8 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
     if extra := [brief(q) for q in verdicts if q not in asked and q in questions]:
         raise SourceFormatError(file, "$", f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
                                            f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}")
-    complete = [qid for qid in asked if len(verdicts.get(qid, {})) == judge.runs]
+    items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) for qid in asked}
+    complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
     rows: list[Row] = []
     runs: list[list[Row]] = [[] for _ in range(judge.runs)]
@@ -97,7 +106,9 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
             continue
         key = bench.row_key(qa)
         fixed = judge.rule_score(dataset, qa, predictions[qid])
-        scores = [fixed] * judge.runs if fixed is not None else [verdicts[qid][r] for r in range(1, judge.runs + 1)]
+        scores = [fixed] * judge.runs if fixed is not None else [
+            judge.score_items(dataset, qa, predictions[qid], [verdicts[qid][r][i] for i in range(1, items[qid] + 1)])
+            for r in range(1, judge.runs + 1)]
         rows.append((qid, key, statistics.fmean(scores)))
         for run, score in zip(runs, scores, strict=True):
             run.append((qid, key, float(score)))

@@ -31,7 +31,8 @@ class Verdicts:
 
     Attributes:
         name: The file's name; sha256: the sha256 of its bytes.
-        scores: judge name → question id → run (from 1) → score in [0, 1].
+        scores: judge name → question id → run (from 1) → item (from 1; one unless the judge is itemized) → the
+            value the judge's rule read (a score in [0, 1] for every judge without its own ``combine``).
         models: judge name → the judge models the file names (``himga judge`` records the model that answered).
         hypotheses: question id → the hypothesis the file says was judged (EverMemOS's ``generated_answer``,
             LongMemEval's ``hypothesis``).
@@ -39,15 +40,16 @@ class Verdicts:
 
     name: str
     sha256: str
-    scores: dict[str, dict[str, dict[int, float]]] = field(default_factory=dict)
+    scores: dict[str, dict[str, dict[int, dict[int, object]]]] = field(default_factory=dict)
     models: dict[str, set[str]] = field(default_factory=dict)
     hypotheses: dict[str, str] = field(default_factory=dict)
 
-    def add(self, where: str, judge: Judge, qid: str, run: int, score: float) -> None:
-        runs = self.scores.setdefault(judge.name, {}).setdefault(qid, {})
-        if run in runs:
-            raise SourceFormatError(self.name, where, f"a second verdict of judge {judge.name} on {qid} run {run}")
-        runs[run] = score
+    def add(self, where: str, judge: Judge, qid: str, run: int, score, item: int = 1) -> None:
+        items = self.scores.setdefault(judge.name, {}).setdefault(qid, {}).setdefault(run, {})
+        if item in items:
+            raise SourceFormatError(self.name, where, f"a second verdict of judge {judge.name} on {qid} run {run}"
+                                                      + (f" item {item}" if judge.itemized else ""))
+        items[item] = score
 
 
 def _is_document(data: bytes) -> bool:
@@ -76,6 +78,14 @@ def _run(value: dict, judge: Judge, name: str, where: str) -> int:
     if isinstance(run, bool) or not isinstance(run, int) or not 1 <= run <= judge.runs:
         raise SourceFormatError(name, f"{where}.run", f"expected 1-{judge.runs} (judge {judge.name} runs {judge.runs} times), got {run!r}")
     return run
+
+
+def _item(value: dict, judge: Judge, name: str, where: str) -> int:
+    item = value.get("item", 1)
+    if isinstance(item, bool) or not isinstance(item, int) or item < 1 or (item > 1 and not judge.itemized):
+        expected = "a number from 1" if judge.itemized else f"1 (judge {judge.name} asks once per question)"
+        raise SourceFormatError(name, f"{where}.item", f"expected {expected}, got {item!r}")
+    return item
 
 
 def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Judge]) -> None:
@@ -107,7 +117,7 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
         score = judge.label.read(value["reply"])
     except UnreadableReply as e:
         raise SourceFormatError(out.name, f"{where}.reply", f"judge {judge.name} cannot read this reply: {e}") from None
-    out.add(where, judge, qid, _run(value, judge, out.name, where), score)
+    out.add(where, judge, qid, _run(value, judge, out.name, where), score, _item(value, judge, out.name, where))
 
 
 def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -33,7 +34,8 @@ class LabelRule:
         name: A short name (``"json-label-correct"``).
         description: The rule in words, with the source function (for the table and the run record).
         kind: What the score is (:data:`LabelKind`).
-        read: ``reply text -> score in [0, 1]``; raises :class:`UnreadableReply` where the official code fails.
+        read: ``reply text -> score in [0, 1]`` (for a judge with its own :attr:`Judge.combine`, any value that
+            function takes); raises :class:`UnreadableReply` where the official code fails.
     """
 
     name: str
@@ -62,9 +64,13 @@ class Judge:
         parameters: The published request parameters besides model and messages (``temperature``, ...).
         runs: How many times the source asks the judge per question (its score is the mean over runs).
         messages: Dataset name → ``(qa, hypothesis) -> list of chat messages`` for the benchmarks the judge
-            applies to, or ``None`` for a question the judge leaves out (LoCoMo's judges skip category 5).
+            applies to, or ``None`` for a question the judge leaves out (LoCoMo's judges skip category 5). An
+            :attr:`itemized` judge returns one list of messages per item instead (BEAM asks once per rubric item).
         rule: ``(dataset, qa, hypothesis) -> score or None``: a score the source computes without the model
             (MAGMA's category-5 rule), else ``None``.
+        itemized: Whether :attr:`messages` gives several requests per question (one per item).
+        combine: ``(dataset, qa, hypothesis, [value of each item's reply]) -> score``: one run's score from its
+            items' :attr:`LabelRule.read` values (default: the single value, or the mean of the items').
         gold: The gold rule of the rendering, in words (for the run record).
         scope: Which questions the judge scores, in words.
     """
@@ -79,6 +85,8 @@ class Judge:
     messages: Mapping[str, Callable[[Any, str], list[dict] | None]]
     runs: int = 1
     rule: Callable[[str, Any, str], float | None] | None = None
+    itemized: bool = False
+    combine: Callable[[str, Any, str, list], float] | None = None
     gold: str = ""
     scope: str = "every question"
     notes: tuple[str, ...] = field(default=())
@@ -108,6 +116,21 @@ class Judge:
         if not isinstance(hypothesis, str):
             raise ConfigurationError(f"judge {self.name}: hypothesis: expected a string, got {type(hypothesis).__name__}")
         return self.messages[dataset](qa, hypothesis)
+
+    def prompts(self, dataset: str, qa, hypothesis: str) -> list[list[dict]] | None:
+        """One list of chat messages per item (a single item unless :attr:`itemized`), or ``None`` (left out).
+
+        Raises:
+            ConfigurationError: as :meth:`prompt`.
+        """
+        found = self.prompt(dataset, qa, hypothesis)
+        return None if found is None else list(found) if self.itemized else [found]
+
+    def score_items(self, dataset: str, qa, hypothesis: str, values: list) -> float:
+        """One run's score from the values its items' replies were read as (:attr:`combine`, default the mean)."""
+        if self.combine is not None:
+            return float(self.combine(dataset, qa, hypothesis, values))
+        return float(values[0]) if len(values) == 1 else math.fsum(values) / len(values)
 
     def rule_score(self, dataset: str, qa, hypothesis: str) -> float | None:
         """The score the source gives without asking the model (:attr:`rule`), else ``None``."""
