@@ -187,7 +187,7 @@ def test_a_benchmark_adds_its_own_itemized_judge_through_its_entry(subset, env, 
     rubric = Judge(name="rubric", title="a per-item judge", source={"repository": "o/r", "path": "p.py", "commit": "0" * 40,
                    "symbol": "f", "licence": "MIT", "confirmed": "test"}, templates={"user": "item {k}: {q} / {h}"},
                    label=LabelRule("json-score", "json score", "graded", lambda reply: json.loads(reply)["score"]),
-                   model="gpt-4.1-mini", parameters={"temperature": 0}, messages={"locomo": items}, itemized=True,
+                   model="gpt-4.1-mini", parameters={"temperature": 0}, benchmarks=("locomo",), messages=items, itemized=True,
                    combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values))
     entry = himga.catalog.CATALOG["locomo"]
     monkeypatch.setitem(himga.catalog.CATALOG, "locomo", dataclasses.replace(entry, judges=(rubric,)))

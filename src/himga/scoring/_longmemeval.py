@@ -159,7 +159,8 @@ LONGMEMEVAL_JUDGE = Judge(
     label=LabelRule("yes-in-reply", "'yes' in reply.strip().lower() -> 1 else 0", "binary", _read_label),
     model=JUDGE["model"],
     parameters={k: v for k, v in JUDGE.items() if k != "model"},
-    messages={"longmemeval": _messages},
+    benchmarks=("longmemeval",),
+    messages=_messages,
     gold="raw answer of the source question, formatted by str.format (an integer as str(int))",
     scope="every question ('_abs' ids: the abstention template)",
 )

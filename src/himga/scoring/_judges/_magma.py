@@ -114,7 +114,8 @@ MAGMA = Judge(
                     "such JSON stops the official code", "continuous", read_score),
     model="gpt-4o-mini",
     parameters={"response_format": {"type": "json_object"}, "temperature": 0.0},
-    messages={"locomo": _messages},
+    benchmarks=("locomo",),
+    messages=_messages,
     rule=_rule,
     gold="str() of the QA record's whole answer (category 5: the adversarial_answer, scored by rule); under "
          "gold='audited' the errata's corrected answer",

@@ -80,7 +80,8 @@ MEM0 = Judge(
                     "a reply without that JSON stops the official script", "binary", read_label),
     model="gpt-4o-mini",
     parameters={"response_format": {"type": "json_object"}, "temperature": 0.0},
-    messages={"locomo": _messages},
+    benchmarks=("locomo",),
+    messages=_messages,
     gold=locomo.GOLD_RULE,
     scope=locomo.SCOPE,
 )

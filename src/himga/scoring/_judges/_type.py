@@ -63,9 +63,10 @@ class Judge:
         model: The published judge model (``"gpt-4o-mini"``).
         parameters: The published request parameters besides model and messages (``temperature``, ...).
         runs: How many times the source asks the judge per question (its score is the mean over runs).
-        messages: Dataset name → ``(qa, hypothesis) -> list of chat messages`` for the benchmarks the judge
-            applies to, or ``None`` for a question the judge leaves out (LoCoMo's judges skip category 5). An
-            :attr:`itemized` judge returns one list of messages per item instead (BEAM asks once per rubric item).
+        benchmarks: The datasets the judge applies to (their QA pairs are what :attr:`messages` reads).
+        messages: ``(qa, hypothesis) -> list of chat messages``, or ``None`` for a question the judge leaves out
+            (LoCoMo's judges skip category 5). An :attr:`itemized` judge returns one list of messages per item
+            instead (BEAM asks once per rubric item).
         rule: ``(dataset, qa, hypothesis) -> score or None``: a score the source computes without the model
             (MAGMA's category-5 rule), else ``None``.
         itemized: Whether :attr:`messages` gives several requests per question (one per item).
@@ -82,7 +83,8 @@ class Judge:
     label: LabelRule
     model: str
     parameters: Mapping[str, Any]
-    messages: Mapping[str, Callable[[Any, str], list[dict] | None]]
+    benchmarks: tuple[str, ...]
+    messages: Callable[[Any, str], list | None]
     runs: int = 1
     rule: Callable[[str, Any, str], float | None] | None = None
     itemized: bool = False
@@ -96,14 +98,9 @@ class Judge:
         """:func:`template_sha256` of :attr:`templates`."""
         return template_sha256(self.templates)
 
-    @property
-    def benchmarks(self) -> tuple[str, ...]:
-        """The datasets the judge applies to."""
-        return tuple(self.messages)
-
     def applies_to(self, dataset: str) -> bool:
-        """Whether the judge has a rendering for ``dataset``."""
-        return dataset in self.messages
+        """Whether the judge applies to ``dataset``."""
+        return dataset in self.benchmarks
 
     def prompt(self, dataset: str, qa, hypothesis: str) -> list[dict] | None:
         """The chat messages the source sends for one hypothesis, or ``None`` when the judge leaves it out.
@@ -111,11 +108,11 @@ class Judge:
         Raises:
             ConfigurationError: the judge does not apply to ``dataset``, or ``hypothesis`` is not a string.
         """
-        if dataset not in self.messages:
-            raise ConfigurationError(f"judge {self.name!r} applies to {', '.join(self.messages)}, not {dataset}")
+        if dataset not in self.benchmarks:
+            raise ConfigurationError(f"judge {self.name!r} applies to {', '.join(self.benchmarks)}, not {dataset}")
         if not isinstance(hypothesis, str):
             raise ConfigurationError(f"judge {self.name}: hypothesis: expected a string, got {type(hypothesis).__name__}")
-        return self.messages[dataset](qa, hypothesis)
+        return self.messages(qa, hypothesis)
 
     def prompts(self, dataset: str, qa, hypothesis: str) -> list[list[dict]] | None:
         """One list of chat messages per item (a single item unless :attr:`itemized`), or ``None`` (left out).

@@ -101,7 +101,8 @@ ZEP = Judge(
                     "'correct' -> 1 else 0; a reply that is not Grade stops the official script", "binary", read_label),
     model="gpt-4o-mini",
     parameters={"stream": False, "response_format": _GRADE_FORMAT, "temperature": 0},
-    messages={"locomo": _messages},
+    benchmarks=("locomo",),
+    messages=_messages,
     gold=locomo.GOLD_RULE,
     scope=locomo.SCOPE,
 )
