@@ -121,3 +121,19 @@ def test_no_key_and_no_endpoint(requests_file, tmp_path, monkeypatch, capsys):
     assert main(["judge", str(req), "--out", str(tmp_path / "r.jsonl"), "--cache-dir", str(tmp_path / "c")]) == 2
     assert capsys.readouterr().err == ("himga: error: no API key: set OPENAI_API_KEY (or name another variable with "
                                        "--api-key-env), or give --base-url for an endpoint without keys\n")
+
+
+def test_the_progress_bar_counts_every_request_and_starts_at_the_cached_ones(tmp_path, capsys):
+    from himga.judging import read_requests, send_requests
+
+    path = tmp_path / "req.jsonl"
+    path.write_text("".join(json.dumps({"question_id": f"q{i}", "model": "m", "messages": [{"role": "user", "content": f"c{i}"}]})
+                            + "\n" for i in range(3)))
+    _, requests = read_requests(path)
+    with ChatServer(default="Yes.") as server:
+        first = send_requests(requests[:1], cache_dir=tmp_path / "c", base_url=server.base_url)
+        assert "1/1" in capsys.readouterr().err
+        result = send_requests(requests, cache_dir=tmp_path / "c", base_url=server.base_url)
+    err = capsys.readouterr().err
+    assert "1/3" in err and "3/3" in err and (first.sent, result.cached, result.sent) == (1, 1, 2)
+    assert [r["reply"] for r in result.replies] == ["Yes."] * 3 and sum(server.answered.values()) == 3

@@ -114,7 +114,7 @@ def run_judged(args: argparse.Namespace) -> int:
     from himga.cli._args import options as builder_options
     from himga.cli._run_inputs import load_questions, print_provenance
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines
-    from himga.runs import dumps_report, run_identity, run_record, write_text
+    from himga.runs import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (check_hypotheses, check_ids, format_judged, judge_requests, judged_scope, predictions_of,
                                read_verdicts, score_judged)
 
@@ -132,8 +132,6 @@ def run_judged(args: argparse.Namespace) -> int:
               "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
     for i, path in enumerate(args.probe_report or []):
         inputs[f"probe report {i + 1}"] = path
-    from himga.runs import check_outputs
-
     check_outputs(outputs, inputs)
     pred_file = read_json_lines(args.predictions, "predictions") if args.predictions else None
     ids_file = read_id_lines(args.ids) if args.ids else None

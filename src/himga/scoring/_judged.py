@@ -12,6 +12,7 @@ import statistics
 from collections.abc import Mapping
 
 from himga.errors import SourceFormatError
+from himga.scoring._intervals import summarize
 from himga.scoring._judges import Judge
 from himga.scoring._predictions import brief, check_ids
 from himga.scoring._report import scorer
@@ -67,7 +68,7 @@ def _with_runs(summaries: dict, per_run: list[dict]) -> dict:
 
 
 def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str], judge: Judge,
-                 verdicts: Mapping[str, Mapping[int, float]], *, partial: bool = False, file: str = "labels",
+                 verdicts: Mapping[str, Mapping[int, Mapping[int, object]]], *, partial: bool = False, file: str = "labels",
                  partial_hint: str = "partial=True", model: str | None = None, models_answered=()) -> dict:
     """One judge's report on a run: per question type in the papers' order and the benchmark's totals.
 
@@ -101,8 +102,9 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
     rows: list[Row] = []
     runs: list[list[Row]] = [[] for _ in range(judge.runs)]
+    left_out = set(missing)
     for qid, qa in scope.items():
-        if qid in missing:
+        if qid in left_out:
             continue
         key = bench.row_key(qa)
         fixed = judge.rule_score(dataset, qa, predictions[qid])
@@ -114,7 +116,6 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
             run.append((qid, key, float(score)))
     if not rows:
         raise SourceFormatError(file, "$", f"nothing to score: no question has every verdict of judge {judge.name}")
-    from himga.scoring._intervals import summarize
 
     def table(part: list[Row]) -> dict:
         per_type = {t: summarize([s for _, k, s in part if k == t]) for t in bench.type_order}

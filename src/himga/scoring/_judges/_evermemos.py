@@ -80,7 +80,7 @@ EVERMEMOS = Judge(
     title="EverMemOS's LoCoMo judge (mem0's prompt, straight quotes, 3 runs; the locomo-audit probe's judge)",
     source={"repository": "EverMind-AI/EverMemOS", "path": "evaluation/config/prompts.yaml",
             "commit": "5180bac5673f4a58401adb6d7a05607aef17ee7f",
-            "symbol": "llm_judge (prompts.yaml); LLMJudge._judge_answer, _extract_json (evaluation/src/evaluators/llm_judge.py)",
+            "symbol": "llm_judge; evaluation/src/evaluators/llm_judge.py LLMJudge._judge_answer, _extract_json",
             "licence": "Apache-2.0", "confirmed": "read in a snapshot of github.com/EverMind-AI/EverMemOS on 2026-12-03"},
     templates={"system": SYSTEM, "user": TEMPLATE},
     label=LabelRule("extracted-label-correct", "_extract_json then json.loads; label.strip().upper() == 'CORRECT' -> 1, "
