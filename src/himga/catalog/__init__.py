@@ -37,7 +37,7 @@ NAMES: tuple[str, ...] = tuple(CATALOG)
 
 #: The folders of the other pinned files of every benchmark (:attr:`Benchmark.auxiliary`), found under
 #: ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` like a benchmark's own folder: ``("locomo-audit",)``.
-AUXILIARY_FOLDERS: tuple[str, ...] = tuple(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary)
+AUXILIARY_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary))
 
 
 def by_load_name(load_name: str) -> Benchmark | None:

@@ -96,9 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_cache_dir(p)
     p.set_defaults(func=cmd_verify)
 
+    from himga.cli._judge import add_parser as add_judge_parser
     from himga.cli._score import add_parser as add_score_parser
 
     add_score_parser(sub)
+    add_judge_parser(sub)
     return parser
 
 

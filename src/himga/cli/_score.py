@@ -28,8 +28,9 @@ def add_parser(sub) -> None:
 
     p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
     add_dataset(p)
-    p.add_argument("predictions", help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
-                                       '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}')
+    p.add_argument("predictions", nargs="?", default=None,
+                   help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
+                        '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}; not with --probe')
     add_config(p)
     add_data_dir(p)
     add_cache_dir(p)
@@ -41,8 +42,10 @@ def add_parser(sub) -> None:
     p.add_argument("--labels", metavar="FILE", default=None,
                    help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
     from himga.cli._paper import add_paper_args
+    from himga.cli._judged import add_judge_args
 
     add_paper_args(p)
+    add_judge_args(p)
     p.set_defaults(func=run)
 
 
@@ -59,20 +62,23 @@ def run(args: argparse.Namespace) -> int:
         SourceFormatError: a malformed predictions, labels or ids file; missing, unknown or duplicate ids;
             verdicts on other hypotheses than the predictions'.
     """
-    from himga.data.lazy import LazySamples
-    from himga.data.loaders import build_dataset
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.runs import check_outputs, write_text
     from himga.scoring import brief, check_hypotheses, check_ids, labels_of
-    from himga.scoring import match_records, record_index
+    from himga.scoring import match_records
     from himga.cli._paper import paper_options
     from himga.runs import dumps_report, run_record
     from himga.scoring import scorer, format_table, score_questions
+    from himga.cli._run_inputs import load_questions, print_provenance
     from himga.cli._args import options as builder_options
-    from himga.catalog import benchmark as catalog_entry
     from himga.runs import run_identity
-    from himga.cache import build_files
 
+    if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._judged
+        from himga.cli._judged import run_judged
+
+        return run_judged(args)
+    if args.predictions is None:
+        raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
     bench = scorer(args.dataset)
     judged = bench.score is None
     if not judged and (args.prompts or args.labels):
@@ -92,23 +98,11 @@ def run(args: argparse.Namespace) -> int:
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
     labels, models, judged_hypotheses = labels_of(labels_file) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
-    config = ds.info.config_name  # the config the build resolved, recorded as such
-    entry = catalog_entry(args.dataset)
-    files = build_files(entry, config, args.data_dir)
-    check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    config, entry, files, index, questions = load_questions(args, options, outputs, inputs, ids_file)
     name = pred_file.name
-    index = record_index(LazySamples(ds))  # one pass, QA pairs only
-    questions = index.questions
     predictions, checked = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
     if ids_file is not None:
-        wanted = [i for _, i in ids_file.lines]
-        if unknown := [i for i in wanted if i not in questions]:
-            raise ConfigurationError(f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
-                                     + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-        keep = set(wanted)
-        questions = {qid: qa for qid, qa in questions.items() if qid in keep}
-        predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in keep}  # the subset's only
+        predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in questions}  # the subset's only
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial")
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
@@ -144,7 +138,12 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import format_paper_table
 
         print(format_paper_table(table))
-    _print_provenance(entry, files, options)
+    if bench.judge is not None:  # which judge, model and templates scored it
+        from himga.scoring import judge_line, judge_named
+
+        print(judge_line({**judge_named(bench.judge["name"]).describe(), "model_requested": bench.judge["model"],
+                          "models_answered": models}))
+    print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")
     if bench.judge is not None and any(m != bench.judge["model"] for m in models):
@@ -154,16 +153,3 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
-
-
-def _print_provenance(entry, files: list, options: dict) -> None:
-    """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
-    from himga.sources import provenance_lines
-
-    for line in provenance_lines(entry, files):
-        print(f"source: {line}")
-    if options.get("gold", entry.default_gold) != entry.default_gold:  # a variant read from an errata file
-        from himga.sources import provenance
-
-        _folder, pin = entry.auxiliary_pin("errata")
-        print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")

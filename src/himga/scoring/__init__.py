@@ -14,6 +14,9 @@ Pure functions, the official text and rules in one place each, with their source
 - :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring._paper_metrics`, ``_paper_tables``): the metrics
   memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to its
   source code's output; pooled or per-sample aggregation, with or without category 5.
+- :func:`judges`, :func:`judge_named` (:mod:`himga.scoring._judges`): every published judge prompt by name, as data
+  (template, source commit, label rule, model, sha256); :func:`judge_requests`, :func:`read_verdicts`,
+  :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -27,6 +30,9 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
+from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
+from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
@@ -45,18 +51,29 @@ __all__ = [
     "PAPER_AGGREGATIONS",
     "PAPER_FAMILIES",
     "PAPER_ROW_ORDERS",
+    "Judge",
+    "LabelRule",
     "PaperOptions",
     "PaperRules",
     "RecordIndex",
     "Row",
     "Scorer",
+    "UnreadableReply",
+    "Verdicts",
     "brief",
     "check_hypotheses",
     "check_ids",
+    "format_judged",
     "format_paper_table",
     "format_table",
     "judge_label",
+    "judge_line",
+    "judge_named",
     "judge_request",
+    "judge_requests",
+    "judged_scope",
+    "judges",
+    "judges_for",
     "labels_of",
     "locomo_score",
     "longmemeval_judge_prompt",
@@ -69,7 +86,9 @@ __all__ = [
     "questions_by_id",
     "read_labels",
     "read_predictions",
+    "read_verdicts",
     "record_index",
+    "score_judged",
     "score_questions",
     "score_records",
     "score_samples",

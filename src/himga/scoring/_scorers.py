@@ -33,7 +33,7 @@ class Scorer:
             it (the verdicts are read back with ``--labels``).
         summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
         gold_options: ``() -> dict``: the gold rules, for the run record.
-        judge: The judge's request parameters and the sha256 of its templates; ``None`` without a judge.
+        judge: The judge's registry name, request parameters and the sha256 of its templates; ``None`` without a judge.
         judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge.
         paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
             or ``None`` where the papers print none.
@@ -113,6 +113,6 @@ LONGMEMEVAL_SCORER = Scorer(
     score=None,
     summaries=_lme_summaries,
     gold_options=_lme_gold_options,
-    judge={**longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
+    judge={"name": longmemeval.LONGMEMEVAL_JUDGE.name, **longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
     judge_request=longmemeval.judge_request,
 )
