@@ -13,9 +13,8 @@ import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
-from himga.catalog import NAMES, Benchmark, benchmark
+from himga.catalog import NAMES, benchmark
 from himga.sources import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
