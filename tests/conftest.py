@@ -24,7 +24,7 @@ _NO_DATA = f"real data not found at {SHARED_DATA}"
 
 
 # Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
-_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_")
+_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_", "OPENAI_")  # OPENAI_: the judge client reads OPENAI_API_KEY, OPENAI_BASE_URL
 _ENV_NAMES = ("HUGGING_FACE_HUB_TOKEN", "TRANSFORMERS_OFFLINE", "XDG_CACHE_HOME", "DO_NOT_TRACK", "DISABLE_TELEMETRY")
 
 

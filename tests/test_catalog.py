@@ -147,9 +147,12 @@ def test_options_are_checked_with_one_wording():
 def test_auxiliary_pins_are_catalogue_data():
     locomo = benchmark("locomo")
     assert AUXILIARY_FOLDERS == ("locomo-audit",)
-    [(folder, label, pin)] = locomo.auxiliary_pins()
+    (folder, label, pin), *probes = locomo.auxiliary_pins()
     assert (folder, label, pin.filename, pin.revision, pin.size) == (
         "locomo-audit", "errata", "errors.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 150_552)
+    assert [(f, lab, p.filename, p.revision, p.size) for f, lab, p in probes] == [
+        ("locomo-audit", "probe-v1", "ap-baseline/v1/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 656_280),
+        ("locomo-audit", "probe-v2", "ap-baseline/v2/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 645_227)]
     assert locomo.auxiliary_pin("errata") == (folder, pin)
     assert benchmark("longmemeval").auxiliary_pins() == []
     with pytest.raises(ConfigurationError, match=r"^longmemeval: no pinned errata file$"):

@@ -167,15 +167,26 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
         "  licence   cc-by-nc-4.0",
         "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
         "  local     none (downloaded into $HIMGA_CACHE on first use)",
+        *[line for version, sha, size in (("v1", "a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a", "656,280"),
+                                          ("v2", "3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b", "645,227"))
+          for line in ("", f"locomo-audit/probe-{version}: ap-baseline/{version}/ap_eval_results_scored.json",
+                       "  url       https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/"
+                       f"ap-baseline/{version}/ap_eval_results_scored.json",
+                       "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", f"  size      {size} bytes", f"  sha256    {sha}",
+                       "  licence   cc-by-nc-4.0",
+                       "  evidence  revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/dial481/locomo-audit",
+                       "  local     none (downloaded into $HIMGA_CACHE on first use)")],
     ]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     assert main(["sources"]) == 0
     out = capsys.readouterr().out
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
+    assert f"  local     verified copy at {shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
     assert out.count(f"  local     verified copy at {shared_data / 'realtalk'}/Chat_") == 10
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/locomo_plus/ (it is set, so nothing is downloaded)") == 2
-    assert out.count("\n\n") == 19  # 20 blocks: seven LoCoMo and LongMemEval files, two LoCoMo-Plus, ten REALTALK, the errata
+    assert out.count("\n\n") == 21  # 22 blocks: seven LoCoMo and LongMemEval files, two LoCoMo-Plus, ten REALTALK,
+    # LoCoMo's errata and the two probe files (LoCoMo-Plus reads the same, listed once)
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):

@@ -13,9 +13,8 @@ import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
-from himga.catalog import NAMES, Benchmark, benchmark
+from himga.catalog import NAMES, benchmark
 from himga.sources import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
@@ -40,8 +39,9 @@ def local_copy(name: str, pin: RemoteFile) -> str:
     root = datasets_root()
     if root is not None:
         folder = root / name
-        for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-            if path.is_file() and pin.accepts_name(path.name):  # the names the builders read it under
+        nested = [folder / pin.filename] if "/" in pin.filename else []  # the audit's ap-baseline/v1/... files
+        for path in nested + (sorted(folder.iterdir()) if folder.is_dir() else []):
+            if path.is_file() and (pin.accepts_name(path.name) or path in nested):  # the names the builders read it under
                 if pin.sha256 is not None and path.stat().st_size == pin.size and file_sha256(path) == pin.sha256:
                     return f"verified copy at {path}"
                 return f"{folder}/{provenance(path, [pin])}"  # says how it differs (hashes only a file of the pinned size)

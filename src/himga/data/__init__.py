@@ -15,6 +15,7 @@ from .helpers import (answer_sessions, chronological, evidence_messages, evidenc
                       qa_by_type, session_sort_key)
 from .relevance import Relevance
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
+from .view import SystemQuestion, SystemSample, ViewIds, system_view, view_ids
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
 _LAZY = ("LazySamples", "samples_from_dataset")
@@ -45,7 +46,10 @@ __all__ = [
     "Relevance",
     "Sample",
     "Session",
+    "SystemQuestion",
+    "SystemSample",
     "TemporalParser",
+    "ViewIds",
     "answer_sessions",
     "build_dataset",
     "chronological",
@@ -63,5 +67,7 @@ __all__ = [
     "sample_to_row",
     "samples_from_dataset",
     "session_sort_key",
+    "system_view",
     "table_to_samples",
+    "view_ids",
 ]

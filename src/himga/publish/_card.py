@@ -24,6 +24,7 @@ from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
 from himga.data.features import SAMPLE_FEATURES
+from himga.data.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file
@@ -119,6 +120,11 @@ def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None
 # --- the card ----------------------------------------------------------------------------------------
 
 
+def _features(entry: Benchmark, config: str):
+    """The features of an export config's rows: the system view's, or a Sample's."""
+    return SYSTEM_FEATURES if export_config(entry, config).view is not None else SAMPLE_FEATURES
+
+
 def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_config: str) -> str:
     known = [s.num_examples for s in sizes.values() if s is not None]
     rows = max(known) if known else entry.published_rows
@@ -145,7 +151,7 @@ def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_
             splits = datasets.SplitDict()
             splits.add(datasets.SplitInfo(name=SPLIT, num_bytes=size.num_bytes, num_examples=size.num_examples))
         infos[config] = DatasetInfo(
-            features=SAMPLE_FEATURES, splits=splits, dataset_size=size.num_bytes if size is not None else None
+            features=_features(entry, config), splits=splits, dataset_size=size.num_bytes if size is not None else None
         )
     DatasetInfosDict(infos).to_dataset_card_data(card_data)
     return card_data.to_yaml()
@@ -186,6 +192,14 @@ def licence_words(licence: str) -> str:
     return f" ({LICENCE_WORDS[licence]})" if licence in LICENCE_WORDS else ""
 
 
+def _views_sentence(entry: Benchmark, configs: list[str]) -> str:
+    views = [c for c in configs if export_config(entry, c).view]
+    return (f", but {', '.join(f'`{c}`' for c in views)}: the system view of the rows, what a memory system under test may see "
+            "(no answer, evidence, question type or `raw`; every message dated; generated ids; `himga.data.system_view`), "
+            "with the fields `sample_id`, `dataset`, `sessions`, `questions` (`question_id`, `question`, `question_date`), "
+            "`speaker_a`, `speaker_b`")
+
+
 def render_card(
     entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
     golds: dict[str, dict] | None = None,
@@ -218,8 +232,9 @@ def render_card(
         f"# {title}",
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
-        "the same features (shared with the other himga datasets, so they concatenate). License of the data: "
-        f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
+        "the same features (shared with the other himga datasets, so they concatenate)"
+        + (_views_sentence(entry, configs) if any(export_config(entry, c).view for c in configs) else "")
+        + f". License of the data: `{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
         "## Fields\n\n"

@@ -14,6 +14,14 @@ Pure functions, the official text and rules in one place each, with their source
 - REALTALK's F1 is LoCoMo's (:data:`REALTALK_SCORER`, danny911kr/REALTALK@b903e06 ``eval_memory/qa_tool.py``).
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
+- :func:`score_records` (:mod:`himga.scoring._records`): the evaluation loop's records as it writes them (a list,
+  ``hypothesis`` or ``response``, ids qualified, as ``sample_id`` + ``question_id``, or the system view's).
+- :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring._paper_metrics`, ``_paper_tables``): the metrics
+  memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to its
+  source code's output; pooled or per-sample aggregation, with or without category 5.
+- :func:`judges`, :func:`judge_named` (:mod:`himga.scoring._judges`): every published judge prompt by name, as data
+  (template, source commit, label rule, model, sha256); :func:`judge_requests`, :func:`read_verdicts`,
+  :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -27,6 +35,9 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
+from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
+from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
 from himga.scoring._locomo_plus import CATEGORY_NAMES as LOCOMO_PLUS_CATEGORIES
 from himga.scoring._locomo_plus import COGNITIVE as LOCOMO_PLUS_COGNITIVE
@@ -39,7 +50,12 @@ from himga.scoring._locomo_plus import read_label as locomo_plus_label
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
                                         read_predictions)
-from himga.scoring._report import format_table, questions_by_id, score_questions, score_samples, scorer
+from himga.scoring._paper_metrics import FAMILIES as PAPER_FAMILIES
+from himga.scoring._paper_metrics import paper_scores
+from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules, format_paper_table,
+                                         paper_record, paper_tables)
+from himga.scoring._records import RecordIndex, match_records, record_index
+from himga.scoring._report import format_table, questions_by_id, score_questions, score_records, score_samples, scorer
 from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, REALTALK_SCORER, Row, Scorer
 
 __all__ = [
@@ -48,15 +64,33 @@ __all__ = [
     "LOCOMO_PLUS_JUDGE",
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
+    "PAPER_AGGREGATIONS",
+    "PAPER_FAMILIES",
+    "PAPER_ROW_ORDERS",
     "REALTALK_SCORER",
+    "Judge",
+    "LabelRule",
+    "PaperOptions",
+    "PaperRules",
+    "RecordIndex",
     "Row",
     "Scorer",
+    "UnreadableReply",
+    "Verdicts",
     "brief",
     "check_hypotheses",
     "check_ids",
+    "format_judged",
+    "format_paper_table",
     "format_table",
     "judge_label",
+    "judge_line",
+    "judge_named",
     "judge_request",
+    "judge_requests",
+    "judged_scope",
+    "judges",
+    "judges_for",
     "labels_of",
     "locomo_plus_cue_text",
     "locomo_plus_evidence_text",
@@ -65,12 +99,20 @@ __all__ = [
     "locomo_plus_label",
     "locomo_score",
     "longmemeval_judge_prompt",
+    "match_records",
     "normal_interval",
+    "paper_record",
+    "paper_scores",
+    "paper_tables",
     "predictions_of",
     "questions_by_id",
     "read_labels",
     "read_predictions",
+    "read_verdicts",
+    "record_index",
+    "score_judged",
     "score_questions",
+    "score_records",
     "score_samples",
     "scorer",
     "summarize",

@@ -110,6 +110,8 @@ def labels_of(file: InputFile, read_label=None) -> tuple[dict[str, bool | float]
             hypotheses[qid] = _string(file.name, number, value, "hypothesis")
         if isinstance(value.get("autoeval_label"), dict) and isinstance(value["autoeval_label"].get("model"), str):
             models.add(value["autoeval_label"]["model"])
+        if isinstance(value.get("model"), str):  # himga judge's replies: the model that answered
+            models.add(value["model"])
     return _unique(file.name, rows), sorted(models), hypotheses
 
 

@@ -17,9 +17,10 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.data.ids import item_id
 from himga.scoring._scorers import Row, Scorer
 from himga.scoring._intervals import summarize
-from himga.scoring._predictions import brief, check_ids
+from himga.scoring._predictions import _listing, brief, check_ids
+from himga.scoring._records import match_records, record_index, records_of, unmatched_hint
 
-__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_samples"]
+__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_records", "score_samples"]
 
 
 def scorer(dataset: str) -> Scorer:
@@ -64,11 +65,55 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     Raises:
         ConfigurationError: an unknown dataset, or predictions given for a judged benchmark (or labels for
             a computed one), or a question type outside the official table.
-        SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), nothing to score
-            (no id of the dataset given), a non-string hypothesis, a label that is not a boolean (or 0/1).
+        SourceFormatError: ids the dataset does not have (keys that are ids within a sample, LoCoMo's ``"0"``, say
+            that their dict has lost answers), missing ids (unless ``partial``), nothing to score (no id of the
+            dataset given), a non-string hypothesis, a label that is not a boolean (or 0/1).
+
+    A list of the loop's records as ``predictions`` is scored by :func:`~himga.scoring.score_records`.
     """
-    return score_questions(dataset, questions_by_id(samples), predictions=predictions, labels=labels, partial=partial,
-                           file=file)
+    if predictions is not None and not isinstance(predictions, Mapping):
+        return score_records(dataset, samples, predictions, partial=partial, file=file)
+    index = record_index(samples)
+    given = predictions if predictions is not None else labels or {}
+    unknown = [k for k in given if k not in index.questions]
+    if hint := unmatched_hint(unknown, index):
+        raise SourceFormatError(file, "$", hint)
+    if unknown:
+        raise SourceFormatError(file, "$", f"{len(unknown)} question ids not in the dataset: "
+                                           f"{_listing([brief(k) for k in unknown])}; {index.example()}")
+    return score_questions(dataset, index.questions, predictions=predictions, labels=labels, partial=partial, file=file)
+
+
+def score_records(dataset: str, samples: Iterable, records, *, partial: bool = False, file: str = "records",
+                  check_copied: bool = True) -> dict:
+    """Score the evaluation loop's records as it wrote them (its list, or the file read back; :mod:`himga.scoring._records`).
+
+    Args:
+        dataset: The benchmark (``"locomo"``); a benchmark scored by a judge takes no records (see ``himga score``).
+        samples: The Samples answered (a list or :class:`~himga.data.LazySamples`).
+        records: A list of objects, each with ``hypothesis`` or ``response`` and its question named as the module
+            docstring says (``{"sample_id": "conv-26", "question_id": "0", "response": "..."}``).
+        partial: Score the records given and report the questions missing instead of raising.
+        file: The records' name, for messages.
+        check_copied: Compare the ``question``, ``answer`` and ``question_type`` a record copies with the gold.
+
+    Returns:
+        The report of :func:`himga.scoring.score_samples`.
+
+    Raises:
+        SourceFormatError: as :func:`match_records`, and missing questions (unless ``partial``).
+        ConfigurationError: an unknown dataset, or one scored by a judge.
+
+    Example:
+        >>> results = [{"sample_id": "conv-26", "question_id": "0", "response": "7 May 2023"}, ...]  # doctest: +SKIP
+        >>> report = score_records("locomo", samples, results)  # doctest: +SKIP
+    """
+    if isinstance(records, Mapping):
+        raise SourceFormatError(file, "$", "expected the loop's list of records, got a mapping: pass "
+                                           "{question_id: hypothesis} to score_samples(predictions=...)")
+    index = record_index(samples)
+    predictions, _checked = match_records(records_of(records), index, file=file, check_copied=check_copied)
+    return score_questions(dataset, index.questions, predictions=predictions, partial=partial, file=file)
 
 
 def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,

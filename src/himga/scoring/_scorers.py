@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from himga.scoring import _locomo as locomo, _longmemeval as longmemeval
 from himga.scoring._intervals import summarize
+from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperRules
 
 __all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "REALTALK_SCORER", "Row", "Scorer"]
 
@@ -33,9 +34,11 @@ class Scorer:
             it (the verdicts are read back with ``--labels``).
         summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
         gold_options: ``() -> dict``: the gold rules, for the run record.
-        judge: The judge's request parameters and the sha256 of its templates; ``None`` without a judge.
+        judge: The judge's registry name, request parameters and the sha256 of its templates; ``None`` without a judge.
         judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge; with :attr:`judge_context`,
             ``(qa, hypothesis, context)``.
+        paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
+            or ``None`` where the papers print none.
         judge_context: ``sample -> context``: what a judge request needs from the QA pair's Sample besides the QA pair
             (LoCoMo-Plus: the conversation its evidence text is read from); ``None`` when the QA pair suffices.
         read_label: ``reply -> label``: a judge's reply text read as the official code reads it (LongMemEval: a
@@ -53,6 +56,7 @@ class Scorer:
     gold_options: Callable[[], dict]
     judge: dict | None = None
     judge_request: Callable | None = None
+    paper: PaperRules | None = None
     judge_context: Callable | None = None
     read_label: Callable[[str], float | bool] | None = None
     label_values: tuple[float, ...] = (0.0, 1.0)
@@ -79,6 +83,7 @@ LOCOMO_SCORER = Scorer(
     score=locomo.locomo_score,
     summaries=_locomo_summaries,
     gold_options=locomo.gold_options,
+    paper=LOCOMO_PAPER_RULES,
 )
 
 #: REALTALK's categories: LoCoMo's 1-3 (``evaluate_memory.py`` skips "categories 4 and 5 (which are only in LoCoMo
@@ -149,7 +154,7 @@ LONGMEMEVAL_SCORER = Scorer(
     score=None,
     summaries=_lme_summaries,
     gold_options=_lme_gold_options,
-    judge={**longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
+    judge={"name": longmemeval.LONGMEMEVAL_JUDGE.name, **longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
     judge_request=longmemeval.judge_request,
     read_label=longmemeval.judge_label,
 )

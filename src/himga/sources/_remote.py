@@ -165,8 +165,8 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         return _hub_download(remote, folder, hint)
     from huggingface_hub.file_download import http_get
 
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
+    target.parent.mkdir(parents=True, exist_ok=True)  # a filename may hold folders (the audit's ap-baseline/v1/...)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".incomplete", dir=target.parent)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as f, _hub_warnings_silenced():
