@@ -144,10 +144,10 @@ def _resolves(dotted: str) -> bool:
 
 
 def test_every_python_name_the_pages_use_imports():
-    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…` dotted name in README and docs imports
+    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…`, `himga_beam…` dotted name in README and docs imports
     (a module moved by a layout change shows up here, not in a reader's traceback)."""
     named = {(page.relative_to(ROOT), name) for page in PAGES
-             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
+             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
              if not name.endswith((".py", ".md", ".json"))}  # fmt: skip
     assert len(named) >= 20
     assert [(str(page), name) for page, name in sorted(named) if not _resolves(name)] == []

@@ -228,7 +228,7 @@ def render_card(
         f"# {title}",
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
-        "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
+        "the same features (shared with the other himga datasets, so they concatenate). License of the data: "
         f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
