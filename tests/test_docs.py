@@ -81,8 +81,8 @@ def test_departures_table_is_on_the_first_screen():
     assert heading < 30 and lines.index(rows[-1]) < 50
     decisions = {row.split(" | ")[0].removeprefix("| "): row for row in rows}
     assert list(decisions) == ["LoCoMo category order", "LoCoMo category-5 gold", "LoCoMo category-3 gold",
-                               "LongMemEval session order", "LongMemEval file names", "`raw` keys",
-                               "builders registered on `import himga`"]
+                               "LongMemEval session order", "LongMemEval file names", "`raw` keys", "BEAM probe markers",
+                               "BEAM abilities as question types", "BEAM judge", "builders registered on `import himga`"]
     assert "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`" in decisions["LoCoMo category order"]
     for decision, option in [("LoCoMo category order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
                              ("LoCoMo category-3 gold", 'category3_answer="full"'), ("LongMemEval session order", "chronological(sample)")]:  # fmt: skip
