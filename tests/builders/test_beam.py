@@ -102,6 +102,24 @@ def hub_route(shared_data, tmp_path_factory):
     return built, streamed
 
 
+def test_500k_by_name_and_streamed(beam_tier, shared_data):
+    """The 500K tier by name with a data_dir (the facade's cache, reused) and streamed from the files."""
+    import datasets
+
+    import himga  # noqa: F401 - registers the builders
+
+    beam_tier("500K")
+    data = str(shared_data / "beam")
+    built = datasets.load_dataset("himga_beam", "500K", data_dir=data, split="test", cache_dir=str(beam_tier.cache["500K"]))
+    streamed = datasets.load_dataset("himga_beam", "500K", data_dir=data, split="test", streaming=True)
+    assert _row_counts(list(built)) == _row_counts(list(streamed)) == COUNTS["500K"]
+
+
+def test_lazy_samples_are_the_built_ones(beam_tier, shared_data):
+    lazy = load_dataset("beam", "100K", data_dir=shared_data / "beam", cache_dir=beam_tier.cache["100K"], lazy=True)
+    assert len(lazy) == 20 and lazy[19] == beam_tier("100K")[19]
+
+
 def _row_counts(rows) -> tuple:
     messages = [m for r in rows for s in r["sessions"] for m in s["messages"]]
     return (len(rows), sum(len(r["sessions"]) for r in rows), len(messages), sum(len(r["qa_pairs"]) for r in rows),

@@ -16,7 +16,7 @@ pin it did not come from:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from himga.catalog import Benchmark, benchmark
@@ -53,15 +53,14 @@ class SourceFile:
         return cls(str(data["filename"]), int(data["num_bytes"]), str(data["sha256"]))
 
 
-def describe(path: str | Path, name: str | None = None) -> SourceFile:
-    """Name (default: the base name), size and sha256 of the file at ``path`` (one full read, none if this process
-    already hashed it).
+def describe(path: str | Path) -> SourceFile:
+    """Name, size and sha256 of the file at ``path`` (one full read, none if this process already hashed it).
 
     Raises:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    return SourceFile(name or path.name, path.stat().st_size, file_sha256(path))
+    return SourceFile(path.name, path.stat().st_size, file_sha256(path))
 
 
 def shown_name(entry: Benchmark, path: str | Path) -> str:
@@ -194,7 +193,8 @@ def checked_sources(
     if not paths:
         raise ConfigurationError(f"{entry.name}: no source file of config {config!r} in {data_dir}; expected {entry.file_names()}")
     described = {} if described is None else described
-    files = [described[p] if p in described else described.setdefault(p, describe(p, shown_name(entry, p))) for p in paths]
+    files = [described[p] if p in described else described.setdefault(p, replace(describe(p), filename=shown_name(entry, p)))
+             for p in paths]
     for f in files:
         if (pinned := matching_pins(entry, f.sha256)) and config not in pinned:
             raise ConfigurationError(f"{entry.name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
