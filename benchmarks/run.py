@@ -70,7 +70,7 @@ def beam_rows(work: Path, beam_data: Path, repeat: int) -> list[str]:
             continue
         r = measure("beam_build", root, work / f"cache-beam-{config}", config, work, repeat=repeat)
         mb = r["input_mb"] / r["seconds"]
-        lines.append(f"| (10) BEAM {config} cold build: {what}, {r['rows']} chats, {r['messages']:,} messages, "
+        lines.append(f"| (10) BEAM {config} cold build: {what}, {r['rows']} chat{'s' if r['rows'] > 1 else ''}, {r['messages']:,} messages, "
                      f"{r['input_mb']:.0f} MB JSON | {r['seconds']:.2f} s (CPU {r['cpu_seconds']:.2f} s; {mb:.0f} MB/s) "
                      f"| {r['rss_mb']:.0f} | | | |")
     return lines

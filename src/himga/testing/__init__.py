@@ -5,7 +5,7 @@ scale (the real S/M files cannot be vendored: 277 MB / 2.5 GB); :mod:`himga.test
 BEAM's raw layout (the 1M and 10M tiers are not in the authors' repository). Command lines::
 
     python -m himga.testing OUT.json [--questions 500] [--sessions 48] [--seed 0]
-    python -m himga.testing.beam_like ROOT [--tier 10M] [--chats 1] [--plans 10] [--batches 10] [--seed 0]
+    python -m himga.testing beam-like ROOT [--tier 10M] [--chats 1] [--plans 10] [--batches 10] [--seed 0]
 """
 
 from himga.testing.beam_like import GeneratedChat, write_beam_like

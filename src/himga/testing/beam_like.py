@@ -11,13 +11,14 @@ The 1M and 10M tiers of BEAM are not in the authors' repository and cannot be ve
 * the batch's date as the ``time_anchor`` of its first message (``"March-15-2024"``);
 * a probe marker `` ->-> <batch>,<n>`` at the end of each main question (its ``index``), of some follow-ups
   (``->-> 3,N/A``), and of a few assistant answers;
-* text with characters JSON escapes, code blocks, non-ASCII; message ids from 0 in file order;
+* text with characters JSON escapes, code blocks, non-ASCII in 3% of messages (as the real ones); message ids from 0
+  in file order;
 * ten abilities of two questions each, their reference answers under the five key names, a rubric, and
   ``source_chat_ids`` as a list, a nested list, a dict of lists, or absent (abstention).
 
 The output depends only on the arguments (``random.Random`` with string seeds). Defaults give one chat of the 10M
 scale (the real 10M chats average 20,870 messages; a 1M chat is ~3.6 MB): 10 plans of 10 batches, 7,800 turn groups,
-20,292 messages, 36,763,422 bytes (sha256 b50a2037…814b), in a few seconds; memory stays bounded by one turn group:
+20,296 messages, 37,631,447 bytes (sha256 f481d7cf…9253), in a few seconds; memory stays bounded by one turn group:
 each is generated, written and dropped.
 """
 
@@ -34,7 +35,9 @@ from pathlib import Path
 __all__ = ["GeneratedChat", "main", "write_beam_like"]
 
 _WORDS = ("budget", "tracker", "deadline", "sprint", "deploy", "cache", "schema", "mentor", "garden", "recipe", "training",
-          "interview", "budgeting", "café", "naïve", "résumé", "北京", "🙂", "naive", "plan", "review", "meeting")
+          "interview", "budgeting", "naive", "plan", "review", "meeting", "schedule", "goal", "progress")
+#: Rarer: non-ASCII text (3% of the real messages: accents, CJK; one in 43,790 outside the BMP).
+_RARE = ("café", "naïve", "résumé", "北京", "🙂")
 _ABILITIES = (("abstention", "ideal_response"), ("contradiction_resolution", "ideal_answer"), ("event_ordering", "answer"),
               ("information_extraction", "answer"), ("instruction_following", "expected_compliance"),
               ("knowledge_update", "answer"), ("multi_session_reasoning", "answer"),
@@ -64,6 +67,8 @@ class GeneratedChat:
 
 def _text(rng: random.Random, words: int) -> str:
     text = " ".join(rng.choice(_WORDS) for _ in range(words))
+    if rng.random() < 0.03:
+        text += " " + rng.choice(_RARE)
     if rng.random() < 0.2:
         text += '\n```python\nprint("a \\\\ b", {"x": 1})\n```\n\tdone'
     return text
@@ -162,8 +167,8 @@ def write_beam_like(root: str | Path, tier: str = "10M", *, chats: int = 1, plan
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m himga.testing.beam_like ROOT [--tier 10M] [--chats 1] [--plans 10] ...``: write BEAM-like chats."""
-    ap = argparse.ArgumentParser(prog="python -m himga.testing.beam_like", description=__doc__.splitlines()[0])
+    """``python -m himga.testing beam-like ROOT [--tier 10M] [--chats 1] [--plans 10] ...``: write BEAM-like chats."""
+    ap = argparse.ArgumentParser(prog="python -m himga.testing beam-like", description=__doc__.splitlines()[0])
     ap.add_argument("root")
     ap.add_argument("--tier", default="10M")
     for name, default in (("chats", 1), ("plans", 10), ("batches", 10), ("groups", 78), ("words", 125), ("seed", 0)):
