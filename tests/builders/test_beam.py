@@ -4,6 +4,7 @@ datasets.load_dataset after import himga, streaming, an export read by DuckDB), 
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -231,3 +232,21 @@ def test_bad_input_names_the_chat_file_and_the_record_path(tmp_path):
     with pytest.raises(SourceFormatError, match=r"^4/probing_questions/probing_questions.json: \$.memory_magic: expected one of the ten abilities"):
         load_dataset("beam", "1M", data_dir=tmp_path, cache_dir=tmp_path / "cache")
     assert not list((tmp_path / "cache").rglob("*.arrow"))  # nothing cached after a failed build
+
+
+def test_the_download_cache_holds_the_pinned_files_at_their_layout_paths(shared_data, tmp_path, monkeypatch):
+    from himga.cache import build_files
+    from himga.errors import ChecksumError, DownloadError
+
+    monkeypatch.setenv("HIMGA_CACHE", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DownloadError, match=r"^chats/100K/1/chat.json: not in .*/beam and HF_HUB_OFFLINE is set; download "
+                                            r"https://raw.githubusercontent.com/mohammadtavakoli78/BEAM/b2a3ee8ba12d68f83143dda191097dc3e028ddd3/"
+                                            r"chats/100K/1/chat.json yourself and put it in .*/beam/chats/100K/1/ "):
+        build_files("beam", "100K", None)
+    shutil.copytree(shared_data / "beam" / "chats" / "100K", tmp_path / "beam" / "chats" / "100K")  # as downloads leave them
+    assert len(build_files("beam", "100K", None)) == 40
+    (tmp_path / "beam" / "chats" / "100K" / "2" / "chat.json").write_text("[]")
+    with pytest.raises(ChecksumError, match=r"^chats/100K/2/chat.json in the download cache .*/beam/ is not the pinned file "
+                                            r"mohammadtavakoli78/BEAM@b2a3ee8 chats/100K/2/chat.json \(expected .* bytes, got 2 bytes\)"):
+        build_files("beam", "100K", None)
