@@ -73,7 +73,7 @@ def test_the_checker_finds_each_kind_of_branch():
 
 
 def test_every_entry_resolves():
-    assert NAMES == ("locomo", "longmemeval")
+    assert NAMES == ("locomo", "longmemeval", "beam")
     locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
     assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
     assert locomo.configs == ["default"]
@@ -117,7 +117,7 @@ def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
 
 
 def test_unknown_names_and_configs_are_configuration_errors():
-    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['locomo', 'longmemeval'\]$"):
+    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'longmemeval'\]$"):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
         benchmark("longmemeval").config("x")
