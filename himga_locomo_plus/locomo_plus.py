@@ -16,9 +16,8 @@ import datasets
 
 from himga.cache import GuardedBuilder
 from himga.data.features import SAMPLE_FEATURES
-from himga.entry import config_pins
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.sources import OneFileEach, RemoteFile, json_files, pinned_source, source_path
+from himga.sources import OneFileEach, RemoteFile, json_files, listing_sha256, pinned_files, source_path
 from himga_locomo import locomo
 from himga_locomo.locomo import LocomoConfig, check_errata_used, config_errata, read_records, sample_rows
 from himga_locomo_plus.records import cognitive_row, placements
@@ -45,19 +44,39 @@ normalized to the HiMGA schema: LoCoMo's rows, then one row per cognitive item.
 _HOMEPAGE = "https://github.com/xjtuleeyf/Locomo-Plus"
 _LICENSE = "unknown"  # none stated upstream (no LICENSE file, none in the README); the LoCoMo part is CC BY-NC 4.0
 
-#: xjtuleeyf/Locomo-Plus ``data/locomo_plus.json``, pinned to a commit.
+#: xjtuleeyf/Locomo-Plus ``data/``, pinned to a commit.
 # Confirmed 2026-12-03 in a snapshot of github.com/xjtuleeyf/Locomo-Plus at 059f4e3 ("Update README.md", the main
 # branch's head): `git show 059f4e3:data/locomo_plus.json` = 305737 bytes, sha256 af2fc6e5...3d23 (last changed in
 # 143cdeb, 2026-02-11); its data/locomo10.json (2805274 bytes, sha256 79fa87e9...8ff4) is byte-identical to LoCoMo's
-# pin, which is pinned here as it is for LoCoMo. No licence file at 059f4e3, none in the README.
+# pinned file. No licence file at 059f4e3, none in the README.
 _REPO = "xjtuleeyf/Locomo-Plus"
 _REVISION = "059f4e3d38f7f1f96765e8e2cb7de3097551bffb"
-PIN = RemoteFile(
-    "locomo_plus.json", f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/data/locomo_plus.json",
-    "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23", revision=_REVISION, size=305_737,
-    path="data/locomo_plus.json", repo=_REPO, rows=401, licence="none stated upstream",
-    evidence="revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/xjtuleeyf/Locomo-Plus",
-    content_sha256="8829aa6751ab21d34532ee1c0e968718ca7f73ac18cf071397d83912af626dc6",
+_EVIDENCE = "revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/xjtuleeyf/Locomo-Plus"
+
+
+def _pin(name: str, sha256: str, size: int, rows: int, content: str, **fields) -> RemoteFile:
+    path = f"data/{name}"
+    return RemoteFile(name, f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{path}", sha256, revision=_REVISION,
+                      size=size, path=path, repo=_REPO, rows=rows, licence=None, evidence=_EVIDENCE, content_sha256=content,
+                      layout_path=path, **fields)
+
+
+#: The cognitive items, ``data/locomo_plus.json``.
+PIN = _pin("locomo_plus.json", "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23", 305_737, 401,
+           "8829aa6751ab21d34532ee1c0e968718ca7f73ac18cf071397d83912af626dc6")
+#: Its ``data/locomo10.json``: LoCoMo's pinned file byte for byte (:data:`himga_locomo.locomo.PIN`'s size, sha256,
+#: content fingerprint and content tree), at Locomo-Plus's commit.
+LOCOMO_COPY = _pin(locomo.PIN.filename, locomo.PIN.sha256, locomo.PIN.size, locomo.PIN.rows, locomo.PIN.content_sha256,
+                   content_tree=locomo.PIN.content_tree)
+#: The pinned source: both files of upstream's ``data/`` (sha256 of their listing: ``find data -maxdepth 1 -name
+#: '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout at :data:`_REVISION`), found in the repository's
+#: layout (a checkout is one) or downloaded file by file (:func:`himga.sources.pinned_files`). No licence is stated
+#: upstream (``licence`` is ``None``, as BEAM's); LoCoMo, which it redistributes, is CC BY-NC 4.0.
+RELEASE = RemoteFile(
+    "data", f"https://github.com/{_REPO}/tree/{_REVISION}/data",
+    listing_sha256([{"path": p.path, "sha256": p.sha256} for p in (LOCOMO_COPY, PIN)]), revision=_REVISION,
+    size=LOCOMO_COPY.size + PIN.size, path="data", repo=_REPO, rows=LOCOMO_COPY.rows + PIN.rows, licence=None,
+    evidence=_EVIDENCE, parts=(LOCOMO_COPY, PIN),
 )
 
 # Version history (bump whenever emitted rows change):
@@ -106,12 +125,8 @@ class LocomoPlusConfig(LocomoConfig):
             raise ConfigurationError("placement_seed applies with placement='random' only")
 
     def remote_file(self) -> RemoteFile:
-        """The cognitive items, ``data/locomo_plus.json`` at :data:`_REVISION` (:data:`PIN`)."""
-        return PIN
-
-    def remote_files(self) -> tuple[RemoteFile, RemoteFile]:
-        """Both pinned files: the cognitive items and LoCoMo's ``locomo10.json`` (:data:`himga_locomo.locomo.PIN`)."""
-        return PIN, locomo.PIN
+        """The pinned source, :data:`RELEASE`: ``data/locomo10.json`` (LoCoMo's file) and ``data/locomo_plus.json`` (:data:`PIN`)."""
+        return RELEASE
 
 
 def source_files(config: LocomoPlusConfig, data_dir: str | Path | None) -> list[Path]:
@@ -124,7 +139,7 @@ def source_files(config: LocomoPlusConfig, data_dir: str | Path | None) -> list[
         DownloadError, ChecksumError: a pinned file could not be fetched or verified.
     """
     if data_dir is None:
-        return [pinned_source("locomo_plus", pin) for pin in config.remote_files()]
+        return pinned_files("locomo_plus", config.remote_file())
     path = source_path("locomo_plus", data_dir)
     return [path] if path.is_file() else json_files(path, "locomo_plus")
 
@@ -154,7 +169,7 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
                                     citation=_CITATION)
 
     def _generate_examples(self, files):
-        config, pins = self.config, config_pins(self.config)
+        config, pins = self.config, list(self.config.remote_file().files)
         conversations, items = [], []
         for file in files:
             records = read_records(file, pins)  # one read each: the parse, sha256 and content fingerprint

@@ -1,7 +1,7 @@
 """The ``himga_realtalk`` dataset: the REALTALK builder (:mod:`.realtalk`), its dataset card (``README.md``) and its
 catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports)."""
 
-from himga.data.relevance import TURN_EVIDENCE as _RELEVANCE
+from himga.data.relevance import EVIDENCE_TURNS as _RELEVANCE
 from himga.entry import Benchmark
 from himga.scoring import REALTALK_SCORER
 from himga_locomo import ENTRY as _LOCOMO

@@ -15,9 +15,8 @@ import datasets
 
 from himga.cache import GuardedBuilder
 from himga.data.features import SAMPLE_FEATURES
-from himga.entry import config_pins
 from himga.errors import SourceFormatError
-from himga.sources import OneFileEach, RemoteFile, json_files, pinned_source, source_path
+from himga.sources import OneFileEach, RemoteFile, json_files, listing_sha256, pinned_files, source_path
 from himga_locomo.locomo import read_records
 from himga_realtalk.records import record_to_row
 
@@ -61,12 +60,20 @@ _FILES = (
     ("Chat_9_Fahim_Akib.json", 400397, "05b9b4331bf0e25a2a64dc89c404622c83a61ab5e7c935fb7d844449caf6dd39", "545dddecc461940ea74f86267ec22b3f5ba68fc8b03e43c97bab9db7cf608a6d"),
     ("Chat_10_Fahim_Muhhamed.json", 283618, "26135a9e3482f40bea4c71de570a2d994a361848111067e60587be1dd82a0127", "a54a0bd6553ad45740df88a7bfc4f60bd0f6b8a86adbb98948aae6ff3f59b019"),
 )
-#: The ten pinned files.
+#: The ten pinned files, the parts of :data:`RELEASE`.
 PINS = tuple(
     RemoteFile(name, f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/data/{name}", sha256, revision=_REVISION, size=size,
-               path=f"data/{name}", repo=_REPO, rows=1, licence="none stated upstream", evidence=_EVIDENCE, content_sha256=content)
+               path=f"data/{name}", repo=_REPO, rows=1, licence=None, evidence=_EVIDENCE, content_sha256=content,
+               layout_path=f"data/{name}")
     for name, size, sha256, content in _FILES
 )
+#: The pinned source: the folder ``data/`` of the ten conversations (sha256 of their listing: ``find data -maxdepth 1
+#: -name '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout at :data:`_REVISION`), found in the
+#: repository's layout (``<folder>/data/Chat_1_Emi_Elise.json``: a checkout is one) or downloaded file by file
+#: (:func:`himga.sources.pinned_files`). No licence is stated upstream (``licence`` is ``None``, as BEAM's).
+RELEASE = RemoteFile("data", f"https://github.com/{_REPO}/tree/{_REVISION}/data", listing_sha256([{"path": p.path, "sha256": p.sha256} for p in PINS]),
+                     revision=_REVISION, size=sum(p.size for p in PINS), path="data", repo=_REPO, rows=len(PINS),
+                     licence=None, evidence=_EVIDENCE, parts=PINS)
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
@@ -80,12 +87,9 @@ class RealtalkConfig(datasets.BuilderConfig):
     """The REALTALK builder's one config (no options: LoCoMo's record rules at their defaults)."""
 
     def remote_file(self) -> RemoteFile:
-        """The first pinned conversation (``Chat_1_Emi_Elise.json``); :meth:`remote_files` has all ten."""
-        return PINS[0]
-
-    def remote_files(self) -> tuple[RemoteFile, ...]:
-        """The ten pinned conversations, ``data/Chat_<n>_<A>_<B>.json`` at :data:`_REVISION`, in chat order."""
-        return PINS
+        """The pinned source, :data:`RELEASE`: the ten conversations ``data/Chat_<n>_<A>_<B>.json`` at :data:`_REVISION`,
+        in chat order."""
+        return RELEASE
 
 
 def chat_order(path: Path) -> tuple:
@@ -105,7 +109,7 @@ def source_files(config: RealtalkConfig, data_dir: str | Path | None) -> list[Pa
         DownloadError, ChecksumError: a pinned file could not be fetched or verified.
     """
     if data_dir is None:
-        return [pinned_source("realtalk", pin) for pin in config.remote_files()]
+        return pinned_files("realtalk", config.remote_file())
     path = source_path("realtalk", data_dir)
     return [path] if path.is_file() else sorted(json_files(path, "realtalk"), key=chat_order)
 
@@ -128,7 +132,7 @@ class Realtalk(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checke
         count = 0
         for file in files:
             name = Path(file).name
-            records = read_records(file, config_pins(self.config))  # LoCoMo's reader: one read, sha256, fingerprint
+            records = read_records(file, list(self.config.remote_file().files))  # LoCoMo's reader: one read, sha256, fingerprint
             for i, (path, record) in enumerate(records):
                 sample_id = Path(file).stem if len(records) == 1 else f"{Path(file).stem}_{i}"
                 row = record_to_row(record, file=name, path=path, sample_id=sample_id)

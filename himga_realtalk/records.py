@@ -7,7 +7,8 @@ LoCoMo's first release (:func:`himga_locomo.records.split_flat`): ``session_N`` 
 a date of their own, ``date_time`` (``"29.12.2023, 22:42:04"``, ``Message.date_str``); ``img_file``, ``img_url`` and
 ``blip_caption`` stay in ``Message.raw``, the caption inline as for LoCoMo. QA pairs are LoCoMo's
 (:func:`himga_locomo.qa_records.qa_pair`: categories 1 multi_hop, 2 temporal, 3 open_domain, the category-3 gold cut
-at its first ``;``), with evidence normalized by :func:`normalize_evidence`.
+at its first ``;``), with evidence normalized by :func:`normalize_evidence` and ``evidence.session_ids`` the sessions
+holding those turns (an id naming no turn names no session: the ``D`` of REALTALK's ids counts days, not sessions).
 
 ``Sample.raw`` keys: ``event_summary`` (and ``summary_extra``) as LoCoMo's; ``conversation_extra``: ``session_*`` keys
 that are no session; ``record_extra``: unknown top-level keys; ``name_extra``: keys of ``name`` besides the two
@@ -92,6 +93,9 @@ def record_to_row(record: Any, *, file: str, path: str, sample_id: str) -> dict[
         raw["name_extra"] = name_extra
     qa_list = require(top, "qa", list, file, path)
     qa_pairs = [qa_pair(qa, i, OPTIONS, file, f"{path}.qa[{i}]", normalize=normalize_evidence) for i, qa in enumerate(qa_list)]
+    holder = {m["turn_id"]: s["session_id"] for s in sessions for m in s["messages"]}
+    for qa in qa_pairs:  # the sessions holding the evidence turns: REALTALK's D<day>:<n> ids name no session
+        qa["evidence"]["session_ids"] = list(dict.fromkeys(holder[t] for t in qa["evidence"]["turn_ids"] if t in holder))
     return {
         "sample_id": checked_id(sample_id, file, f"{path} (the file name)"),
         "dataset": "realtalk",

@@ -73,7 +73,7 @@ def test_the_checker_finds_each_kind_of_branch():
 
 
 def test_every_entry_resolves():
-    assert NAMES == ("locomo", "longmemeval", "locomo_plus", "realtalk")
+    assert NAMES == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk")
     locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
     assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
     assert locomo.configs == ["default"]
@@ -102,9 +102,9 @@ def test_locomo_family_entries_reuse_locomo_objects():
     assert plus.gold_report is locomo.gold_report and plus.auxiliary == locomo.auxiliary
     assert set(locomo.row_modules) <= set(plus.row_modules) and set(locomo.row_modules) <= set(realtalk.row_modules)
     assert plus.relevance is LOCOMO and realtalk.relevance.judge is not LOCOMO.judge
-    assert [p.filename for p in plus.pinned_files()] == ["locomo_plus.json", "locomo10.json"]
-    assert plus.pinned_files()[1] is locomo.pin()
-    assert len(realtalk.pinned_files()) == 10 and realtalk.configs_named("Chat_10_Fahim_Muhhamed.json") == ["default"]
+    assert [p.layout_path for p in plus.pin().parts] == ["data/locomo10.json", "data/locomo_plus.json"]
+    assert (plus.pin().parts[0].sha256, plus.pin().parts[0].size) == (locomo.pin().sha256, locomo.pin().size)  # the same bytes
+    assert len(realtalk.pin().parts) == 10 and realtalk.pin().rows == 10
     assert (plus.scoring.name, realtalk.scoring.name) == ("locomo_plus", "realtalk")
 
 
@@ -130,7 +130,7 @@ def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
 
 
 def test_unknown_names_and_configs_are_configuration_errors():
-    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['locomo', 'locomo_plus', 'longmemeval', 'realtalk'\]$"):
+    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'locomo_plus', 'longmemeval', 'realtalk'\]$"):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
         benchmark("longmemeval").config("x")

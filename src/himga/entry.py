@@ -22,7 +22,7 @@ from typing import Any
 from himga.errors import ConfigurationError
 from himga.options import user_options
 
-__all__ = ["Benchmark", "config_pins", "entry_named", "entry_names", "entry_of", "entry_of_builder"]
+__all__ = ["Benchmark", "entry_named", "entry_names", "entry_of", "entry_of_builder"]
 
 
 def _catalog() -> dict[str, Benchmark]:
@@ -141,20 +141,8 @@ class Benchmark:
         return getattr(self.config(config), "note", None)
 
     def pins(self) -> dict[str, Any]:
-        """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`; the first of several), builder order."""
+        """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`), builder order."""
         return {c.name: c.remote_file() for c in self.builder.BUILDER_CONFIGS}
-
-    def pinned_files(self, config: str | None = None) -> list[Any]:
-        """Every pinned source file of ``config`` (default: the default config), in reading order.
-
-        A config pins one file (``remote_file()``) or several (``remote_files()``: REALTALK's ten conversations,
-        LoCoMo-Plus's cognitive items and LoCoMo's conversations).
-        """
-        return config_pins(self.config(config))
-
-    def all_pins(self) -> list[Any]:
-        """Every pinned source file of every config, each once, builder order: what a local file is compared with."""
-        return list(dict.fromkeys(p for c in self.builder.BUILDER_CONFIGS for p in config_pins(c)))
 
     def auxiliary_pins(self) -> list[tuple[str, str, Any]]:
         """``(folder, label, pin)`` of the other pinned files the builder reads (:attr:`auxiliary`), resolved
@@ -286,11 +274,6 @@ class Benchmark:
         return (_package_files(package) / self.card_notes).read_text(encoding="utf-8")
 
 
-def config_pins(config: Any) -> list[Any]:
-    """The pinned files of a builder config: its ``remote_files()`` where it pins several, else its ``remote_file()``."""
-    return list(config.remote_files()) if hasattr(config, "remote_files") else [config.remote_file()]
-
-
 def _file_names(config: Any) -> list[str]:
-    """The source file names of a builder config: its ``candidate_names``, else its pins' local names."""
-    return list(getattr(config, "candidate_names", None) or [n for pin in config_pins(config) for n in pin.local_names])
+    """The source file names of a builder config: its ``candidate_names``, else its pin's local names."""
+    return list(getattr(config, "candidate_names", None) or config.remote_file().local_names)

@@ -17,12 +17,12 @@ __all__ = ["DATASETS", "RemoteFile", "default_sources", "cache_root", "datasets_
 
 
 def default_sources(name: str) -> list[RemoteFile]:
-    """The pinned files of dataset ``name``'s default builder config (LongMemEval: config ``s`` only).
+    """The pinned file of dataset ``name``'s default builder config (LongMemEval: config ``s`` only).
 
     Raises:
         ConfigurationError: unknown name.
     """
-    return benchmark(name).pinned_files()
+    return [benchmark(name).pin()]
 
 
 def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:

@@ -44,12 +44,16 @@ def test_load_dataset_by_name_and_streaming(shared_data, locomo_plus_dir, built)
 
 
 def test_the_default_source_under_datasets_root(shared_data, locomo_plus_dir, tmp_path, monkeypatch):
-    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))  # realtalk/ is there as upstream's data/ holds it
-    assert datasets.load_dataset("himga_realtalk", split="test").num_rows == 10
+    """The default source is each pin's files in the repository's layout (``<root>/realtalk/data/Chat_*.json``: a checkout
+    of REALTALK; ``<root>/locomo_plus/data/``: one of Locomo-Plus)."""
+    (tmp_path / "realtalk").mkdir()
+    (tmp_path / "realtalk" / "data").symlink_to(shared_data / "realtalk", target_is_directory=True)
+    (tmp_path / "locomo_plus").mkdir()
+    (tmp_path / "locomo_plus" / "data").symlink_to(locomo_plus_dir, target_is_directory=True)
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
+    assert datasets.load_dataset("himga_realtalk", split="test", cache_dir=str(tmp_path / "c")).num_rows == 10
     samples = load_dataset("realtalk", cache_dir=tmp_path / "f")  # the facade: the ten pinned files, as data_files
     assert [s.sample_id for s in samples][-1] == "Chat_10_Fahim_Muhhamed"
-    (tmp_path / "locomo_plus").symlink_to(locomo_plus_dir)
-    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     assert datasets.load_dataset("himga_locomo_plus", split="test", cache_dir=str(tmp_path / "c")).num_rows == 411
 
 

@@ -193,13 +193,15 @@ def test_both_files_are_needed_and_errors_name_file_and_path(shared_data, tmp_pa
 
 
 def test_the_pins_and_the_split_total(data_dir):
+    from himga.cache import split_generator
     from himga.catalog import benchmark
 
     plus = benchmark("locomo_plus")
-    pins = plus.pinned_files()
-    assert [(p.filename, p.size, p.rows, p.origin) for p in pins] == [
-        ("locomo_plus.json", 305_737, 401, "xjtuleeyf/Locomo-Plus@059f4e3"), ("locomo10.json", 2_805_274, 10, "snap-research/locomo@3eb6f2c")]
-    assert dataclasses.replace(pins[1]) == benchmark("locomo").pin()
-    from himga.cache import split_generator
-
-    assert split_generator(plus.source_files(None, data_dir), pins).split_info.num_examples == 411
+    pin = plus.pin()
+    assert [(p.layout_path, p.size, p.rows, p.origin) for p in pin.parts] == [
+        ("data/locomo10.json", 2_805_274, 10, "xjtuleeyf/Locomo-Plus@059f4e3"),
+        ("data/locomo_plus.json", 305_737, 401, "xjtuleeyf/Locomo-Plus@059f4e3")]
+    locomo = benchmark("locomo").pin()
+    assert (pin.parts[0].sha256, pin.parts[0].content_sha256) == (locomo.sha256, locomo.content_sha256)  # LoCoMo's file
+    assert (pin.sha256, pin.size, pin.rows) == ("fff7db7c8fee46f89c1861a03450f20378623888e0b9550eadbc5b689911a92d", 3_111_011, 411)
+    assert split_generator(plus.source_files(None, data_dir), pin).split_info.num_examples == 411

@@ -73,7 +73,8 @@ def test_the_day_numbered_ids_and_their_sessions(samples):
     assert (session4.session_id, session4.messages[0].turn_id, session4.messages[-1].turn_id) == ("4", "D3:30", "D3:73")
     qas = {qa.question_id: qa for qa in chat1.qa_pairs}
     rel = chat1.relevance(qas["16"])
-    assert (qas["16"].evidence.turn_ids, rel.sessions) == (["D3:32", "D4:2"], ["4", "5"])  # the sessions holding them
+    assert (qas["16"].evidence.turn_ids, qas["16"].evidence.session_ids) == (["D3:32", "D4:2"], ["4", "5"])  # the sessions holding them
+    assert rel.sessions == ["4", "5"]
     rel = chat1.relevance(qas["8"])
     assert (rel.turns, rel.sessions, rel.dangling) == (["D2:7", "D2:14", "D2:16"], ["2"], ["D2:7"])  # no turn, no session
 

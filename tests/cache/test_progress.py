@@ -81,7 +81,7 @@ def test_split_generator_total_only_for_one_file_of_the_pinned_size(tmp_path):
     pin = RemoteFile("x.json", "https://example.invalid/x.json", None, size=5, rows=500)
     (tmp_path / "x.json").write_bytes(b"[1,2]")
     (tmp_path / "y.json").write_bytes(b"[1, 2]")
-    assert split_generator([tmp_path / "x.json"], [pin]).split_info.num_examples == 500
-    assert split_generator([tmp_path / "y.json"], [pin]).split_info.num_examples == 0
-    assert split_generator([tmp_path / "x.json", tmp_path / "x.json"], [pin]).split_info.num_examples == 0
-    assert split_generator([tmp_path / "x.json"], [RemoteFile("x.json", "u", None)]).split_info.num_examples == 0
+    assert split_generator([tmp_path / "x.json"], pin).split_info.num_examples == 500
+    assert split_generator([tmp_path / "y.json"], pin).split_info.num_examples == 0
+    assert split_generator([tmp_path / "x.json", tmp_path / "x.json"], pin).split_info.num_examples == 0
+    assert split_generator([tmp_path / "x.json"], RemoteFile("x.json", "u", None)).split_info.num_examples == 0

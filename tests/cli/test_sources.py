@@ -17,6 +17,7 @@ import pytest
 
 import dataclasses
 
+import himga_beam.manifest
 import himga_locomo.gold
 import himga_locomo.locomo
 import himga_locomo_plus.locomo_plus
@@ -42,14 +43,15 @@ class _Remote(BaseHTTPRequestHandler):
 
 
 def _serve_github(monkeypatch, base: str) -> dict[str, tuple[int, dict[str, str]]]:
-    """Point every pin on GitHub (LoCoMo's, LoCoMo-Plus's, REALTALK's ten) at ``base``; their answers as pinned."""
+    """Point LoCoMo's pin and the parts of LoCoMo-Plus's and REALTALK's pins (all on GitHub) at ``base``; their
+    answers as pinned."""
     def moved(pin):
         return dataclasses.replace(pin, url=base + urlsplit(pin.url).path)
 
     monkeypatch.setattr(himga_locomo.locomo, "PIN", moved(himga_locomo.locomo.PIN))
-    monkeypatch.setattr(himga_locomo_plus.locomo_plus, "PIN", moved(himga_locomo_plus.locomo_plus.PIN))
-    monkeypatch.setattr(himga_realtalk.realtalk, "PINS", tuple(moved(p) for p in himga_realtalk.realtalk.PINS))
-    pins = [himga_locomo.locomo.PIN, himga_locomo_plus.locomo_plus.PIN, *himga_realtalk.realtalk.PINS]
+    for module in (himga_locomo_plus.locomo_plus, himga_realtalk.realtalk):
+        monkeypatch.setattr(module, "RELEASE", dataclasses.replace(module.RELEASE, parts=tuple(map(moved, module.RELEASE.parts))))
+    pins = [himga_locomo.locomo.PIN, *himga_locomo_plus.locomo_plus.RELEASE.parts, *himga_realtalk.realtalk.RELEASE.parts]
     return {urlsplit(p.url).path: (200, {"Content-Length": str(p.size)}) for p in pins}
 
 
@@ -78,6 +80,9 @@ def remote(monkeypatch):
     for config, pin in benchmark("longmemeval").pins().items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
+    monkeypatch.setattr(himga_beam.manifest, "RAW_BASE", base)  # BEAM's pinned files: GitHub raw, one per part
+    for pin in benchmark("beam").pins().values():
+        answers.update({urlsplit(part.url).path: (200, {"Content-Length": str(part.size)}) for part in pin.parts})
     monkeypatch.setattr(_Remote, "answers", answers)
     yield answers
     server.shutdown()
@@ -98,12 +103,22 @@ def test_check_reports_every_pin_ok(remote, capsys):
         "longmemeval/s_original longmemeval_s": "ok: 278,025,796 bytes, sha256 matches",
         "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
         "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
-        "locomo_plus/default locomo_plus.json": "ok: 305,737 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
-        "locomo_plus/default locomo10.json": "ok: 2,805,274 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
-        **{f"realtalk/default {p.filename}": f"ok: {p.size:,} bytes; sha256 not sent by the remote, checked on download (HTTP 200)"
-           for p in himga_realtalk.realtalk.PINS},
+        "locomo_plus/default data": "ok: 2 files, 3,111,011 bytes in all (sizes match; sha256 checked on download)",
+        "realtalk/default data": "ok: 10 files, 3,295,494 bytes in all (sizes match; sha256 checked on download)",
         "locomo-audit/errata errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
+        "beam/100K chats/100K": "ok: 40 files, 13,895,659 bytes in all (sizes match; sha256 checked on download)",
+        "beam/500K chats/500K": "ok: 70 files, 85,595,486 bytes in all (sizes match; sha256 checked on download)",
+        "beam/1M chats/1M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
+        "beam/10M chats/10M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
     }
+
+
+def test_check_names_the_first_part_of_a_tier_that_differs(remote, capsys):
+    part = benchmark("beam").pin("500K").parts[3]
+    remote[next(p for p in remote if p.endswith(part.layout_path))] = (200, {"Content-Length": "7"})
+    assert main(["sources", "beam", "--check"]) == 1
+    assert _lines(capsys)["beam/500K chats/500K"] == (
+        f"differs: {part.layout_path}: size differs: pinned {part.size:,} bytes, remote 7 bytes (HTTP 200)")
 
 
 def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
@@ -118,7 +133,6 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)
     assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo.PIN.url}"
-    assert lines["locomo_plus/default locomo10.json"] == lines["locomo/default locomo10.json"]  # the same pin
     assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
     assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
     assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")
@@ -183,10 +197,10 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
     assert f"  local     verified copy at {shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
-    assert out.count(f"  local     verified copy at {shared_data / 'realtalk'}/Chat_") == 10
-    assert out.count("  local     none under $HIMGA_DATASETS_ROOT/locomo_plus/ (it is set, so nothing is downloaded)") == 2
-    assert out.count("\n\n") == 21  # 22 blocks: seven LoCoMo and LongMemEval files, two LoCoMo-Plus, ten REALTALK,
-    # LoCoMo's errata and the two probe files (LoCoMo-Plus reads the same, listed once)
+    assert f"  local     40 of 40 files, verified, at {shared_data / 'beam' / 'chats' / '100K'}/" in out.splitlines()
+    assert "  local     none under $HIMGA_DATASETS_ROOT/realtalk/ (it is set, so nothing is downloaded)" in out  # not data/'s layout
+    assert out.count("\n\n") == 15  # 16 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
+    # REALTALK's data/ folders, LoCoMo's errata and two probe files (LoCoMo-Plus reads the same: listed once)
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):

@@ -94,5 +94,5 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert round(report["overall"]["mean"], 4) == OFFICIAL["summary"]["overall_avg"]
     assert report["run"]["judge"]["templates_sha256"] == LOCOMO_PLUS_JUDGE["templates_sha256"]
-    assert [s["name"] for s in report["run"]["sources"]] == ["locomo10.json", "locomo_plus.json"]
+    assert [s["name"] for s in report["run"]["sources"]] == ["data/locomo10.json", "data/locomo_plus.json"]  # by their place in the layout
     assert all(s["is_pin"] for s in report["run"]["sources"])

@@ -55,17 +55,16 @@ def rows_progress() -> Iterator[None]:
         datasets.builder.hf_tqdm = original
 
 
-def split_generator(files: Sequence[str | Path], pins: Sequence) -> datasets.SplitGenerator:
+def split_generator(files: Sequence[str | Path], pin) -> datasets.SplitGenerator:
     """The builders' one ``test`` split over ``files``, with the bar's total when it is known.
 
-    The total is the sum of the pins' ``rows`` (:class:`himga.sources.RemoteFile`: the config's pinned files)
-    when the files read have, in any order, the pinned files' sizes (a stat, no read): ``Generating test split:
-    100%|…| 500/500 [00:03<00:00, …]`` with the time left. Any other source shows a count without a total, as
-    before (its row count is unknown). ``datasets`` replaces the number by the rows actually written once the
-    split is built.
+    The total is ``pin.rows`` (a :class:`himga.sources.RemoteFile`) when the files read are as many as the pin's
+    and have their size in total (a stat, no read): ``Generating test split: 100%|…| 500/500 [00:03<00:00, …]``
+    with the time left. Any other source shows a count without a total, as before (its row count is unknown).
+    ``datasets`` replaces the number by the rows actually written once the split is built.
     """
     split = datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})
-    if (len(files) == len(pins) and all(pin.rows and pin.size is not None for pin in pins)
-            and sorted(Path(f).stat().st_size for f in files) == sorted(pin.size for pin in pins)):
-        split.split_info.num_examples = sum(pin.rows for pin in pins)
+    if (pin.rows and pin.size is not None and len(files) == len(pin.files)
+            and sum(Path(f).stat().st_size for f in files) == pin.size):
+        split.split_info.num_examples = pin.rows
     return split

@@ -114,7 +114,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(format_report(report))
     if args.json is not None:
         write_json(report, args.json)
-    return 0
+    return 1 if report.failed else 0
 
 
 def cmd_qrels(args: argparse.Namespace) -> int:

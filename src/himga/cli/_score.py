@@ -6,9 +6,11 @@
     himga score locomo RESULTS.json --paper-metrics all [--paper-aggregation per_sample] [--paper-without-category-5]
     himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one per line
     himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored
+    himga score beam HYP.jsonl --config 100K --prompts REQ.jsonl [--judge-variant fixed]  # several requests a question
+    himga score beam HYP.jsonl --config 100K --labels REPLIES.jsonl                      # {"request_id", "reply"} lines
 
 The predictions are the evaluation loop's records, a JSON array or JSON Lines (:mod:`himga.scoring._records`).
-A benchmark scored by a judge model (LongMemEval) needs ``--prompts`` or ``--labels``; himga calls no model.
+A benchmark scored by a judge model (LongMemEval, BEAM) needs ``--prompts`` or ``--labels``; himga calls no model.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub) -> None:
     """Register ``score`` on the ``himga`` command's subparsers."""
+    from himga.catalog import CATALOG
     from himga.cli._args import add_cache_dir, add_config, add_data_dir, add_dataset, add_options
 
     p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
@@ -40,7 +43,12 @@ def add_parser(sub) -> None:
     add_options(p, ("gold", "errata"))
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
     p.add_argument("--labels", metavar="FILE", default=None,
-                   help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file)')
+                   help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file; '
+                        'a judge of several requests per question: {"request_id", "reply"} lines)')
+    variants = {v: e.name for e in CATALOG.values() if e.scoring is not None for v in e.scoring.judge_variants}
+    p.add_argument("--judge-variant", choices=list(variants), default=None,
+                   help=f"{', '.join(sorted(set(variants.values())))} only: the judge's official behaviour, quirks included "
+                        "(official, the default), or with them fixed (fixed); the report names the variant")
     from himga.cli._paper import add_paper_args
     from himga.cli._judged import add_judge_args
 
@@ -64,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.runs import check_outputs, write_text
-    from himga.scoring import brief, check_hypotheses, check_ids, labels_of
+    from himga.scoring import brief, check_hypotheses, check_ids, labels_of, replies_of
     from himga.scoring import match_records
     from himga.cli._paper import paper_options
     from himga.runs import dumps_report, run_record
@@ -81,6 +89,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
     bench = scorer(args.dataset)
     judged = bench.score is None
+    several = bench.score_replies is not None  # a judge of several requests per question, each reply read by request id
+    if args.judge_variant is not None and args.judge_variant not in bench.judge_variants:
+        raise ConfigurationError(f"{args.dataset}: --judge-variant applies to a judge with variants "
+                                 f"({', '.join(bench.judge_variants) or 'this one has none'})")
+    variant = args.judge_variant or (bench.judge_variants[0] if bench.judge_variants else None)
     if not judged and (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset}: --prompts and --labels apply to benchmarks scored by a judge model")
     if judged and not (args.prompts or args.labels):
@@ -96,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
-    labels, models, judged_hypotheses = labels_of(labels_file, bench.read_label) if labels_file else (None, [], {})
+    replies = None
+    if labels_file is not None and several:
+        (replies, models), labels, judged_hypotheses = replies_of(labels_file), None, {}
+    else:
+        labels, models, judged_hypotheses = labels_of(labels_file, bench.read_label) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
     config, entry, files, index, questions = load_questions(args, options, outputs, inputs, ids_file)
     name = pred_file.name
@@ -107,12 +124,17 @@ def run(args: argparse.Namespace) -> int:
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
     if args.prompts:
-        contexts = _judge_contexts(bench, args, options, predictions)
-        lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid], *contexts.get(qid, ()))},
-                            ensure_ascii=False)
-                 for qid in questions if qid in predictions]
+        if several:
+            lines = [json.dumps(request, ensure_ascii=False) for qid in questions if qid in predictions
+                     for request in bench.judge_requests(qid, questions[qid], predictions[qid], variant)]
+        else:
+            contexts = _judge_contexts(bench, args, options, predictions)
+            lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid], *contexts.get(qid, ()))},
+                                ensure_ascii=False)
+                     for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
-        print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else ""))
+        print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else "")
+              + (f" (judge variant {variant})" if several else ""))
         if (note := entry.note(config)) and not args.labels:
             print(f"note: {note}")
         if not args.labels:
@@ -123,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"{labels_file.name}: {len(unasked)} verdicts for questions without a hypothesis "
                                      f"in {name}: {', '.join(map(brief, unasked[:20]))}")
     report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
-                             file=labels_file.name if labels_file is not None else name, partial_hint="--partial")
+                             file=labels_file.name if labels_file is not None else name, partial_hint="--partial",
+                             replies=replies, variant=variant if several else None)
     read = {"predictions": pred_file, **({"labels": labels_file} if labels_file else {})}
     identity = run_identity(args.dataset, config, data_dir=args.data_dir, ids=ids_file, **options)
     record = run_record(args.dataset, config, files, report, inputs=read, label_models=models, identity=identity)
@@ -143,16 +166,17 @@ def run(args: argparse.Namespace) -> int:
     if bench.judge is not None:  # which judge, model and templates scored it
         from himga.scoring import judge_line, judges
 
-        registered = judges().get(bench.judge["name"])  # a judge whose requests need no Sample is in the registry
+        named = bench.judge["name"] if variant in (None, *bench.judge_variants[:1]) else f"{bench.judge['name']}-{variant}"  # beam-fixed
+        registered = judges().get(named)  # LoCoMo-Plus's judge reads the Sample's conversation: not in the registry
         described = registered.describe() if registered is not None else {
-            "name": bench.judge["name"], **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
+            "name": named, **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
         print(judge_line({**described, "model_requested": bench.judge["model"], "models_answered": models}))
     print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")
     if bench.judge is not None and any(m != bench.judge["model"] for m in models):
-        print(f"note: {labels_file.name} names judge model {', '.join(models)}; the official print_qa_metrics.py "
-              f"accepts only {bench.judge['model']}")
+        official = ("the official judge is" if several else "the official print_qa_metrics.py accepts only")
+        print(f"note: {labels_file.name} names judge model {', '.join(models)}; {official} {bench.judge['model']}")
     if args.out:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")

@@ -29,12 +29,20 @@ snap-research/locomo, read at commit ``92286325a40764bee61f77824ddb95233b11c4d6`
 
 - relevant turns: the QA pair's evidence turn ids (himga normalizes them, ``evidence.turn_ids``);
 - relevant sessions: the sessions those ids name, ``D<s>:<t>`` → ``s`` (the official code's session mode
-  takes ``ev.split(':')[0][1:]``);
+  takes ``ev.split(':')[0][1:]``); an id of another form (LoCoMo-Plus's inserted turns, ``cue:1``), the session
+  holding it;
 - candidates: every turn (``dia_id``) and every session of the conversation;
 - a QA pair with no evidence is not evaluable (the official code scores it ``recall = 1`` instead; 4
   category-3 QA pairs in ``locomo10.json``). Evidence ids that name no turn of the conversation
   (``conv-42`` QA ``"58"`` ``D10:19``, ``conv-47`` QA ``"38"`` ``D4:36``) stay relevant, as in the
   official recall (they count in its denominator), and are reported in ``Relevance.dangling``.
+
+**Evidence turns** (:data:`EVIDENCE_TURNS`, BEAM's and REALTALK's rule): a benchmark whose evidence names turns by id
+and the sessions they are in, with no official retrieval evaluation (BEAM's and REALTALK's repositories have none):
+relevant turns are ``evidence.turn_ids``, relevant sessions ``evidence.session_ids`` (BEAM: the batches those messages
+are in; REALTALK: the sessions holding those turns, its ``D<day>:<n>`` ids naming no session);
+candidates are every turn with a ``turn_id`` and every session; a QA pair without evidence is not evaluable
+(``"no evidence"``: BEAM's abstention questions have none), ids that name no turn are ``dangling``.
 
 Where LoCoMo's official recall differs from TREC measures over these labels (checked against the same
 commit): it keeps the no-evidence QA pairs (recall 1) in its mean; its session recall counts evidence
@@ -52,8 +60,8 @@ from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "TURN_EVIDENCE", "Relevance", "RelevanceRule", "candidates",
-           "check_granularity", "relevance", "rule_of"]
+__all__ = ["EVIDENCE_TURNS", "GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
+           "relevance", "rule_of"]
 
 #: The two retrieval granularities.
 GRANULARITIES = ("session", "turn")
@@ -134,34 +142,32 @@ def _longmemeval_relevance(sample, qa) -> Relevance:
     return Relevance(_unique(sessions), _unique(turns), reason is None, reason)
 
 
-def _turn_evidence(sample, qa, *, session_of_id: Callable[[str], str | None] | None = None) -> Relevance:
-    """Labels from a QA pair's evidence turn ids: the relevant turns are those ids, the relevant sessions the
-    session each id names (``session_of_id``, when given and it names one) or else the session holding that turn.
-
-    LoCoMo names the session in the id (``D<s>:<t>`` → ``s``, the official rule, which keeps the session of an id
-    naming no turn); REALTALK does not (its ``D`` counts days), so only the session holding the turn counts.
-    """
+def _locomo_relevance(sample, qa) -> Relevance:
+    """LoCoMo's labels from the normalized evidence (see the module docstring): the relevant sessions are the ones the
+    ids name, ``D<s>:<t>`` → ``s`` (the official rule, which keeps the session of an id naming no turn); an id of
+    another form (LoCoMo-Plus's inserted turns, ``cue:1``) counts the session holding it."""
     turns = list(qa.evidence.turn_ids)
     holder = {m.turn_id: s.session_id for s in sample.sessions for m in s.messages if m.turn_id is not None}
-    named = [session_of_id(t) if session_of_id is not None else None for t in turns]
-    sessions = _unique(s for t, n in zip(turns, named) if (s := n or holder.get(t)) is not None)
+    sessions = _unique(s for t in turns if (s := (m[1] if (m := _LOCOMO_TURN.fullmatch(t)) else holder.get(t))) is not None)
     dangling = [t for t in turns if t not in holder]
     reason = None if turns else "no evidence"
     return Relevance(sessions, turns, reason is None, reason, dangling)
 
 
-def _locomo_session(turn_id: str) -> str | None:
-    """The session a LoCoMo turn id names: ``D<s>:<t>`` → ``s`` (``None`` for an id of another form)."""
-    return m[1] if (m := _LOCOMO_TURN.fullmatch(turn_id)) else None
-
-
-def _locomo_relevance(sample, qa) -> Relevance:
-    """LoCoMo's labels from the normalized evidence (see the module docstring)."""
-    return _turn_evidence(sample, qa, session_of_id=_locomo_session)
-
-
 def _locomo_turns(session) -> list[tuple[str, object]]:
     return [(m.turn_id, m) for m in session.messages if m.turn_id is not None]
+
+
+def _evidence_relevance(sample, qa) -> Relevance:
+    """Labels from the evidence as the builder gives it: turn ids and their sessions (see the module docstring)."""
+    turns = list(qa.evidence.turn_ids)
+    present = {m.turn_id for s in sample.sessions for m in s.messages}
+    reason = None if turns else "no evidence"
+    return Relevance(list(qa.evidence.session_ids), turns, reason is None, reason, [t for t in turns if t not in present])
+
+
+def _speaker_lines(session) -> str:
+    return "\n".join(f"{m.role}: {m.content}" for m in session.messages)
 
 
 @dataclass(frozen=True)
@@ -203,10 +209,11 @@ LOCOMO = RelevanceRule(
     scoped_ids=True,
 )
 
-#: REALTALK: LoCoMo's rule, except that a turn's session is the one holding it (its ``D<day>:<n>`` ids count days,
-#: not sessions), so an evidence id naming no turn names no session either (it is reported in ``dangling``).
-TURN_EVIDENCE = RelevanceRule(
-    judge=_turn_evidence,
+#: BEAM and REALTALK: the evidence's turn ids and sessions as the builder gives them (BEAM: the batches of the messages;
+#: REALTALK: the sessions holding the turns, its ``D<day>:<n>`` ids naming no session); candidate turns are every
+#: turn with a ``turn_id``.
+EVIDENCE_TURNS = RelevanceRule(
+    judge=_evidence_relevance,
     turns=_locomo_turns,
     session_text=_speaker_lines,
     scoped_ids=True,

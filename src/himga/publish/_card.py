@@ -65,15 +65,17 @@ def _size_category(rows: int) -> str:
 
 
 def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
-    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry`` (every file of a config that pins several)."""
-    return [(config, f.filename, f.url, f.revision, f.sha256) for config in entry.configs for f in entry.pinned_files(config)]
+    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry`` (a pin of several files: its
+    folder, ``"chats/100K/ (40 files)"``, and the sha256 of their ``sha256sum`` listing)."""
+    return [(config, f"{f.filename}/ ({len(f.parts)} files)" if f.parts else f.filename, f.url, f.revision, f.sha256)
+            for config, f in entry.pins().items()]
 
 
 def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     """How ``source`` compares with the pinned file of export config ``config`` (its builder config's):
     identical, differs, or cannot be checked."""
     config = export_config(entry, config).config
-    pin = pinned_file(entry, config, source.filename)
+    pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
     if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
@@ -84,15 +86,24 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
 
 def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
     if sources is None:  # the card of no export (the builder's own): the pins it downloads
-        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(entry) if c in configs]
+        rows = [(c, f"`{f}`", u, f"`{r}`" if r else "not pinned", f"`{h}`" if h else "not pinned")
+                for c, f, u, r, h in _sources(entry) if c in configs]
         return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
-    rows = [
-        (c, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, c, f)) for c in configs for f in sources[c]
-    ]
+    rows = [row for c in configs for row in _source_rows(entry, c, sources[c])]
     return (
         "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
         + _table(("config", "source file", "bytes", "sha256", "pinned file"), rows)
     )
+
+
+def _source_rows(entry: Benchmark, config: str, files: list[SourceFile]) -> list[tuple[str, ...]]:
+    """The source table's rows of one config: a row per file, or one row for the whole when the files are exactly the
+    files of a pin of several (BEAM's 40 files of ``chats/100K``)."""
+    pin = pinned_file(entry, export_config(entry, config).config)
+    if pin.parts and len(files) == len(pin.parts) and {f.sha256 for f in files} == {p.sha256 for p in pin.parts}:
+        return [(config, code_cell(f"{pin.filename}/ ({len(files)} files)"), f"{sum(f.num_bytes for f in files):,}",
+                 f"`{pin.sha256}` (sha256sum listing)", f"identical to the pinned [`{pin.filename}`]({pin.url})")]
+    return [(config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files]
 
 
 def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None:

@@ -1,4 +1,4 @@
-"""Official scoring as functions: LoCoMo's answer F1 and LongMemEval's judge, the papers' tables, a run record.
+"""Official scoring as functions: LoCoMo's answer F1, LongMemEval's and BEAM's judges, the papers' tables, a run record.
 
 Pure functions, the official text and rules in one place each, with their source commits:
 
@@ -12,6 +12,9 @@ Pure functions, the official text and rules in one place each, with their source
   label rule correct/partial/wrong → 1/0.5/0, model and parameters, sha256); requests byte-identical to
   ``llm_as_judge.py``'s (xjtuleeyf/Locomo-Plus@059f4e3).
 - REALTALK's F1 is LoCoMo's (:data:`REALTALK_SCORER`, danny911kr/REALTALK@b903e06 ``eval_memory/qa_tool.py``).
+- :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring._beam`): BEAM's judge
+  as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the official
+  reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
 - :func:`score_records` (:mod:`himga.scoring._records`): the evaluation loop's records as it writes them (a list,
@@ -49,16 +52,19 @@ from himga.scoring._locomo_plus import judge_request as locomo_plus_judge_reques
 from himga.scoring._locomo_plus import read_label as locomo_plus_label
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
-                                        read_predictions)
+                                        read_predictions, replies_of)
 from himga.scoring._paper_metrics import FAMILIES as PAPER_FAMILIES
 from himga.scoring._paper_metrics import paper_scores
 from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules, format_paper_table,
                                          paper_record, paper_tables)
 from himga.scoring._records import RecordIndex, match_records, record_index
 from himga.scoring._report import format_table, questions_by_id, score_questions, score_records, score_samples, scorer
-from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, REALTALK_SCORER, Row, Scorer
+from himga.scoring._scorers import BEAM_SCORER, LOCOMO_SCORER, LONGMEMEVAL_SCORER, REALTALK_SCORER, Row, Scorer
+from himga.scoring._beam import OFFICIAL_JUDGE as BEAM_JUDGE, judge_prompt as beam_judge_prompt, parse_reply as beam_parse_reply
 
 __all__ = [
+    "BEAM_JUDGE",
+    "BEAM_SCORER",
     "LOCOMO_PLUS_CATEGORIES",
     "LOCOMO_PLUS_COGNITIVE",
     "LOCOMO_PLUS_JUDGE",
@@ -77,6 +83,8 @@ __all__ = [
     "Scorer",
     "UnreadableReply",
     "Verdicts",
+    "beam_judge_prompt",
+    "beam_parse_reply",
     "brief",
     "check_hypotheses",
     "check_ids",
@@ -110,6 +118,7 @@ __all__ = [
     "read_predictions",
     "read_verdicts",
     "record_index",
+    "replies_of",
     "score_judged",
     "score_questions",
     "score_records",

@@ -118,12 +118,19 @@ def score_records(dataset: str, samples: Iterable, records, *, partial: bool = F
 
 def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
                     labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions",
-                    partial_hint: str = "partial=True") -> dict:
+                    partial_hint: str = "partial=True", replies: Mapping[str, str] | None = None,
+                    variant: str | None = None) -> dict:
     """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors.
 
-    ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``).
+    ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``). A benchmark
+    whose judge is asked several requests per question (BEAM) takes ``predictions`` and ``replies``
+    (``{request_id: reply}``, :func:`~himga.scoring.replies_of`) instead of ``labels``, and the judge ``variant``
+    (default: its first, the official behaviour); the report then names the variant and holds each question's
+    details under ``judge_details``.
     """
     bench = scorer(dataset)
+    if bench.score_replies is not None:
+        return _score_replies(bench, questions, predictions, replies, variant, partial=partial, file=file, partial_hint=partial_hint)
     given = predictions if bench.score is not None else labels
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (labels=)"
@@ -176,7 +183,8 @@ def _cell(summary: dict) -> str:
 def format_table(report: dict) -> str:
     """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
     lines = [f"{report['dataset']}: {report['scored']} questions scored"
-             + (f", {len(report['missing'])} missing" if report["missing"] else ""),
+             + (f", {len(report['missing'])} missing" if report["missing"] else "")
+             + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
              f"{'':<28}{'n':>6}  {'mean':>7}  95% interval"]
     lines += [f"{row['type']:<28}{_cell(row)}" for row in report["per_type"]]
     for name in ("overall", "overall_without_category_5", "abstention"):
@@ -187,3 +195,35 @@ def format_table(report: dict) -> str:
         value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
         lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
     return "\n".join(lines)
+
+
+def _score_replies(bench: Scorer, questions: Mapping, predictions: Mapping[str, str] | None, replies: Mapping[str, str] | None,
+                   variant: str | None, *, partial: bool, file: str, partial_hint: str) -> dict:
+    """:func:`score_questions` for a judge of several requests per question: a question is scored when every request
+    :attr:`~himga.scoring.Scorer.judge_requests` makes for it has a reply."""
+    if predictions is None or replies is None:
+        raise ConfigurationError(f"{bench.name}: scoring needs the predictions and the judge's replies (replies=)")
+    variant = variant or bench.judge_variants[0]
+    if variant not in bench.judge_variants:
+        raise ConfigurationError(f"{bench.name}: judge variant: expected one of {', '.join(bench.judge_variants)}, got {variant!r}")
+    check_ids(file, predictions, questions, partial=True)  # unknown ids
+    needed = {qid: [r["request_id"] for r in bench.judge_requests(qid, qa, predictions[qid], variant)]
+              for qid, qa in questions.items() if qid in predictions}
+    asked = {rid for ids in needed.values() for rid in ids}
+    if unasked := [rid for rid in replies if rid not in asked]:
+        raise SourceFormatError(file, "$", f"{len(unasked)} replies to requests these predictions do not make "
+                                           f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}")
+    complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
+    missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
+    if len(missing) == len(questions):
+        raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has every reply")
+    rows: list[Row] = []
+    details = {}
+    for qid, qa in questions.items():
+        if qid in complete:
+            details[qid] = bench.score_replies(qid, qa, predictions[qid], replies, variant, file=file)
+            rows.append((qid, bench.row_key(qa), float(details[qid]["score"])))
+    per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
+    return {"dataset": bench.name, "metric": bench.metric, "judge_variant": variant, "per_type": per_type,
+            **bench.summaries(rows), "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows},
+            "judge_details": details}

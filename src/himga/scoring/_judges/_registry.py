@@ -12,21 +12,24 @@ from himga.scoring._judges._zep import ZEP
 
 __all__ = ["BUILT_IN", "judge_named", "judges", "judges_for"]
 
-#: The judges himga holds itself, besides the benchmarks' own (``Benchmark.judges``); LongMemEval's is added by
-#: :func:`judges` (it lives with LongMemEval's official rules, :mod:`himga.scoring._longmemeval`).
+#: The judges himga holds itself, besides the benchmarks' own (``Benchmark.judges``); LongMemEval's and BEAM's are
+#: added by :func:`judges` (they live with those benchmarks' official rules, :mod:`himga.scoring._longmemeval` and
+#: :mod:`himga.scoring._beam_judges`).
 BUILT_IN: tuple[Judge, ...] = (MEM0, ZEP, MEMOS, EVERMEMOS, MAGMA)
 
 
 def judges() -> dict[str, Judge]:
-    """Every registered judge by name: LongMemEval's, the built-in LoCoMo judges, then each catalogue entry's own.
+    """Every registered judge by name: LongMemEval's, BEAM's two, the built-in LoCoMo judges, then each catalogue
+    entry's own.
 
     Raises:
         ConfigurationError: two judges share a name.
     """
     from himga.entry import entry_named, entry_names
+    from himga.scoring._beam_judges import BEAM_JUDGES
     from himga.scoring._longmemeval import LONGMEMEVAL_JUDGE
 
-    found = [LONGMEMEVAL_JUDGE, *BUILT_IN]
+    found = [LONGMEMEVAL_JUDGE, *BEAM_JUDGES, *BUILT_IN]
     for name in entry_names():
         found += list(entry_named(name).judges)
     out: dict[str, Judge] = {}
@@ -41,7 +44,7 @@ def judge_named(name: str) -> Judge:
     """The judge called ``name``.
 
     Raises:
-        ConfigurationError: ``unknown judge 'x': expected one of evermemos, longmemeval, magma, mem0, memos, zep``.
+        ConfigurationError: ``unknown judge 'x': expected one of beam, beam-fixed, evermemos, longmemeval, magma, mem0, memos, zep``.
     """
     registry = judges()
     if name not in registry:
