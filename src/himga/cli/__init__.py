@@ -13,16 +13,31 @@ import argparse
 import os
 import sys
 
-from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
-                             add_source_args)
-from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset, cmd_validate,
-                                 cmd_verify, version)
-from himga.catalog import NAMES as DATASETS
 from himga.errors import HimgaError, redacted
 
 
+def version() -> str:
+    """``himga 0.1.0 (datasets 5.2.0)``: the versions a bug report needs (read from the installed metadata:
+    nothing is imported)."""
+    from importlib.metadata import version as installed
+
+    from himga import __version__
+
+    return f"himga {__version__} (datasets {installed('datasets')})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``himga`` command, one subcommand per command."""
+    """The argument parser of the ``himga`` command, one subcommand per command.
+
+    Its choices come from the catalogue, which imports every builder and so ``datasets``: :func:`main`
+    answers ``himga --version`` before building it.
+    """
+    from himga.catalog import NAMES as DATASETS
+    from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
+                                 add_source_args)
+    from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset,
+                                     cmd_validate, cmd_verify)
+
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -101,6 +116,9 @@ def _one_line(message: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``himga`` console script; returns the exit status."""
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # as argparse answers it, without the catalogue
+        print(version())
+        raise SystemExit(0)
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
