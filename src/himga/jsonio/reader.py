@@ -1,12 +1,16 @@
 """Reading JSON source files with errors that name the file and the position.
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
-are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
-holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
-more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
-them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
-the file changed while it was read.
+are streamed one array item at a time with :func:`iter_array_items`. Both accept a UTF-8 byte-order
+mark, reject the non-standard ``NaN``/``Infinity`` literals, an object holding the same key twice (JSON
+parsers silently keep one of the values) and arrays or objects nested more than
+:data:`~himga.jsonio._depth.MAX_DEPTH` levels deep, and raise :class:`~himga.errors.SourceChangedError`
+if the file changed while it was read.
+
+Each parses once, with ``msgspec``, every check folded into that parse (:mod:`himga.jsonio._fast`). What
+that pass cannot vouch for is read again by the full reader, which words the error: ``json`` with hooks for
+whole documents, ``ijson`` (C backend) for arrays, both behind the depth guard (checked on the bytes before
+the parser sees them: neither bounds nesting in memory).
 """
 
 from __future__ import annotations
