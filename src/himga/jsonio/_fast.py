@@ -43,6 +43,7 @@ _AT_BYTE = re.compile(r"\(byte (\d+)\)")  # where msgspec found the input malfor
 _ITEM_LIMIT = 1 << 28
 _NUMBER_CUT = 64  # an error this close to the end of what was read may be a number the read cut: read more
 _WHITESPACE = b" \t\r\n"
+_NODES = frozenset((dict, list, int))  # what the walk looks at; strings, floats, booleans and null are leaves
 _INT64 = (-(2**63 - 1), 2**63 - 1)  # what ijson's C backend (yajl) reads; the array reader refuses more
 
 
@@ -72,21 +73,21 @@ def canonical(value: Any) -> bytes:
 
 def _tree_ok(value: Any, levels: int, int64: bool) -> bool:
     """Whether ``value`` nests at most ``levels`` arrays/objects deep and, with ``int64``, holds no integer
-    outside 64 bits: one walk over its containers, a level at a time (strings are skipped in C)."""
+    outside 64 bits: one walk over its containers, a level at a time (the leaves are skipped in C)."""
     low, high = _INT64
     frontier = [value]
     while frontier:
-        below = []
-        for item in [v for v in frontier if type(v) is not str and type(v) is not float and type(v) is not bool and v is not None]:
-            if type(item) is int:
-                if int64 and not low <= item <= high:
-                    return False
-            elif levels == 0:
-                return False
-            else:
-                below.append(item.values() if type(item) is dict else item)
+        nodes = [v for v in frontier if type(v) in _NODES]
+        if int64 and (ints := [v for v in nodes if type(v) is int]) and (min(ints) < low or max(ints) > high):
+            return False
+        dicts = [v for v in nodes if type(v) is dict]
+        lists = [v for v in nodes if type(v) is list]
+        if not dicts and not lists:
+            return True
+        if levels == 0:
+            return False
         levels -= 1
-        frontier = list(chain.from_iterable(below))
+        frontier = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
     return True
 
 
