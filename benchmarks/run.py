@@ -190,13 +190,16 @@ def machine() -> str:
     """One line: cores, RAM, Python, datasets/pyarrow/ijson versions, date."""
     import datasets
     import ijson
+    import msgspec
+    import orjson
     import pyarrow
 
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return (
         f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), {ram:.1f} GiB RAM, "
         f"{platform.system()} {platform.release()}, Python {platform.python_version()}, datasets {datasets.__version__}, "
-        f"pyarrow {pyarrow.__version__}, ijson {ijson.__version__} ({ijson.backend}); "
+        f"pyarrow {pyarrow.__version__}, ijson {ijson.__version__} ({ijson.backend}), msgspec {msgspec.__version__}, "
+        f"orjson {orjson.__version__}; "
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
     )
 

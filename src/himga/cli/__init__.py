@@ -26,6 +26,20 @@ def version() -> str:
     return f"himga {__version__} (datasets {installed('datasets')})"
 
 
+_COMMANDS = ("cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
+             "cmd_verify")
+
+
+def __getattr__(name: str):
+    """The commands of :mod:`himga.cli._commands`, imported on first use (they import the catalogue)."""
+    if name not in _COMMANDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from himga.cli import _commands
+
+    globals()[name] = value = getattr(_commands, name)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command.
 
@@ -35,8 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     from himga.catalog import NAMES as DATASETS
     from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
                                  add_source_args)
-    from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset,
-                                     cmd_validate, cmd_verify)
+    import himga.cli as commands  # the cmd_* functions, looked up here (imported on first use, see __getattr__)
 
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version())
@@ -44,14 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="parse the source files into the Arrow cache")
     add_source_args(p)
-    p.set_defaults(func=cmd_build)
+    p.set_defaults(func=commands.cmd_build)
 
     p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
     add_source_args(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=commands.cmd_stats)
 
     p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
     add_export_args(p)
@@ -61,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
     add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=commands.cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
     add_export_args(p)
@@ -69,12 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
-    p.set_defaults(func=cmd_push)
+    p.set_defaults(func=commands.cmd_push)
 
     p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
     add_source_args(p)
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
-    p.set_defaults(func=cmd_qrels)
+    p.set_defaults(func=commands.cmd_qrels)
 
     p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
     add_source_args(p)
@@ -83,25 +96,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
     p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
     p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
-    p.set_defaults(func=cmd_subset)
+    p.set_defaults(func=commands.cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     add_dataset(p)
     add_config(p)
     add_data_dir(p)
     p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
-    p.set_defaults(func=cmd_validate)
+    p.set_defaults(func=commands.cmd_validate)
 
     p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
     add_dataset(p, optional=True)
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
-    p.set_defaults(func=cmd_sources)
+    p.set_defaults(func=commands.cmd_sources)
 
     p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
     p.add_argument("dataset", nargs="*", metavar="{" + ",".join(DATASETS) + "}", help="which benchmarks' caches (default: every one)")
     add_cache_dir(p)
-    p.set_defaults(func=cmd_verify)
+    p.set_defaults(func=commands.cmd_verify)
 
     from himga.cli._score import add_parser as add_score_parser
 
