@@ -185,6 +185,20 @@ def parse_msgspec(args) -> dict:
     return {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0, "items": n}
 
 
+def beam_build(args) -> dict:
+    """(10) BEAM cold build: the chats of a tier (``--input`` a folder in the repository's layout) → Arrow cache."""
+    from himga.cache import make_builder, prepare
+
+    shutil.rmtree(args.cache, ignore_errors=True)
+    t0, c0 = time.perf_counter(), time.process_time()
+    builder = make_builder("beam", args.config, data_dir=args.input, cache_dir=args.cache)
+    ds = prepare(builder)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    files = builder.source_files()
+    return {"seconds": seconds, "cpu_seconds": cpu, "rows": len(ds), "input_mb": sum(Path(f).stat().st_size for f in files) / 1e6,
+            "messages": sum(len(s["messages"]) for row in ds.select_columns(["sessions"]) for s in row["sessions"])}
+
+
 def _messages(samples) -> int:
     return sum(len(s.messages) for sample in samples for s in sample.sessions)
 
@@ -201,6 +215,7 @@ MEASUREMENTS = {
     "stream": stream,
     "export": export,
     "verify": verify,
+    "beam_build": beam_build,
 }
 
 

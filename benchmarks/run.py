@@ -1,16 +1,17 @@
-"""The himga benchmark: LongMemEval-shaped input, eight measurements, one table.
+"""The himga benchmark: LongMemEval-shaped input, eight measurements, BEAM builds, one table.
 
 Usage (from the project root)::
 
     python benchmarks/run.py                 # S-scale (~260 MB input), a few minutes
     python benchmarks/run.py --m-scale       # also M-scale (--sessions 480, ~2.6 GB input), much longer
     python benchmarks/run.py --input FILE    # an existing S-scale file instead of generating one
+    python benchmarks/run.py --beam-only     # only the BEAM rows: the real 500K tier and a generated 10M-scale chat
 
 Inputs come from ``himga.testing.write_longmemeval_like`` (S-scale: default arguments, 259,675,208 bytes;
 M-scale: ``sessions=480``), written to the work folder (``--out``, default ``benchmarks/out/``) and reused when
 present. Every measurement runs in a fresh Python process (``benchmarks/measure.py``); its peak RSS is
 the ``ru_maxrss`` the OS reports for that process (``os.wait4``, i.e. ``getrusage`` of the child).
-Timings exclude interpreter start-up and imports, except the start-up rows (10-14: whole processes, median
+Timings exclude interpreter start-up and imports, except the start-up rows (11-15: whole processes, median
 wall time). The machine may be shared, so every S-scale measurement runs ``--repeat`` times (default 3) and
 the fastest run is reported (all runs go to stderr); the cold build's row lists the checks it runs.
 """
@@ -55,6 +56,30 @@ ROWS_M = [
     ("stream", "(7) streaming: first row (M)", "parse", None),
 ]
 RSS_TARGETS = {("s", "build"): 400, ("m", "build"): 1000}
+DEFAULT_BEAM = ROOT.parent / "shared" / "data" / "beam"
+
+
+def beam_rows(work: Path, beam_data: Path, repeat: int) -> list[str]:
+    """(10) BEAM cold builds: the real 500K tier (when ``beam_data`` holds it) and one generated 10M-scale chat
+    (``himga.testing.write_beam_like`` defaults, ~37 MB, written to ``work/beam-10M`` and reused)."""
+    from himga.testing import write_beam_like
+
+    generated = work / "beam-10M"
+    if not (generated / "chats" / "10M" / "1" / "chat.json").is_file():
+        print(f"generating {generated} (one 10M-scale BEAM chat) ...", file=sys.stderr, flush=True)
+        write_beam_like(generated)
+    inputs = [("500K", beam_data, "the real 500K tier"), ("10M", generated, "a generated 10M-scale chat")]
+    lines = []
+    for config, root, what in inputs:
+        if config == "500K" and not (root / "chats" / "500K").is_dir():
+            lines.append(f"| (10) BEAM {config} cold build: {what} not found at {root} | | | | | |")
+            continue
+        r = measure("beam_build", root, work / f"cache-beam-{config}", config, work, repeat=repeat)
+        mb = r["input_mb"] / r["seconds"]
+        lines.append(f"| (10) BEAM {config} cold build: {what}, {r['rows']} chat{'s' if r['rows'] > 1 else ''}, {r['messages']:,} messages, "
+                     f"{r['input_mb']:.0f} MB JSON | {r['seconds']:.2f} s (CPU {r['cpu_seconds']:.2f} s; {mb:.0f} MB/s) "
+                     f"| {r['rss_mb']:.0f} | | | |")
+    return lines
 
 
 def ensure_input(path: Path, sessions: int) -> Path:
@@ -149,11 +174,11 @@ def table(scale: str, rows, results: dict) -> list[str]:
 #: Start-up costs, each a whole fresh process (wall seconds, median of --repeat runs): the import of the
 #: facade, and the command line's first commands (``score`` on the S-scale cache built above).
 STARTUP = [
-    ("import himga.data", "(10) import himga.data", ["-c", "import himga.data"]),
-    ("himga --version", "(11) himga --version (no datasets import)", ["-m", "himga.cli", "--version"]),
-    ("himga sources", "(12) himga sources", ["-m", "himga.cli", "sources"]),
-    ("himga score", "(13) himga score on the built cache (judge prompts for 500 questions)", None),
-    ("python", "(14) python -c pass (the interpreter alone)", ["-c", "pass"]),
+    ("import himga.data", "(11) import himga.data", ["-c", "import himga.data"]),
+    ("himga --version", "(12) himga --version (no datasets import)", ["-m", "himga.cli", "--version"]),
+    ("himga sources", "(13) himga sources", ["-m", "himga.cli", "sources"]),
+    ("himga score", "(14) himga score on the built cache (judge prompts for 500 questions)", None),
+    ("python", "(15) python -c pass (the interpreter alone)", ["-c", "pass"]),
 ]
 
 
@@ -212,6 +237,8 @@ def main() -> None:
     ap.add_argument("--m-input", type=Path, help="an existing M-scale input file (default: generate OUT/m.json)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per S-scale measurement; the fastest is kept (M: 1)")
     ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling); prints no verdicts")
+    ap.add_argument("--beam-data", type=Path, default=DEFAULT_BEAM, help="BEAM in the repository's layout (default ../shared/data/beam)")
+    ap.add_argument("--beam-only", action="store_true", help="measure only the BEAM rows (10)")
     args = ap.parse_args()
 
     work = args.out.resolve()
@@ -224,7 +251,7 @@ def main() -> None:
         "| measurement | time | peak RSS MB | ratio | target | met |",
         "|---|---|---|---|---|---|",
     ]
-    for config, path, sessions, rows in scales:
+    for config, path, sessions, rows in [] if args.beam_only else scales:
         path = ensure_input(Path(path).resolve(), sessions)
         cache = work / f"cache-{config}"
         results = {}
@@ -240,6 +267,9 @@ def main() -> None:
         if config == "s":
             lines.append("| **start-up**: whole processes, median wall time | | | | | |")
             lines += startup(work, path, cache, args.repeat)
+    if not args.only:
+        lines += ["| **BEAM**: one row per tier build (from the JSON chats to the Arrow cache) | | | | | |",
+                  *beam_rows(work, args.beam_data.resolve(), args.repeat)]
     print()
     print("\n".join(lines))
     print()

@@ -4,7 +4,7 @@ catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.c
 from himga.data.relevance import LOCOMO as _RELEVANCE
 from himga.entry import Benchmark
 from himga.scoring import LOCOMO_SCORER
-from himga_locomo import gold, gold_report, locomo, qa_records, records, validate_rules
+from himga_locomo import gold, gold_report, locomo, probe, qa_records, records, validate_rules
 
 __all__ = ["ENTRY"]
 
@@ -20,5 +20,6 @@ ENTRY = Benchmark(
     published_rows=10,
     scorer=LOCOMO_SCORER,
     gold_variants=gold_report,
-    auxiliary=((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),),
+    auxiliary=((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),
+               *((probe.PROBE_FOLDER, f"probe-{v}", pin) for v, pin in probe.PROBE_PINS.items())),
 )

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources import SOURCE_SUFFIXES, check_source_entry, check_source_kind, no_source_files, path_kind
+from himga.sources import SOURCE_SUFFIXES, check_source_entry, check_source_kind, named_paths, no_source_files, path_kind
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 
@@ -126,7 +126,7 @@ def resolve_source(
                 "pass config= (--config) to read one config's file, or pass the file itself"
             )
         raise _no_config(f"the files in {folder}", configs, names="their names")
-    names = _flat(data_files) if data_files is not None else [str(data_dir)] if data_dir is not None else []
+    names = named_paths(data_dir, data_files)
     if not names:
         return config or default
     owners = [config_of(Path(name).name, configs) for name in names]
@@ -142,10 +142,3 @@ def resolve_source(
         raise _no_config(", ".join(Path(n).name for n in names), configs, names="its file name" if len(names) == 1 else "their names")
     return common[0]
 
-
-def _flat(data_files: Any) -> list[str]:
-    if isinstance(data_files, (str, Path)):
-        return [str(data_files)]
-    if isinstance(data_files, Mapping):
-        return [f for v in data_files.values() for f in _flat(v)]
-    return [str(f) for f in data_files]

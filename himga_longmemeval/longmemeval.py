@@ -194,19 +194,10 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
 
     BUILDER_CONFIG_CLASS = LongmemevalConfig
     files_rule = staticmethod(source_files)
+    config_rule = staticmethod(resolve_source)  # the config a file name says (himga_longmemeval/folder.py)
     BUILDER_CONFIGS = _CONFIGS
     DEFAULT_CONFIG_NAME = "s"
-    DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size, see __init__
-
-    def __init__(self, *args, config_name: str | None = None, writer_batch_size: int | None = None, **kwargs):
-        # The config and a folder's files, by the one source rule (himga_longmemeval/folder.py).
-        self.check_config_keywords(kwargs)  # a misspelled option first, then the source's config
-        if config_name is None or config_name in self.builder_configs:  # else datasets names the unknown config
-            config_name = resolve_source(
-                config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs, self.DEFAULT_CONFIG_NAME)
-        super().__init__(*args, config_name=config_name, writer_batch_size=writer_batch_size, **kwargs)
-        if writer_batch_size is None:
-            self._writer_batch_size = self.config.writer_batch_size
+    DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size (ArrowBatches)
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(

@@ -24,7 +24,7 @@ _NO_DATA = f"real data not found at {SHARED_DATA}"
 
 
 # Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
-_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_")
+_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_", "OPENAI_")  # OPENAI_: the judge client reads OPENAI_API_KEY, OPENAI_BASE_URL
 _ENV_NAMES = ("HUGGING_FACE_HUB_TOKEN", "TRANSFORMERS_OFFLINE", "XDG_CACHE_HOME", "DO_NOT_TRACK", "DISABLE_TELEMETRY")
 
 
@@ -144,3 +144,21 @@ def as_nobody(tmp_path):
         reason = (probe.stderr.strip().splitlines() or ["?"])[-1]
         pytest.skip(f"uid {NOBODY} cannot run {sys.executable} with himga (its interpreter or worktree is not readable by that user: {reason})")
     return run
+
+
+@pytest.fixture(scope="session")
+def beam_tier(shared_data, tmp_path_factory):
+    """``beam_tier("100K")``: the real BEAM chats of a tier as Samples, built once per session (on first use) from
+    ``shared_data / "beam"`` into ``beam_tier.cache[name]`` (a build with the same arguments reuses it)."""
+    from himga.data import load_dataset
+
+    built: dict = {}
+
+    def tier(name: str):
+        if name not in built:
+            tier.cache[name] = tmp_path_factory.mktemp(f"beam_{name}")
+            built[name] = load_dataset("beam", name, data_dir=shared_data / "beam", cache_dir=tier.cache[name])
+        return built[name]
+
+    tier.cache = {}
+    return tier

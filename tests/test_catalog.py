@@ -73,7 +73,7 @@ def test_the_checker_finds_each_kind_of_branch():
 
 
 def test_every_entry_resolves():
-    assert NAMES == ("locomo", "longmemeval")
+    assert NAMES == ("locomo", "longmemeval", "beam")
     locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
     assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
     assert locomo.configs == ["default"]
@@ -117,7 +117,7 @@ def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
 
 
 def test_unknown_names_and_configs_are_configuration_errors():
-    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['locomo', 'longmemeval'\]$"):
+    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'longmemeval'\]$"):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
         benchmark("longmemeval").config("x")
@@ -134,9 +134,12 @@ def test_options_are_checked_with_one_wording():
 def test_auxiliary_pins_are_catalogue_data():
     locomo = benchmark("locomo")
     assert AUXILIARY_FOLDERS == ("locomo-audit",)
-    [(folder, label, pin)] = locomo.auxiliary_pins()
+    (folder, label, pin), *probes = locomo.auxiliary_pins()
     assert (folder, label, pin.filename, pin.revision, pin.size) == (
         "locomo-audit", "errata", "errors.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 150_552)
+    assert [(f, lab, p.filename, p.revision, p.size) for f, lab, p in probes] == [
+        ("locomo-audit", "probe-v1", "ap-baseline/v1/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 656_280),
+        ("locomo-audit", "probe-v2", "ap-baseline/v2/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 645_227)]
     assert locomo.auxiliary_pin("errata") == (folder, pin)
     assert benchmark("longmemeval").auxiliary_pins() == []
     with pytest.raises(ConfigurationError, match=r"^longmemeval: no pinned errata file$"):

@@ -81,8 +81,8 @@ def test_departures_table_is_on_the_first_screen():
     assert heading < 30 and lines.index(rows[-1]) < 50
     decisions = {row.split(" | ")[0].removeprefix("| "): row for row in rows}
     assert list(decisions) == ["LoCoMo category order", "LoCoMo category-5 gold", "LoCoMo category-3 gold",
-                               "LongMemEval session order", "LongMemEval file names", "`raw` keys",
-                               "builders registered on `import himga`"]
+                               "LongMemEval session order", "LongMemEval file names", "`raw` keys", "BEAM probe markers",
+                               "BEAM abilities as question types", "BEAM judge", "builders registered on `import himga`"]
     assert "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`" in decisions["LoCoMo category order"]
     for decision, option in [("LoCoMo category order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
                              ("LoCoMo category-3 gold", 'category3_answer="full"'), ("LongMemEval session order", "chronological(sample)")]:  # fmt: skip
@@ -144,10 +144,10 @@ def _resolves(dotted: str) -> bool:
 
 
 def test_every_python_name_the_pages_use_imports():
-    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…` dotted name in README and docs imports
+    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…`, `himga_beam…` dotted name in README and docs imports
     (a module moved by a layout change shows up here, not in a reader's traceback)."""
     named = {(page.relative_to(ROOT), name) for page in PAGES
-             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
+             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
              if not name.endswith((".py", ".md", ".json"))}  # fmt: skip
     assert len(named) >= 20
     assert [(str(page), name) for page, name in sorted(named) if not _resolves(name)] == []

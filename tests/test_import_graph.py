@@ -96,7 +96,7 @@ LAYERS = [
     ("himga.errors", "himga.version", "himga.identifiers", "himga.finding"),
     ("himga.jsonio", "himga.entry", "himga.options"),
     ("himga.sources", "himga.data.schema", "himga.data.features", "himga.data.dates", "himga.data.relevance",
-     "himga.data.ids", "himga.data.convert", "himga.data.helpers"),
+     "himga.data.ids", "himga.data.convert", "himga.data.helpers", "himga.data.view"),
     ("himga.cache", "himga.scoring"),
     ("himga_",),
     ("himga.catalog",),

@@ -79,7 +79,8 @@ def test_the_wheel_holds_every_package_of_the_tree(wheel):
     packages = sorted({n.rpartition("/")[0].replace("/", ".") for n in names if n.endswith("/__init__.py")})
     assert packages == TREE_PACKAGES
     assert {"himga_locomo/card_notes.md", "himga_locomo/README.md", "himga_locomo/locomo10.content.json",
-            "himga_longmemeval/card_notes.md", "himga_longmemeval/README.md"} <= set(names)
+            "himga_longmemeval/card_notes.md", "himga_longmemeval/README.md", "himga_beam/card_notes.md", "himga_beam/README.md",
+            "himga_beam/beam.manifest.json"} <= set(names)
 
 
 def test_every_module_imports_from_the_installed_wheel(installed, tmp_path):
@@ -100,3 +101,6 @@ def test_the_installed_command_runs_stats(installed, tmp_path, shared_data):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "QA pairs                    1,986" in done.stdout
     assert done.stdout.strip().endswith("source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok")
+    done = subprocess.run([str(installed / "bin" / "himga"), "sources", "beam"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]  # the pins of BEAM's tiers come from the wheel's manifest
+    assert done.stdout.splitlines()[0] == "beam/100K: chats/100K/ (40 files; sha256: of their sha256sum listing)"

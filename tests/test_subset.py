@@ -165,3 +165,26 @@ def test_run_identity(shared_data, tmp_path):
                  "errata_sha256": "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"},
         "ids": "ids.txt", "subset_fingerprint": fingerprint(["conv-26:0", "conv-30:2"], [LOCOMO_SHA256]),
     }
+
+
+def test_exclude_category_5_draws_from_the_1540_non_adversarial_questions(shared_data, locomo_samples, tmp_path, capsys):
+    out = tmp_path / "ids.txt"
+    argv = ["subset", "locomo", str(out), "--n", "500", "--seed", "0", "--data-dir", str(shared_data / "locomo"),
+            "--cache-dir", str(tmp_path / "c")]
+    assert main([*argv, "--exclude-category", "5"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "locomo: 500 of 1,540 QA pairs (category 5 excluded: 446), seed 0",
+        f"source: locomo10.json sha256 {LOCOMO_SHA256}",
+        f"wrote {out}",
+        "fingerprint: 3566280f43da655b996fba0042ee069d0cbad9fddca65dda3dc439276a942810",
+    ]
+    ids = out.read_text().splitlines()
+    category = {item_id(s, qa): qa.raw["category"] for s in locomo_samples for qa in s.qa_pairs}
+    assert len(ids) == 500 and Counter(category[i] for i in ids) == {4: 248, 1: 110, 2: 107, 3: 35}
+    by_type = out.with_name("by_type.txt")
+    assert main([*argv[:2], str(by_type), *argv[3:], "--exclude-type", "adversarial"]) == 0
+    assert by_type.read_text() == out.read_text()  # the same questions, so the same ids and fingerprint
+    assert main([*argv, "--exclude-category", "7"]) == 2
+    assert capsys.readouterr().err.endswith("himga: error: --exclude-category: no QA pair has category 7\n")
+    assert main([*argv, "--exclude-type", "adversarial", "--n", "1541"]) == 2
+    assert "--n: expected 1 to 1,540 (the QA pairs of the source), got 1,541" in capsys.readouterr().err

@@ -85,6 +85,8 @@ class Benchmark:
             is found in under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (like a benchmark's own folder),
             its label in ``himga sources``, and its pin (LoCoMo: ``("locomo-audit", "errata", ERRATA_PIN)``,
             read with ``gold="audited"``).
+        judges: The benchmark's own judges (:class:`himga.scoring.Judge`, defined in its folder), registered
+            beside the built-in ones (:func:`himga.scoring.judges`).
     """
 
     name: str
@@ -99,6 +101,7 @@ class Benchmark:
     scorer: Any = None
     gold_variants: ModuleType | None = None
     auxiliary: tuple[tuple[str, str, Any], ...] = ()
+    judges: tuple[Any, ...] = ()
 
     # --- the builder ----------------------------------------------------------------------------------
 

@@ -31,15 +31,15 @@ __all__ = [
     "type_name",
 ]
 
-_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY")  # the Hub's and the judge's (himga judge)
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{8,}")
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s'\",;]+")
 
 
 def redacted(text: str) -> str:
-    """``text`` without anything that looks like a Hugging Face token.
+    """``text`` without anything that looks like a Hugging Face token or the judge's API key.
 
-    Removes the values of ``HF_TOKEN`` and ``HUGGING_FACE_HUB_TOKEN`` (at least 8 characters), any
+    Removes the values of ``HF_TOKEN``, ``HUGGING_FACE_HUB_TOKEN`` and ``OPENAI_API_KEY`` (at least 8 characters), any
     ``hf_…`` token and the credential after ``Bearer``, each replaced by ``***``: an error body from an
     endpoint that echoes the request's ``Authorization`` header must never print the token.
     """

@@ -13,6 +13,9 @@ strata, and each stratum of ``N_s`` of the ``N`` items gets the quota ``floor(n 
 part's quota between its question types (with ``stratify``). Each stratum takes its quota of
 lowest-rank items.
 
+**Excluded questions** (``exclude_category``, ``exclude_type``): left out before the draw, as papers leave out
+LoCoMo's adversarial category 5 (1,540 of its 1,986 questions remain); the rule above then runs on the rest.
+
 **The fingerprint** (:func:`fingerprint`): sha256 of the sorted ids, one per line (``"\\n"``-terminated),
 an empty line, then the sorted sha256 of each source file the build read, one per line. Two subsets with
 the same fingerprint hold the same ids of the same bytes.
@@ -30,7 +33,7 @@ from himga.data.ids import item_id
 from himga.errors import ConfigurationError
 from himga.runs import fingerprint, source_hashes
 
-__all__ = ["Item", "Subset", "draw", "items_of", "quotas", "rank", "subset", "write_ids"]
+__all__ = ["Item", "Subset", "draw", "exclude", "items_of", "quotas", "rank", "subset", "write_ids"]
 
 #: What ``stratify`` accepts.
 STRATIFY = ("question_type",)
@@ -38,11 +41,13 @@ STRATIFY = ("question_type",)
 
 @dataclass(frozen=True)
 class Item:
-    """One scored QA pair: its id, question type and whether it is an abstention question."""
+    """One scored QA pair: its id, question type, whether it is an abstention question, and the source's category
+    number where it has one (LoCoMo ``category``)."""
 
     id: str
     question_type: str
     is_abstention: bool
+    category: int | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class Subset:
         strata: Stratum name → ``(selected, of)``; one stratum ``"all"`` when not stratified.
         fingerprint: :func:`fingerprint` of ``ids`` and the source files.
         sources: ``(file name, sha256)`` of each source file.
+        excluded: How many items were left out before the draw (``exclude_category``, ``exclude_type``).
     """
 
     ids: list[str]
@@ -62,11 +68,35 @@ class Subset:
     strata: dict[str, tuple[int, int]]
     fingerprint: str
     sources: list[tuple[str, str]]
+    excluded: int = 0
 
 
 def items_of(samples: Iterable[Any]) -> list[Item]:
     """The items of Samples, in source order."""
-    return [Item(item_id(s, qa), qa.question_type.value, qa.is_abstention) for s in samples for qa in s.qa_pairs]
+    return [Item(item_id(s, qa), qa.question_type.value, qa.is_abstention, _category(qa)) for s in samples for qa in s.qa_pairs]
+
+
+def _category(qa) -> int | None:
+    value = qa.raw.get("category") if isinstance(qa.raw, dict) else None
+    return value if type(value) is int else None
+
+
+def exclude(items: Sequence[Item], *, categories: Iterable[int] = (), types: Iterable[str] = ()) -> list[Item]:
+    """The items whose category is not in ``categories`` and whose question type is not in ``types``.
+
+    Raises:
+        ConfigurationError: a category or type no item has (a misspelling leaves nothing out), or nothing left.
+    """
+    categories, types = set(categories), set(types)
+    if unknown := sorted(categories - {i.category for i in items}):
+        raise ConfigurationError(f"--exclude-category: no QA pair has category {', '.join(map(str, unknown))}")
+    if unknown := sorted(types - {i.question_type for i in items}):
+        known = ", ".join(sorted({i.question_type for i in items}))
+        raise ConfigurationError(f"--exclude-type: no QA pair has type {', '.join(unknown)}; the source's types: {known}")
+    kept = [i for i in items if i.category not in categories and i.question_type not in types]
+    if not kept:
+        raise ConfigurationError("--exclude-category/--exclude-type leave no QA pair to draw from")
+    return kept
 
 
 def rank(seed: int | str, item: str) -> str:
@@ -133,7 +163,7 @@ def draw(items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None
 
 def subset(name: str, n: int, seed: int | str, *, config: str | None = None, data_dir: str | Path | None = None,
            cache_dir: str | Path | None = None, stratify: str | None = None, keep_abstention: bool = False,
-           **options: Any) -> Subset:
+           exclude_category: Iterable[int] = (), exclude_type: Iterable[str] = (), **options: Any) -> Subset:
     """Draw a subset of a benchmark's QA pairs (what ``himga subset`` runs).
 
     Args:
@@ -145,22 +175,26 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
         cache_dir: The ``datasets`` cache folder.
         stratify: ``None`` or ``"question_type"``.
         keep_abstention: Keep the share of abstention questions.
+        exclude_category: Category numbers left out before the draw (LoCoMo ``5``: the adversarial questions).
+        exclude_type: Question types left out before the draw (``"adversarial"``).
         **options: Builder options (LoCoMo's ``gold`` does not change the items).
 
     Returns:
         The :class:`Subset`.
 
     Raises:
-        ConfigurationError: ``n`` out of range, an unknown ``stratify`` or option; and what a build raises.
+        ConfigurationError: ``n`` out of range, an unknown ``stratify`` or option, an exclusion that matches no
+            QA pair or leaves none; and what a build raises.
     """
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
 
     samples = LazySamples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))
-    items = items_of(samples)
+    every = items_of(samples)
+    items = exclude(every, categories=exclude_category, types=exclude_type)
     ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
     sources = source_hashes(name, config, data_dir)
-    return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources)
+    return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources, len(every) - len(items))
 
 
 def write_ids(ids: Iterable[str], path: str | Path) -> None:

@@ -54,6 +54,8 @@ class Report:
         findings: All findings, in source order within each kind.
         provenance: One line per source file: byte-identical to a pinned file or not
             (:func:`himga.sources._provenance.provenance`).
+        errors: The kinds that fail the check (the rules' ``ERRORS``: BEAM's ``probe_marker``); any other kind
+            is a report on the gold, the data unchanged.
     """
 
     dataset: str
@@ -63,6 +65,12 @@ class Report:
     kinds: dict[str, str]
     findings: list[Finding] = field(default_factory=list)
     provenance: list[str] = field(default_factory=list)
+    errors: tuple[str, ...] = ()
+
+    @property
+    def failed(self) -> bool:
+        """Whether a finding is of an error kind (``himga validate`` then exits with status 1)."""
+        return any(f.kind in self.errors for f in self.findings)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -80,6 +88,8 @@ class Report:
             "samples": self.samples,
             "counts": self.counts,
             "kinds": self.kinds,
+            "errors": list(self.errors),
+            "failed": self.failed,
             "findings": [asdict(f) for f in self.findings],
         }
 
@@ -172,7 +182,11 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     from himga.sources import provenance_lines
 
     lines = provenance_lines(entry, files)  # the parse above recorded each file's sha256: no second read
-    return Report(entry.name, config, [f.name for f in files], count, kinds, found, lines)
+    from himga.sources import file_label
+
+    pins = entry.pins().values()
+    return Report(entry.name, config, [file_label(f, pins) for f in files], count, kinds, found, lines,
+                  tuple(getattr(rules, "ERRORS", ())))
 
 
 def format_report(report: Report, *, limit: int = 20) -> str:
@@ -186,13 +200,14 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         The text, lines joined by ``\\n``.
     """
     title = f"{report.dataset}{f' ({report.config})' if report.config else ''}"
-    lines = [f"himga validate {title}: {', '.join(shown(f) for f in report.files)} ({report.samples:,} samples)"]
+    named = ", ".join(shown(f) for f in report.files) if len(report.files) <= 3 else f"{len(report.files)} files"
+    lines = [f"himga validate {title}: {named} ({report.samples:,} samples)"]
     lines += [f"  source: {shown(line)}" for line in report.provenance] + [""]
     width = max(len(t) for t in report.kinds.values())
     lines.append(f"  {'finding':<{width}}  {'count':>6}")
     counts = report.counts
     for kind, text in report.kinds.items():
-        lines.append(f"  {text:<{width}}  {counts[kind]:>6,}")
+        lines.append(f"  {text:<{width}}  {counts[kind]:>6,}" + ("  (an error)" if kind in report.errors else ""))
     for kind, text in report.kinds.items():
         items = [f for f in report.findings if f.kind == kind]
         if not items:
@@ -204,6 +219,9 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         lines += [f"  {sid:<{sid_w}}  {f'{where:<{where_w}}  ' if where_w else ''}{detail}".rstrip() for sid, where, detail in rows]
         if len(items) > limit:
             lines.append(f"  ... and {len(items) - limit:,} more (use --json FILE for all)")
+    if report.failed:
+        kinds = ", ".join(report.kinds[k] for k in report.errors if counts[k])
+        lines += ["", f"FAILED: {kinds}: the source must not be given to a memory system as it is"]
     return "\n".join(lines)
 
 

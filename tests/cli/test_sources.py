@@ -17,6 +17,7 @@ import pytest
 
 import dataclasses
 
+import himga_beam.manifest
 import himga_locomo.gold
 import himga_locomo.locomo
 from himga.cli import main
@@ -64,6 +65,9 @@ def remote(monkeypatch):
     for config, pin in benchmark("longmemeval").pins().items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
+    monkeypatch.setattr(himga_beam.manifest, "RAW_BASE", base)  # BEAM's pinned files: GitHub raw, one per part
+    for pin in benchmark("beam").pins().values():
+        answers.update({urlsplit(part.url).path: (200, {"Content-Length": str(part.size)}) for part in pin.parts})
     monkeypatch.setattr(_Remote, "answers", answers)
     yield answers
     server.shutdown()
@@ -85,7 +89,19 @@ def test_check_reports_every_pin_ok(remote, capsys):
         "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
         "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
         "locomo-audit/errata errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
+        "beam/100K chats/100K": "ok: 40 files, 13,895,659 bytes in all (sizes match; sha256 checked on download)",
+        "beam/500K chats/500K": "ok: 70 files, 85,595,486 bytes in all (sizes match; sha256 checked on download)",
+        "beam/1M chats/1M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
+        "beam/10M chats/10M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
     }
+
+
+def test_check_names_the_first_part_of_a_tier_that_differs(remote, capsys):
+    part = benchmark("beam").pin("500K").parts[3]
+    remote[next(p for p in remote if p.endswith(part.layout_path))] = (200, {"Content-Length": "7"})
+    assert main(["sources", "beam", "--check"]) == 1
+    assert _lines(capsys)["beam/500K chats/500K"] == (
+        f"differs: {part.layout_path}: size differs: pinned {part.size:,} bytes, remote 7 bytes (HTTP 200)")
 
 
 def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
@@ -148,13 +164,24 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
         "  licence   cc-by-nc-4.0",
         "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
         "  local     none (downloaded into $HIMGA_CACHE on first use)",
+        *[line for version, sha, size in (("v1", "a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a", "656,280"),
+                                          ("v2", "3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b", "645,227"))
+          for line in ("", f"locomo-audit/probe-{version}: ap-baseline/{version}/ap_eval_results_scored.json",
+                       "  url       https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/"
+                       f"ap-baseline/{version}/ap_eval_results_scored.json",
+                       "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", f"  size      {size} bytes", f"  sha256    {sha}",
+                       "  licence   cc-by-nc-4.0",
+                       "  evidence  revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/dial481/locomo-audit",
+                       "  local     none (downloaded into $HIMGA_CACHE on first use)")],
     ]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     assert main(["sources"]) == 0
     out = capsys.readouterr().out
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
-    assert out.count("\n\n") == 7  # eight blocks: seven data files and LoCoMo's errata
+    assert f"  local     verified copy at {shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
+    assert out.count("\n\n") == 13  # fourteen blocks: seven data files, LoCoMo's errata and two probe files, BEAM's four tiers
+    assert f"  local     40 of 40 files, verified, at {shared_data / 'beam' / 'chats' / '100K'}/" in out.splitlines()
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):

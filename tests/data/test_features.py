@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import datasets
 import pytest
@@ -40,3 +41,18 @@ def test_unsupported_field_type_is_rejected():
 
     with pytest.raises(TypeError, match="no Arrow feature"):
         features_for(Bad)
+
+
+def test_every_benchmark_concatenates(shared_data, beam_tier, tmp_path_factory):
+    """The rows of every benchmark have the same Features: one table holds them all."""
+    from himga.data import build_dataset
+
+    beam_tier("100K")
+    cache = tmp_path_factory.mktemp("concat")
+    parts = [build_dataset("locomo", path=shared_data / "locomo", cache_dir=cache),
+             build_dataset("longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", cache_dir=cache),
+             build_dataset("beam", "100K", path=shared_data / "beam", cache_dir=beam_tier.cache["100K"])]
+    assert all(ds.features == SAMPLE_FEATURES for ds in parts)
+    both = datasets.concatenate_datasets(parts)
+    assert both.features == SAMPLE_FEATURES
+    assert Counter(both["dataset"]) == {"locomo": 10, "longmemeval": 2, "beam": 20}

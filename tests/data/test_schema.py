@@ -54,7 +54,11 @@ def test_question_type_members_and_values():
         "ADVERSARIAL": "adversarial", "SINGLE_SESSION_PREFERENCE": "single_session_preference",
         "SINGLE_SESSION_ASSISTANT": "single_session_assistant", "TEMPORAL_REASONING": "temporal_reasoning",
         "MULTI_SESSION": "multi_session", "KNOWLEDGE_UPDATE": "knowledge_update",
-        "SINGLE_SESSION_USER": "single_session_user",
+        "SINGLE_SESSION_USER": "single_session_user", "ABSTENTION": "abstention",
+        "CONTRADICTION_RESOLUTION": "contradiction_resolution", "EVENT_ORDERING": "event_ordering",
+        "INFORMATION_EXTRACTION": "information_extraction", "INSTRUCTION_FOLLOWING": "instruction_following",
+        "MULTI_SESSION_REASONING": "multi_session_reasoning", "PREFERENCE_FOLLOWING": "preference_following",
+        "SUMMARIZATION": "summarization",
     }
 
 

@@ -104,3 +104,40 @@ def test_dash_reads_standard_input(monkeypatch):  # D3
     file = read_json_lines("-")
     assert (file.name, file.sha256, file.lines) == ("<stdin>", hashlib.sha256(GOOD).hexdigest(),
                                                     [(1, json.loads(GOOD))])
+
+
+def test_records_are_an_array_or_json_lines_whatever_the_name(tmp_path):
+    from himga.jsonio.run_inputs import read_records
+
+    rows = [{"question_id": "q1", "response": "a"}, {"question_id": "q2", "response": "b"}]
+    lines = tmp_path / "results.json"  # JSON Lines named .json
+    lines.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    array = tmp_path / "results.jsonl"  # an array named .jsonl
+    array.write_bytes(b"\xef\xbb\xbf" + json.dumps(rows, indent=2).encode())
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(rows[0]))
+    a, b, c = read_records(lines), read_records(array), read_records(one)
+    assert (a.layout, a.lines, a.where(2)) == ("lines", [(1, rows[0]), (2, rows[1])], "line 2")
+    assert (b.layout, b.lines, b.where(1)) == ("array", [(0, rows[0]), (1, rows[1])], "$[1]")
+    assert (c.layout, c.lines) == ("lines", [(1, rows[0])])
+    assert b.sha256 == hashlib.sha256(array.read_bytes()).hexdigest()
+    for text, message in [("[]", "results.json: $: expected predictions, got an empty array"),
+                          ('[{"a": 1}, 3]', "results.json: $[1]: expected an object, got number"),
+                          ('"x"', "results.json: $: expected a JSON array of objects or JSON Lines (predictions), got string"),
+                          ('{"a": 1}\n[1]\n', "results.json: line 2: expected an object, got array"),
+                          ('{"a": 1\n{"a": 2}\n', "results.json: $: invalid JSON at line 2 column 1: Expecting ',' delimiter (truncated or corrupted file?)"),
+                          ('[{"a": 1},\n', "results.json: $: invalid JSON at line 2 column 1: Expecting value (truncated or corrupted file?)")]:
+        lines.write_text(text)
+        with pytest.raises(SourceFormatError) as e:
+            read_records(lines)
+        assert str(e.value) == message
+
+
+def test_sources_and_records_tell_json_lines_by_one_rule():
+    from himga.jsonio import jsonlines, run_inputs
+    from himga.jsonio._sniff import json_lines_by_content
+
+    assert jsonlines.json_lines_by_content is json_lines_by_content is run_inputs.json_lines_by_content
+    cases = {b'{"a": 1}\n{"a": 2}\n': True, b'{"a": 1}\n': False, b'[{"a": 1}]': False, b'{\n "a": 1\n}\n': False,
+             b'\xef\xbb\xbf {"a": 1}\n\n{"b": 2}': True, b'{"a": 1\n{"a": 2}\n': False}
+    assert {data: json_lines_by_content(io.BytesIO(data).read) for data in cases} == cases

@@ -147,7 +147,9 @@ def test_committed_cards_are_the_generated_ones(shared_data, tmp_path):
     assert committed == (tmp_path / "README.md").read_text(encoding="utf-8")
     lme = (ROOT / "himga_longmemeval" / "README.md").read_text(encoding="utf-8")
     assert lme == render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
-    for card in (committed, lme):
+    beam = (ROOT / "himga_beam" / "README.md").read_text(encoding="utf-8")  # `himga export beam himga_beam --card-only`
+    assert beam == render_card("beam", dict.fromkeys(all_configs("beam")))
+    for card in (committed, lme, beam):
         assert str(ROOT.parent) not in card and "/tmp" not in card and "/home" not in card
 
 

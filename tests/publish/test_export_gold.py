@@ -41,11 +41,14 @@ print(json.dumps({"rows": [audited.num_rows, published.num_rows], "default_is_pu
 
 
 def test_the_export_config_names():
-    assert export_configs("locomo") == [ExportConfig("default", "default", "published"), ExportConfig("audited", "default", "audited")]
+    assert export_configs("locomo") == [ExportConfig("default", "default", "published"), ExportConfig("audited", "default", "audited"),
+                                        ExportConfig("system", "default", "published", "system")]
     assert export_name("locomo", "default", "audited") == "audited" and export_name("locomo", "default") == "default"
-    assert [c.name for c in export_configs("longmemeval")] == ["s", "m", "oracle", "s_original", "m_original", "oracle_original"]
+    assert [c.name for c in export_configs("longmemeval")] == ["s", "m", "oracle", "s_original", "m_original", "oracle_original",
+                                                               "system", "m_system", "oracle_system", "s_original_system",
+                                                               "m_original_system", "oracle_original_system"]
     assert export_config("locomo", "audited").gold == "audited"
-    with pytest.raises(ConfigurationError, match=r"^locomo: unknown config 'x'; expected one of \['default', 'audited'\]$"):
+    with pytest.raises(ConfigurationError, match=r"^locomo: unknown config 'x'; expected one of \['default', 'audited', 'system'\]$"):
         export_config("locomo", "x")
 
 

@@ -46,7 +46,8 @@ def test_locomo_gold_table_and_report(locomo_gold, shared_data, tmp_path, capsys
     assert list(report) == ["dataset", "metric", "per_type", "overall", "overall_without_category_5", "scored", "missing",
                             "run", "per_question"]
     assert len(report["per_question"]) == 1986 and report["per_question"]["conv-26:0"] == 1.0
-    assert report["run"]["inputs"]["predictions"] == {"name": "gold.jsonl", "sha256": hashlib.sha256(locomo_gold.read_bytes()).hexdigest()}
+    assert report["run"]["inputs"]["predictions"] == {"name": "gold.jsonl", "sha256": hashlib.sha256(locomo_gold.read_bytes()).hexdigest(),
+                                                      "layout": "lines", "copied_fields_checked": {}}
     first = out.read_text()
     assert main([*args, "--out", str(out)]) == 0
     changed = [(a, b) for a, b in zip(first.splitlines(), out.read_text().splitlines(), strict=True) if a != b]
@@ -96,8 +97,10 @@ def test_longmemeval_prompts_then_labels(longmemeval_file, tmp_path, capsys):
     assert main([*base, "--labels", str(labels), "--out", str(report)]) == 0
     table = capsys.readouterr().out.splitlines()
     sha = hashlib.sha256(longmemeval_file.read_bytes()).hexdigest()
-    assert table[-4:] == ["abstention                       3   0.6667  [0.2077, 0.9385] wilson",
+    assert table[-5:] == ["abstention                       3   0.6667  [0.2077, 0.9385] wilson",
                           "task_averaged                    6  0.6426",
+                          "judge longmemeval: xiaowu0162/LongMemEval@9e0b455 src/evaluation/evaluate_qa.py, template sha256 "
+                          "4f4a89de21cca13d, model gpt-4o-2024-08-06 (answered: gpt-4o-2024-08-06)",
                           "source: longmemeval_oracle.json: differs from the pinned longmemeval_oracle.json: a modified "
                           f"copy or another release (sha256 {sha})",  # D7: said with the table, as himga stats says it
                           f"wrote {report}"]
@@ -108,7 +111,7 @@ def test_longmemeval_prompts_then_labels(longmemeval_file, tmp_path, capsys):
     replies = _jsonl(tmp_path / "replies.jsonl", [{"question_id": x["question_id"], "reply": "Yes" if x["autoeval_label"]["label"] else "No"}
                                                   for x in METRICS["labels"]])
     assert main([*base, "--labels", str(replies)]) == 0
-    assert capsys.readouterr().out.splitlines()[-2] == "task_averaged                    6  0.6426"
+    assert capsys.readouterr().out.splitlines()[-3] == "task_averaged                    6  0.6426"
 
 
 def test_locomo_takes_no_judge_options(tmp_path, capsys):

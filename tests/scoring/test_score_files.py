@@ -71,7 +71,7 @@ def test_a_pipe_is_hashed_as_read(gold, shared_data, tmp_path):  # A2
                               stdin=f, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(out.read_text())["run"]["inputs"]["predictions"] == {
-        "name": "<stdin>", "sha256": hashlib.sha256(gold.read_bytes()).hexdigest()}
+        "name": "<stdin>", "sha256": hashlib.sha256(gold.read_bytes()).hexdigest(), "layout": "lines", "copied_fields_checked": {}}
 
 
 def test_the_output_folder_is_checked_first(gold, shared_data, tmp_path, capsys):  # B7, D3
@@ -125,7 +125,9 @@ def test_api_errors_name_the_api_option(locomo_samples):  # D5
                                       "ones): conv-26:1, conv-26:2, ")
     with pytest.raises(SourceFormatError) as info:
         score_samples("locomo", locomo_samples, predictions={"x" * 5_000_000: "x"})
-    assert str(info.value) == f"predictions: $: 1 question ids not in the dataset: {'x' * 40!r}... (5,000,000 characters)"
+    assert str(info.value) == (f"predictions: $: 1 question ids not in the dataset: {'x' * 40!r}... (5,000,000 characters); "
+                               'expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
+                               '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)')
 
 
 def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_path):  # A5 (the report's side)

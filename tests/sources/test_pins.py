@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -13,13 +14,30 @@ PINS = [(name, config, pin) for name in NAMES for config, pin in benchmark(name)
 UNKNOWN = {("longmemeval", "m_original")}
 
 
+#: Configs whose source is not pinned yet (no revision confirmed; a local copy is read).
+UNPINNED = {("beam", "1M"), ("beam", "10M")}
+#: The licence each source states (BEAM states none).
+LICENCES = {"locomo": "cc-by-nc-4.0", "locomo-audit": "cc-by-nc-4.0", "longmemeval": "mit", "beam": None}
+
+
 @pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}" for n, c, _ in PINS])
 def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, config, pin):
+    assert pin.licence == LICENCES[name]
+    assert pin.evidence
+    if (name, config) in UNPINNED:
+        assert (pin.revision, pin.size, pin.sha256, pin.parts) == (None, None, None, ())
+        assert pin.evidence.startswith("not yet confirmed")
+        return
     assert re.fullmatch(r"[0-9a-f]{40}", pin.revision)
     assert f"/{pin.revision}/" in pin.url
     assert pin.url.endswith(f"/{pin.repo_path}")
-    assert pin.licence in ("cc-by-nc-4.0", "mit")
-    assert pin.evidence
+    for part in pin.parts:  # a pin of several files: each is pinned, at its place in the repository's layout
+        assert (part.revision, part.layout_path, part.repo_path) == (pin.revision, part.repo_path, part.local_path)
+        assert part.url.endswith(f"/{pin.revision}/{part.layout_path}") and part.layout_path.startswith(f"{pin.repo_path}/")
+        assert isinstance(part.size, int) and re.fullmatch(r"[0-9a-f]{64}", part.sha256)
+    if pin.parts:
+        listing = "".join(f"{p.sha256}  {p.layout_path}\n" for p in sorted(pin.parts, key=lambda p: p.layout_path))
+        assert pin.sha256 == hashlib.sha256(listing.encode()).hexdigest() and pin.size == sum(p.size for p in pin.parts)
     if (name, config) in UNKNOWN:
         assert (pin.size, pin.sha256) == (None, None)
         assert "unknown" in pin.evidence
@@ -55,7 +73,7 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
 
     for name in ("RemoteFile", "cache_root", "datasets_root", "sha256_of"):
         assert getattr(himga.utils, name) is getattr(himga.sources, name)
-    assert himga.utils.DATASETS == ("locomo", "longmemeval")  # the catalogue's names
+    assert himga.utils.DATASETS == ("locomo", "longmemeval", "beam")  # the catalogue's names
     assert himga.utils.default_sources("locomo") == [benchmark("locomo").pins()["default"]]
     assert himga.utils.default_sources("longmemeval") == [benchmark("longmemeval").pins()["s"]]
     (tmp_path / "locomo").mkdir()

@@ -38,6 +38,12 @@ class ArrowBatches:
     #: Write Arrow batches (True) or let ``datasets`` write row by row (False; slower, same rows).
     ARROW_BATCHES = True
 
+    def __init__(self, *args, writer_batch_size: int | None = None, **kwargs):
+        # Rows per batch: the caller's writer_batch_size, else the config's (a config field: its rows' size decides).
+        super().__init__(*args, writer_batch_size=writer_batch_size, **kwargs)
+        if writer_batch_size is None and getattr(self.config, "writer_batch_size", None) is not None:
+            self._writer_batch_size = self.config.writer_batch_size
+
     def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
         # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
         # writer takes them.

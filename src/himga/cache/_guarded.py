@@ -223,8 +223,18 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         """
         _check_config_keywords(cls, kwargs)
 
-    def __init__(self, *args, **kwargs):
-        _check_config_keywords(type(self), kwargs)
+    #: ``config_rule(config_name, data_dir, data_files, builder_configs, default) -> config name``: the config a source
+    #: says by its names (LongMemEval's file names, BEAM's tier folders), checked against the one asked for; ``None``:
+    #: the config asked for (or the default) whatever the source. Each builder with such a rule sets its own.
+    config_rule = None
+
+    def __init__(self, *args, config_name: str | None = None, **kwargs):
+        _check_config_keywords(type(self), kwargs)  # a misspelled option first, then the source's config
+        rule = type(self).config_rule
+        if rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
+            config_name = rule(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs,
+                               self.DEFAULT_CONFIG_NAME)
+        kwargs["config_name"] = config_name
         with _read_only_tolerant_locks():
             try:
                 super().__init__(*args, **kwargs)

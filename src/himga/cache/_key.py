@@ -78,7 +78,8 @@ def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: 
     """:func:`code_hash`, plus ``-`` and 8 hex digits of the source files' names and identities.
 
     The identity is ``(size, mtime_ns, ctime_ns, inode)`` (:func:`himga.jsonio.file_identity`) of each file in a
-    ``data_dir`` folder, of a ``data_dir`` that is one file, and of each of ``data_files``.
+    ``data_dir`` folder and its subfolders (a source in its repository's layout: BEAM's ``chats/100K/1/chat.json``),
+    of a ``data_dir`` that is one file, and of each of ``data_files``.
     ``datasets`` keys ``data_files`` by their mtime only and ``data_dir`` only by its path: without
     this, adding a file to a folder, or an edit whose mtime was set back (``touch -r``, ``cp -p``),
     would keep serving the old rows.
@@ -92,7 +93,7 @@ def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: 
     if data_files is not None:
         paths = list(data_files)
     elif data_dir is not None and Path(data_dir).is_dir():
-        paths = sorted(p for p in Path(data_dir).iterdir() if p.is_file())
+        paths = sorted(p for p in Path(data_dir).rglob("*") if p.is_file())
     elif data_dir is not None and Path(data_dir).is_file():
         paths = [Path(data_dir)]
     else:

@@ -18,7 +18,7 @@ from himga.cache._guarded import unwrap
 from himga.cache._progress import rows_progress
 from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
-from himga.sources import check_source_kind, pinned_source, source_path
+from himga.sources import check_source_kind, source_path
 
 __all__ = [
     "build_files",
@@ -113,7 +113,7 @@ def unchecked_builder(
     if config is not None:
         entry.config(config)  # unknown configs: ConfigurationError
     if data_dir is None and data_files is None:
-        data_dir = _default_source(entry, config)
+        data_dir, data_files = _default_source(entry, config)
     files = None
     if data_files is not None:
         files = source_files(data_files, base=data_dir)
@@ -133,16 +133,18 @@ def unchecked_builder(
         raise ConfigurationError(f"{entry.name}: {e}") from None
 
 
-def _default_source(entry: Benchmark, config: str | None) -> Path:
-    """The pinned source file of ``config`` (default: the builder's default config), found by
-    :func:`himga.sources.pinned_source` in ``$HIMGA_DATASETS_ROOT/<name>`` or the download cache.
+def _default_source(entry: Benchmark, config: str | None) -> tuple[Path | None, list[Path] | None]:
+    """``(data_dir, data_files)`` of the pinned source of ``config`` (default: the builder's default config): the
+    files the entry's file rule gives without a path (:meth:`~himga.entry.Benchmark.source_files`: found by
+    :func:`himga.sources.pinned_source` or :func:`~himga.sources.pinned_files` in ``$HIMGA_DATASETS_ROOT/<name>``
+    or the download cache); one file as ``data_dir``, several (a pin of several files) as ``data_files``.
 
-    Only the config's own file, never the folder's other files. Resolved before the build
-    so that the cache key covers it: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
+    Only the config's own files, never the folder's other files. Resolved before the build
+    so that the cache key covers them: switching ``HIMGA_DATASETS_ROOT`` or replacing a cached file never
     serves rows built from another source.
     """
-    config = config or entry.default_config
-    return pinned_source(entry.name, entry.pin(config), config=config if len(entry.configs) > 1 else None)
+    files = entry.source_files(config or entry.default_config, None)
+    return (files[0], None) if len(files) == 1 else (None, files)
 
 
 def existing_source(entry: Benchmark, data_dir: str | Path) -> str:

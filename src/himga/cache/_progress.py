@@ -58,12 +58,13 @@ def rows_progress() -> Iterator[None]:
 def split_generator(files: Sequence[str | Path], pin) -> datasets.SplitGenerator:
     """The builders' one ``test`` split over ``files``, with the bar's total when it is known.
 
-    The total is ``pin.rows`` (a :class:`himga.sources.RemoteFile`) when the one file read has the pinned
-    file's size (a stat, no read): ``Generating test split: 100%|…| 500/500 [00:03<00:00, …]`` with the
-    time left. Any other source shows a count without a total, as before (its row count is unknown).
+    The total is ``pin.rows`` (a :class:`himga.sources.RemoteFile`) when the files read are as many as the pin's
+    and have their size in total (a stat, no read): ``Generating test split: 100%|…| 500/500 [00:03<00:00, …]``
+    with the time left. Any other source shows a count without a total, as before (its row count is unknown).
     ``datasets`` replaces the number by the rows actually written once the split is built.
     """
     split = datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})
-    if pin.rows and pin.size is not None and len(files) == 1 and Path(files[0]).stat().st_size == pin.size:
+    if (pin.rows and pin.size is not None and len(files) == len(pin.files)
+            and sum(Path(f).stat().st_size for f in files) == pin.size):
         split.split_info.num_examples = pin.rows
     return split

@@ -21,6 +21,7 @@ Adding a benchmark: ``docs/adding-a-benchmark.md``.
 
 from __future__ import annotations
 
+import himga_beam
 import himga_locomo
 import himga_longmemeval
 from himga.entry import Benchmark
@@ -30,14 +31,14 @@ from himga.entry import entry_of_builder as of_builder
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
 #: Every benchmark, by name, in the order the command line and the docs list them.
-CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY)}
+CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY, himga_beam.ENTRY)}
 
 #: The benchmark names, in catalogue order.
 NAMES: tuple[str, ...] = tuple(CATALOG)
 
 #: The folders of the other pinned files of every benchmark (:attr:`Benchmark.auxiliary`), found under
 #: ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` like a benchmark's own folder: ``("locomo-audit",)``.
-AUXILIARY_FOLDERS: tuple[str, ...] = tuple(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary)
+AUXILIARY_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary))
 
 
 def by_load_name(load_name: str) -> Benchmark | None:

@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
     add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
+    from himga.publish import VIEWS
+
+    p.add_argument("--view", choices=VIEWS, default=None,
+                   help="export what a system under test may see (no gold, every message dated) as the config 'system'")
     p.set_defaults(func=commands.cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
@@ -96,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
     p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
     p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
+    p.add_argument("--exclude-category", type=int, action="append", default=[], metavar="N",
+                   help="leave out the QA pairs of this source category before the draw (repeatable; LoCoMo 5: adversarial)")
+    p.add_argument("--exclude-type", action="append", default=[], metavar="TYPE",
+                   help="leave out the QA pairs of this question type before the draw (repeatable; e.g. adversarial)")
     p.set_defaults(func=commands.cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
@@ -116,9 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_cache_dir(p)
     p.set_defaults(func=commands.cmd_verify)
 
+    from himga.cli._judge import add_parser as add_judge_parser
     from himga.cli._score import add_parser as add_score_parser
 
     add_score_parser(sub)
+    add_judge_parser(sub)
     return parser
 
 

@@ -76,7 +76,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from himga.publish import export
 
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
-                   num_shards=args.num_shards, gold=args.gold, errata=args.errata)
+                   num_shards=args.num_shards, gold=args.gold, errata=args.errata, view=args.view)
     for config, size in sizes.items():
         where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
                  if size is not None else "on the card (no split size known)")
@@ -114,7 +114,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(format_report(report))
     if args.json is not None:
         write_json(report, args.json)
-    return 0
+    return 1 if report.failed else 0
 
 
 def cmd_qrels(args: argparse.Namespace) -> int:
@@ -141,7 +141,8 @@ def cmd_subset(args: argparse.Namespace) -> int:
               "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
     check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
-                   stratify=args.stratify, keep_abstention=args.keep_abstention, **_options(args))
+                   stratify=args.stratify, keep_abstention=args.keep_abstention, exclude_category=args.exclude_category,
+                   exclude_type=args.exclude_type, **_options(args))
     files = build_files(benchmark(args.dataset), args.config, args.data_dir)
     check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     write_ids(drawn.ids, args.out)
@@ -151,7 +152,10 @@ def cmd_subset(args: argparse.Namespace) -> int:
     if args.keep_abstention:
         how.append("abstention share kept")
     rule = f" ({', '.join(how)}; largest remainder)" if how else ""
-    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs, seed {args.seed}{rule}")
+    left_out = [f"category {c}" for c in args.exclude_category] + list(args.exclude_type)
+    left_out = f" ({', '.join(left_out)} excluded: {drawn.excluded:,})" if left_out else ""
+    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs{left_out}, "
+          f"seed {args.seed}{rule}")
     if how:
         for stratum, (chosen, of) in drawn.strata.items():
             print(f"  {stratum:<40} {chosen:>6,} of {of:,}")

@@ -13,9 +13,8 @@ import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
-from himga.catalog import NAMES, Benchmark, benchmark
+from himga.catalog import NAMES, benchmark
 from himga.sources import file_sha256, provenance
 from himga.sources import RemoteFile, cache_root, datasets_root
 
@@ -37,11 +36,16 @@ def local_copy(name: str, pin: RemoteFile) -> str:
     A copy under ``$HIMGA_DATASETS_ROOT/<name>/`` is hashed (once per process); one in ``$HIMGA_CACHE``
     was verified when it was downloaded (it is moved into place only after its sha256 matched).
     """
+    if pin.parts:
+        return _local_copies(name, pin)
+    if pin.revision is None:  # nothing pinned to download (BEAM 1M, 10M)
+        return f"no pinned revision to download: a copy is read with --data-dir, or from $HIMGA_DATASETS_ROOT/{name}/"
     root = datasets_root()
     if root is not None:
         folder = root / name
-        for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-            if path.is_file() and pin.accepts_name(path.name):  # the names the builders read it under
+        nested = [folder / pin.filename] if "/" in pin.filename else []  # the audit's ap-baseline/v1/... files
+        for path in nested + (sorted(folder.iterdir()) if folder.is_dir() else []):
+            if path.is_file() and (pin.accepts_name(path.name) or path in nested):  # the names the builders read it under
                 if pin.sha256 is not None and path.stat().st_size == pin.size and file_sha256(path) == pin.sha256:
                     return f"verified copy at {path}"
                 return f"{folder}/{provenance(path, [pin])}"  # says how it differs (hashes only a file of the pinned size)
@@ -52,12 +56,30 @@ def local_copy(name: str, pin: RemoteFile) -> str:
     return "none (downloaded into $HIMGA_CACHE on first use)"
 
 
+def _local_copies(name: str, pin: RemoteFile) -> str:
+    """:func:`local_copy` of a pin of several files: how many are there, verified (or which first differs)."""
+    root = datasets_root()
+    folder = (root if root is not None else cache_root()) / name
+    present = [part for part in pin.parts if (folder / part.local_path).is_file()]
+    where = f"{folder}/{pin.filename}/"
+    if not present:
+        return (f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)" if root is not None
+                else "none (downloaded into $HIMGA_CACHE on first use)")
+    if root is None:  # the download cache: each file was verified when it was downloaded
+        return f"{len(present)} of {len(pin.parts)} files, verified, at {where}"
+    for part in present:
+        path = folder / part.local_path
+        if path.stat().st_size != part.size or file_sha256(path) != part.sha256:
+            return f"{len(present)} of {len(pin.parts)} files at {where}; {provenance(path, [part])}"
+    return f"{len(present)} of {len(pin.parts)} files, verified, at {where}"
+
+
 def describe_pins(names: list[str] | None = None) -> str:
     """The text of ``himga sources``: one block per dataset/config (URL, revision, size, sha256, licence, local copy)."""
     blocks = []
     for name, config, pin in all_pins(names):
         blocks.append("\n".join([
-            f"{name}/{config}: {pin.filename}",
+            f"{name}/{config}: {pin.filename}" + (f"/ ({len(pin.parts)} files; sha256: of their sha256sum listing)" if pin.parts else ""),
             f"  url       {pin.url}",
             f"  revision  {pin.revision or 'unknown'}",
             f"  size      {f'{pin.size:,} bytes' if pin.size is not None else 'unknown'}",
@@ -75,7 +97,8 @@ class Check:
 
     Attributes:
         status: ``"ok"``, ``"missing"`` (HTTP 404 or another error status), ``"differs"`` (size or
-            sha256) or ``"unreachable"`` (no answer: offline, DNS, timeout).
+            sha256), ``"unreachable"`` (no answer: offline, DNS, timeout) or ``"unpinned"`` (no revision is pinned
+            yet, nothing to ask: BEAM 1M and 10M).
         detail: The rest of the line, e.g. ``"2,805,274 bytes (HTTP 200)"``.
     """
 
@@ -84,7 +107,7 @@ class Check:
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok"
+        return self.status in ("ok", "unpinned")
 
 
 def _compare(pin: RemoteFile, size: int | None, sha256: str | None) -> Check:
@@ -136,6 +159,18 @@ def check_pin(pin: RemoteFile, *, timeout: float = 10) -> Check:
         return Check("unreachable", f"{type(reason).__name__}: {reason}")
 
 
+def _check_all(pin: RemoteFile) -> Check:
+    """:func:`check_pin`, or for a pin of several files each of them: the first that is not ok, else one ok line."""
+    if pin.revision is None:
+        return Check("unpinned", "no revision pinned (not yet confirmed): nothing to check")
+    if not pin.parts:
+        return check_pin(pin)
+    for part in pin.parts:
+        if not (check := check_pin(part)).ok:
+            return Check(check.status, f"{part.local_path}: {check.detail}")
+    return Check("ok", f"{len(pin.parts)} files, {pin.size:,} bytes in all (sizes match; sha256 checked on download)")
+
+
 def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     """The lines of ``himga sources --check`` and whether every pin is ok.
 
@@ -147,8 +182,8 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     if switch := offline_switch():
         return [f"offline: {switch} is set; no pin was checked (unset it to check)"], False
     pins = all_pins(names)
-    checks = [check_pin(pin) for _name, _config, pin in pins]
-    if checks and all(c.status == "unreachable" for c in checks):
-        return [f"offline: no remote answered ({checks[0].detail}); no pin was checked"], False
+    checks = [_check_all(pin) for _name, _config, pin in pins]
+    if (asked := [c for c in checks if c.status != "unpinned"]) and all(c.status == "unreachable" for c in asked):
+        return [f"offline: no remote answered ({asked[0].detail}); no pin was checked"], False
     lines = [f"{name}/{config} {pin.filename}: {check.status}: {check.detail}" for (name, config, pin), check in zip(pins, checks)]
     return lines, all(c.ok for c in checks)

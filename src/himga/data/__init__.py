@@ -17,6 +17,7 @@ from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
 _LAZY = ("LazySamples", "samples_from_dataset")
+_VIEW = ("SystemQuestion", "SystemSample", "ViewIds", "system_view", "view_ids")
 
 
 def __getattr__(name: str):
@@ -28,6 +29,8 @@ def __getattr__(name: str):
         from himga.data import lazy as module
     elif name == "SAMPLE_FEATURES":
         from himga.data import features as module
+    elif name in _VIEW:  # the system view builds datasets.Features
+        from himga.data import view as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value = getattr(module, name)
@@ -47,7 +50,10 @@ __all__ = [
     "Relevance",
     "Sample",
     "Session",
+    "SystemQuestion",
+    "SystemSample",
     "TemporalParser",
+    "ViewIds",
     "answer_sessions",
     "build_dataset",
     "chronological",
@@ -65,5 +71,7 @@ __all__ = [
     "sample_to_row",
     "samples_from_dataset",
     "session_sort_key",
+    "system_view",
     "table_to_samples",
+    "view_ids",
 ]

@@ -10,6 +10,7 @@ name                   example                              ``strptime`` format
 ``locomo_session``     ``1:56 pm on 8 May, 2023``           ``%I:%M %p on %d %B, %Y``
 ``locomo_event``       ``8 May, 2023``                      ``%d %B, %Y``
 ``longmemeval``        ``2023/05/20 (Sat) 02:21``           ``%Y/%m/%d (%a) %H:%M``
+``beam``               ``March-15-2024``                    ``%B-%d-%Y``
 ``iso_date``           ``2024-03-01``                       ``%Y-%m-%d``
 ``iso_datetime``       ``2024-03-01T14:30:00``              ``%Y-%m-%dT%H:%M[:%S[.%f]]`` (or a space)
 =====================  ===================================  =====================================
@@ -18,7 +19,7 @@ Date-only strings give midnight. LongMemEval's weekday is checked against the da
 means the string is corrupt, and is an error rather than silently ignored.
 
 **No time zone.** The results are *naive* datetimes. LoCoMo's dates carry no zone or offset (they
-are the fictional wall-clock times of the conversations), and neither do LongMemEval's; attaching
+are the fictional wall-clock times of the conversations), and neither do LongMemEval's or BEAM's; attaching
 UTC or the local zone would invent information the sources do not have and would make them compare
 wrongly with real zoned times. ISO strings with an offset (``+02:00``, ``Z``) are therefore rejected
 rather than silently stripped.
@@ -42,6 +43,7 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("locomo_session", "%I:%M %p on %d %B, %Y"),
     ("locomo_event", "%d %B, %Y"),
     ("longmemeval", "%Y/%m/%d (%a) %H:%M"),
+    ("beam", "%B-%d-%Y"),
     ("iso_date", "%Y-%m-%d"),
     ("iso_datetime", "%Y-%m-%dT%H:%M"),
     ("iso_datetime", "%Y-%m-%dT%H:%M:%S"),
@@ -51,14 +53,14 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("iso_datetime", "%Y-%m-%d %H:%M:%S.%f"),
 )
 
-_EXAMPLES = "'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', '2024-03-01', '2024-03-01T14:30:00'"
+_EXAMPLES = "'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', 'March-15-2024', '2024-03-01', '2024-03-01T14:30:00'"
 
 # strptime's messages when a string simply has another shape (anything else is a bad value, e.g. day 31 in April)
 _SHAPE_MISMATCH = ("does not match format", "unconverted data remains")
 
 
 class TemporalParser:
-    """Parses LoCoMo, LongMemEval and ISO date strings into naive datetimes.
+    """Parses LoCoMo, LongMemEval, BEAM and ISO date strings into naive datetimes.
 
     Each string is tried against ``formats`` in order (the format that matched last is tried first,
     since one dataset uses one format throughout). See the module docstring for the formats and for

@@ -36,6 +36,12 @@ snap-research/locomo, read at commit ``92286325a40764bee61f77824ddb95233b11c4d6`
   (``conv-42`` QA ``"58"`` ``D10:19``, ``conv-47`` QA ``"38"`` ``D4:36``) stay relevant, as in the
   official recall (they count in its denominator), and are reported in ``Relevance.dangling``.
 
+**Evidence turns** (:data:`EVIDENCE_TURNS`, BEAM's rule): a benchmark whose evidence names turns by id and the
+sessions they are in, with no official retrieval evaluation (BEAM's repository has none): relevant turns are
+``evidence.turn_ids``, relevant sessions ``evidence.session_ids`` (BEAM: the batches those messages are in);
+candidates are every turn with a ``turn_id`` and every session; a QA pair without evidence is not evaluable
+(``"no evidence"``: BEAM's abstention questions have none), ids that name no turn are ``dangling``.
+
 Where LoCoMo's official recall differs from TREC measures over these labels (checked against the same
 commit): it keeps the no-evidence QA pairs (recall 1) in its mean; its session recall counts evidence
 entries, ``sum(session of each entry retrieved) / len(evidence)``, where these labels list each session
@@ -52,7 +58,7 @@ from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
+__all__ = ["EVIDENCE_TURNS", "GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
            "relevance", "rule_of"]
 
 #: The two retrieval granularities.
@@ -148,6 +154,18 @@ def _locomo_turns(session) -> list[tuple[str, object]]:
     return [(m.turn_id, m) for m in session.messages if m.turn_id is not None]
 
 
+def _evidence_relevance(sample, qa) -> Relevance:
+    """Labels from the evidence as the builder gives it: turn ids and their sessions (see the module docstring)."""
+    turns = list(qa.evidence.turn_ids)
+    present = {m.turn_id for s in sample.sessions for m in s.messages}
+    reason = None if turns else "no evidence"
+    return Relevance(list(qa.evidence.session_ids), turns, reason is None, reason, [t for t in turns if t not in present])
+
+
+def _speaker_lines(session) -> str:
+    return "\n".join(f"{m.role}: {m.content}" for m in session.messages)
+
+
 @dataclass(frozen=True)
 class RelevanceRule:
     """How one benchmark labels retrieval: its relevance rule, its candidate turns and their documents.
@@ -178,7 +196,15 @@ LONGMEMEVAL = RelevanceRule(
 LOCOMO = RelevanceRule(
     judge=_locomo_relevance,
     turns=_locomo_turns,
-    session_text=lambda session: "\n".join(f"{m.role}: {m.content}" for m in session.messages),
+    session_text=_speaker_lines,
+    scoped_ids=True,
+)
+
+#: BEAM: the evidence's turn ids and sessions as given; candidate turns are every turn with a ``turn_id``.
+EVIDENCE_TURNS = RelevanceRule(
+    judge=_evidence_relevance,
+    turns=_locomo_turns,
+    session_text=_speaker_lines,
     scoped_ids=True,
 )
 

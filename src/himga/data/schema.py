@@ -25,14 +25,16 @@ __all__ = ["EvidenceRef", "Message", "QAPair", "QuestionType", "Sample", "Sessio
 
 
 class QuestionType(enum.StrEnum):
-    """Question categories of LoCoMo and LongMemEval, for per-category scoring.
+    """Question categories of LoCoMo, LongMemEval and BEAM, for per-category scoring.
 
     A :class:`enum.StrEnum`: a member *is* its value everywhere — ``QuestionType.TEMPORAL ==
     "temporal"``, and ``str()``, f-strings and ``json.dumps`` all give ``temporal``. Arrow rows store
     the value.
 
     LoCoMo's integer ``category`` maps to the first five (see ``himga_locomo`` for the mapping);
-    LongMemEval's ``question_type`` (``"single-session-user"`` or ``"single_session_user"``) to the rest.
+    LongMemEval's ``question_type`` (``"single-session-user"`` or ``"single_session_user"``) to the next six;
+    BEAM's ten abilities (the keys of ``probing_questions.json``) to their own names, two of them shared with
+    LongMemEval (``knowledge_update``, ``temporal_reasoning``: the same abilities under the same names).
     """
 
     # LoCoMo
@@ -50,20 +52,33 @@ class QuestionType(enum.StrEnum):
     KNOWLEDGE_UPDATE = "knowledge_update"
     SINGLE_SESSION_USER = "single_session_user"
 
+    # BEAM (besides KNOWLEDGE_UPDATE and TEMPORAL_REASONING)
+    ABSTENTION = "abstention"
+    CONTRADICTION_RESOLUTION = "contradiction_resolution"
+    EVENT_ORDERING = "event_ordering"
+    INFORMATION_EXTRACTION = "information_extraction"
+    INSTRUCTION_FOLLOWING = "instruction_following"
+    MULTI_SESSION_REASONING = "multi_session_reasoning"
+    PREFERENCE_FOLLOWING = "preference_following"
+    SUMMARIZATION = "summarization"
+
 
 @dataclass
 class Message:
     """One utterance (a turn) of a session.
 
     Attributes:
-        role: The speaker. LoCoMo: the person's name (``"Caroline"``); LongMemEval: ``"user"`` or
+        role: The speaker. LoCoMo: the person's name (``"Caroline"``); LongMemEval, BEAM: ``"user"`` or
             ``"assistant"``.
         content: The text. LoCoMo image turns carry their caption inline:
-            ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty).
-        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); ``None`` for LongMemEval.
-        date_str: A per-message raw timestamp; ``None`` in both benchmarks (dates live on the session).
+            ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty); BEAM's
+            probe marker (``" ->-> 1,1"``) is cut from the end and kept in ``raw``.
+        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); BEAM's message id (``"0"``);
+            ``None`` for LongMemEval.
+        date_str: A per-message raw timestamp; ``None`` in LoCoMo, LongMemEval and BEAM (dates live on the session).
         raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
-            ``query``, ``re-download``; LongMemEval ``has_answer``. ``{}`` when there are none.
+            ``query``, ``re-download``; LongMemEval ``has_answer``; BEAM ``index``, ``question_type``,
+            ``time_anchor``, ``probe_marker``. ``{}`` when there are none.
     """
 
     role: str
@@ -79,11 +94,12 @@ class Session:
 
     Attributes:
         session_id: LoCoMo: the ``N`` of ``session_N`` as a string (``"1"``); LongMemEval: the
-            haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``).
+            haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``); BEAM: the batch number
+            (``"1"``; 10M: ``"plan-1:3"``).
         messages: The turns, in source order.
         date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
-            ``"2023/05/20 (Sat) 02:21"``; ``None`` when the source has none.
-        title: A session title; ``None`` in both benchmarks.
+            ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``; ``None`` when the source has none.
+        title: A session title; ``None`` in LoCoMo, LongMemEval and BEAM.
     """
 
     session_id: str
@@ -109,8 +125,9 @@ class EvidenceRef:
     """Where the answer to a question is found.
 
     Attributes:
-        turn_ids: LoCoMo turn ids (``["D1:3", "D2:7"]``), normalized from the source ``evidence``.
-        session_ids: LongMemEval ``answer_session_ids``.
+        turn_ids: LoCoMo turn ids (``["D1:3", "D2:7"]``), normalized from the source ``evidence``; BEAM's
+            ``source_chat_ids`` (message ids, each once).
+        session_ids: LongMemEval ``answer_session_ids``; BEAM: the batches of ``turn_ids``.
     """
 
     turn_ids: list[str] = field(default_factory=list)
@@ -123,14 +140,15 @@ class QAPair:
 
     Attributes:
         question_id: LoCoMo: the index in the sample's ``qa`` list as a string (``"0"``);
-            LongMemEval: ``question_id``.
+            LongMemEval: ``question_id``; BEAM: ``"<ability>:<index>"`` (``"temporal_reasoning:0"``).
         question: The question text.
         answer: The gold answer, always a ``str`` (integer answers such as ``2022`` become ``"2022"``).
-            For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card).
+            For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card); BEAM: the ability's reference
+            (its judge reads the rubric in ``raw``).
         question_type: The normalized category.
         evidence: Pointers to the turns or sessions holding the answer.
         raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
-            without ``haystack_sessions``).
+            without ``haystack_sessions``; BEAM: the question dict, ``rubric`` included).
     """
 
     question_id: str
@@ -145,9 +163,11 @@ class QAPair:
         """True when the correct response is to abstain.
 
         LoCoMo: category 5 (``QuestionType.ADVERSARIAL``). LongMemEval: ``question_id`` ending in
-        ``_abs`` (those questions keep their ordinary ``question_type``).
+        ``_abs`` (those questions keep their ordinary ``question_type``). BEAM: the abstention ability
+        (``QuestionType.ABSTENTION``).
         """
-        return self.question_type is QuestionType.ADVERSARIAL or self.question_id.endswith("_abs")
+        return (self.question_type in (QuestionType.ADVERSARIAL, QuestionType.ABSTENTION)
+                or self.question_id.endswith("_abs"))
 
 
 @dataclass
@@ -158,15 +178,17 @@ class Sample:
     → one Sample (its haystack sessions, exactly one QA pair).
 
     Attributes:
-        sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``.
-        dataset: ``"locomo"`` or ``"longmemeval"``.
-        sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order.
+        sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
+            BEAM: the chat's folder (``"1"``).
+        dataset: The benchmark: ``"locomo"``, ``"longmemeval"``, ``"beam"``.
+        sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order; BEAM:
+            batches in file order.
         qa_pairs: The questions.
-        speaker_a: LoCoMo's first speaker; ``None`` for LongMemEval.
-        speaker_b: LoCoMo's second speaker; ``None`` for LongMemEval.
+        speaker_a: LoCoMo's first speaker; ``None`` for LongMemEval and BEAM.
+        speaker_b: LoCoMo's second speaker; ``None`` for LongMemEval and BEAM.
         raw: Source fields with no other home. LoCoMo: ``event_summary``, ``observation``,
             ``session_summary`` and the keys documented on the ``himga_locomo`` card; LongMemEval:
-            ``question_date``.
+            ``question_date``; BEAM: ``turn_groups`` (session id → the sizes of its turn groups).
     """
 
     sample_id: str

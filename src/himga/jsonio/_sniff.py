@@ -1,17 +1,21 @@
-"""Recognizing a file that is something else in place of JSON: a Git LFS pointer, an HTML page, an error text.
+"""Recognizing what a file holds before parsing it: something else in place of JSON (:func:`not_json`: a Git LFS
+pointer, an HTML page, an error text), or JSON Lines rather than one JSON document (:func:`json_lines_by_content`).
 
-Called by both readers of :mod:`himga.jsonio.reader` on a file's first KiB, before parsing, so that such a file
-gets an error saying what it is and how to get the real one instead of a JSON syntax error.
+:func:`not_json` is called by both readers of :mod:`himga.jsonio.reader` on a file's first KiB, before parsing, so
+that such a file gets an error saying what it is and how to get the real one instead of a JSON syntax error.
+:func:`json_lines_by_content` is the one content rule of every route: sources (:func:`himga.jsonio.jsonlines.is_json_lines`)
+and a run's records (:func:`himga.jsonio.run_inputs.read_records`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from himga.errors import SourceFormatError
 
-__all__ = ["not_json"]
+__all__ = ["json_lines_by_content", "not_json"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -25,6 +29,8 @@ _COMPRESSED = {
     b"PK\x03\x04": ("zip", "unzip"),
 }
 _PARQUET = b"PAR1"
+#: A first line longer than this is never taken for a JSON Lines record (a minified JSON file is one long line).
+_FIRST_LINE_LIMIT = 1 << 26
 _WORDS = re.compile(rb"[A-Za-z]{2,} [A-Za-z]{2,}")  # "Entry not found", "404: Not Found"
 
 
@@ -74,3 +80,32 @@ def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
             detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
             return SourceFormatError(name, "$", detail)
     return None
+
+
+def json_lines_by_content(read: Callable[[int], bytes]) -> bool:
+    """Whether a stream holds JSON Lines, judged by its content: its first line is one whole JSON object and more
+    follows it (``longmemeval_oracle.json`` written by a harness one question a line, a loop's ``results.json``).
+
+    A stream starting with ``[`` is a JSON array without reading further; a pretty-printed object's first line
+    (``{``) is no whole value, nor is a damaged one (the JSON reader then reports it); a single object on one line
+    is one JSON document.
+
+    Args:
+        read: ``read(n)`` of the stream (a file's ``read``, or ``io.BytesIO(data).read``): up to ``n`` bytes, ``b""``
+            at the end.
+    """
+    first = read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not first.startswith(b"{"):
+        return False
+    line = first.partition(b"\n")
+    while not line[1] and len(line[0]) < _FIRST_LINE_LIMIT and (more := read(1 << 20)):
+        first += more
+        line = first.partition(b"\n")
+    head, newline, rest = line
+    if not newline or not (rest.strip() or read(1 << 16).strip()):
+        return False
+    try:
+        json.loads(head)
+    except ValueError:
+        return False
+    return True

@@ -9,8 +9,6 @@ blank lines are skipped; errors name the file and the line (``q.jsonl: line 3: i
 
 from __future__ import annotations
 
-import json
-
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,7 +17,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.jsonio._fast import canonical
 from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
-from himga.jsonio._sniff import not_json
+from himga.jsonio._sniff import json_lines_by_content, not_json
 from himga.jsonio.compressed import open_source, plain_suffix
 from himga.jsonio._identity import check_unchanged, file_identity
 
@@ -27,10 +25,6 @@ __all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_reco
 
 #: File name suffixes read as JSON Lines.
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
-
-
-#: A first line longer than this is never taken for a JSON Lines record (a minified JSON file is one long line).
-_FIRST_LINE_LIMIT = 1 << 26
 
 
 def is_json_lines(path: str | Path) -> bool:
@@ -45,18 +39,7 @@ def is_json_lines(path: str | Path) -> bool:
         return True
     try:
         with open_source(path) as source:
-            first = source.data.read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
-            if not first.startswith(b"{"):
-                return False
-            line = first.partition(b"\n")
-            while not line[1] and len(line[0]) < _FIRST_LINE_LIMIT and (more := source.data.read(1 << 20)):
-                first += more
-                line = first.partition(b"\n")
-            head, newline, rest = line
-            if not newline or not (rest.strip() or source.data.read(1 << 16).strip()):
-                return False
-            json.loads(head)
-            return True
+            return json_lines_by_content(source.data.read)
     except (OSError, ValueError, SourceFormatError):
         return False
 

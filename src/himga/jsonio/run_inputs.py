@@ -1,4 +1,5 @@
-"""The one reader of a run's own input files: predictions, judge verdicts (JSON Lines) and ids files (text lines).
+"""The one reader of a run's own input files: predictions (a JSON array or JSON Lines, told apart by content), judge
+verdicts (JSON Lines) and ids files (text lines).
 
 Each file is read once, as bytes (a named pipe or ``/dev/stdin`` works, ``-`` is standard input), and its
 sha256 is of exactly those bytes, for the run record. The guarantees are those of the source readers
@@ -13,6 +14,7 @@ message shows it.
 from __future__ import annotations
 
 import hashlib
+import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,9 +23,9 @@ from typing import Any
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 from himga.jsonio.reader import parse_json_text
-from himga.jsonio._sniff import not_json
+from himga.jsonio._sniff import json_lines_by_content, not_json
 
-__all__ = ["STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines"]
+__all__ = ["STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines", "read_records"]
 
 #: The name that reads standard input.
 STDIN = "-"
@@ -38,12 +40,19 @@ class InputFile:
     Attributes:
         name: Its name for messages and the run record (``"<stdin>"`` for ``-``).
         sha256: The sha256 of the bytes read (hex).
-        lines: ``(line number from 1, value)`` of each non-blank line: a JSON value or an id.
+        lines: ``(line number from 1, value)`` of each non-blank line: a JSON value or an id; for a JSON array
+            (:func:`read_records`), ``(index from 0, item)``.
+        layout: ``"lines"`` or ``"array"``: how :meth:`where` names a record.
     """
 
     name: str
     sha256: str
     lines: list[tuple[int, Any]] = field(default_factory=list)
+    layout: str = "lines"
+
+    def where(self, number: int) -> str:
+        """A record's place in messages: ``"line 7"``, or ``"$[6]"`` in a JSON array."""
+        return f"$[{number}]" if self.layout == "array" else f"line {number}"
 
 
 def input_name(path: str | Path) -> str:
@@ -63,10 +72,10 @@ def _read_bytes(path: str | Path, what: str) -> bytes:
         raise ConfigurationError(f"{what} file {str(path)!r} is a directory, expected a file") from None
 
 
-def _text_lines(path: str | Path, what: str, *, json: bool) -> tuple[str, str, list[tuple[int, bytes, str]]]:
-    """``(name, sha256, [(number, raw bytes, text)])`` of the non-blank lines of a UTF-8 file."""
+def _text_lines(path: str | Path, what: str, *, json: bool, data: bytes | None = None) -> tuple[str, str, list[tuple[int, bytes, str]]]:
+    """``(name, sha256, [(number, raw bytes, text)])`` of the non-blank lines of a UTF-8 file (``data``: its bytes, read)."""
     name = input_name(path)
-    data = _read_bytes(path, what)
+    data = _read_bytes(path, what) if data is None else data
     if json and (error := not_json(name, data[:1024], len(data))) is not None:
         raise error  # a compressed file, Parquet, LFS pointer, HTML page, an error text
     lines = []
@@ -105,16 +114,65 @@ def read_json_lines(path: str | Path, what: str = "predictions") -> InputFile:
         ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
-    name, sha, lines = _text_lines(path, what, json=True)
-    out = InputFile(name, sha)
-    for number, raw, text in lines:
-        value = parse_json_text(name, text, f"line {number}", data=raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw)
+    return _json_lines(path, what, None)
+
+
+def _json_lines(path: str | Path, what: str, data: bytes | None) -> InputFile:
+    name, sha, lines = _text_lines(path, what, json=True, data=data)
+    values = ((number, parse_json_text(name, text, f"line {number}", data=raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw))
+              for number, raw, text in lines)
+    return _objects(InputFile(name, sha), values, f"expected JSON Lines ({what}, one object per line), got no line")
+
+
+def _objects(out: InputFile, values, empty: str) -> InputFile:
+    """``out`` holding ``values`` (``(number, value)``), each an object; ``empty``: the error when there is none."""
+    for number, value in values:
         if not isinstance(value, dict):
-            raise SourceFormatError(name, f"line {number}", f"expected an object, got {type_name(value)}")
+            raise SourceFormatError(out.name, out.where(number), f"expected an object, got {type_name(value)}")
         out.lines.append((number, value))
     if not out.lines:
-        raise SourceFormatError(name, "$", f"expected JSON Lines ({what}, one object per line), got no line")
+        raise SourceFormatError(out.name, "$", empty)
     return out
+
+
+def read_records(path: str | Path, what: str = "predictions") -> InputFile:
+    """Read a run's records: a JSON array of objects or JSON Lines, told apart by content whatever the file's name
+    (:func:`~himga.jsonio._sniff.json_lines_by_content`, the rule of the source files); one object alone is one record.
+
+    Args:
+        path: The file, or ``-`` for standard input.
+        what: What the file is, for messages.
+
+    Returns:
+        An :class:`InputFile` whose ``lines`` hold the objects, ``(line number, object)`` or, for an array,
+        ``(index, object)`` (``layout="array"``).
+
+    Raises:
+        SourceFormatError: as :func:`read_json_lines`; for an array: invalid JSON (line and column), an item that
+            is not an object (``results.json: $[3]: expected an object, got string``), an empty array.
+        ConfigurationError: the file does not exist or is a directory.
+        OSError: the file cannot be read.
+    """
+    name = input_name(path)
+    data = _read_bytes(path, what)
+    if json_lines_by_content(io.BytesIO(data).read):
+        return _json_lines(path, what, data)
+    if (error := not_json(name, data[:1024], len(data))) is not None:
+        raise error
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SourceFormatError(name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
+    if not text.strip():
+        raise SourceFormatError(name, "$", f"expected a JSON array or JSON Lines ({what}), got an empty file")
+    value = parse_json_text(name, text, data=data.removeprefix(b"\xef\xbb\xbf"))
+    out = InputFile(name, hashlib.sha256(data).hexdigest(), layout="array")
+    if isinstance(value, dict):  # one record, as a one-line JSON Lines file
+        out.layout, out.lines = "lines", [(1, value)]
+        return out
+    if not isinstance(value, list):
+        raise SourceFormatError(name, "$", f"expected a JSON array of objects or JSON Lines ({what}), got {type_name(value)}")
+    return _objects(out, enumerate(value), f"expected {what}, got an empty array")
 
 
 def read_id_lines(path: str | Path) -> InputFile:

@@ -24,6 +24,7 @@ from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
 from himga.data.features import SAMPLE_FEATURES
+from himga.data.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file
@@ -64,8 +65,10 @@ def _size_category(rows: int) -> str:
 
 
 def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
-    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry``."""
-    return [(config, f.filename, f.url, f.revision, f.sha256) for config, f in entry.pins().items()]
+    """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry`` (a pin of several files: its
+    folder, ``"chats/100K/ (40 files)"``, and the sha256 of their ``sha256sum`` listing)."""
+    return [(config, f"{f.filename}/ ({len(f.parts)} files)" if f.parts else f.filename, f.url, f.revision, f.sha256)
+            for config, f in entry.pins().items()]
 
 
 def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
@@ -83,15 +86,24 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
 
 def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
     if sources is None:  # the card of no export (the builder's own): the pins it downloads
-        rows = [(c, f"`{f}`", u, f"`{r}`", f"`{h}`" if h else "not pinned") for c, f, u, r, h in _sources(entry) if c in configs]
+        rows = [(c, f"`{f}`", u, f"`{r}`" if r else "not pinned", f"`{h}`" if h else "not pinned")
+                for c, f, u, r, h in _sources(entry) if c in configs]
         return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
-    rows = [
-        (c, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, c, f)) for c in configs for f in sources[c]
-    ]
+    rows = [row for c in configs for row in _source_rows(entry, c, sources[c])]
     return (
         "## Source\n\nThe files each config was exported from, compared by sha256 with the file the builder pins.\n\n"
         + _table(("config", "source file", "bytes", "sha256", "pinned file"), rows)
     )
+
+
+def _source_rows(entry: Benchmark, config: str, files: list[SourceFile]) -> list[tuple[str, ...]]:
+    """The source table's rows of one config: a row per file, or one row for the whole when the files are exactly the
+    files of a pin of several (BEAM's 40 files of ``chats/100K``)."""
+    pin = pinned_file(entry, export_config(entry, config).config)
+    if pin.parts and len(files) == len(pin.parts) and {f.sha256 for f in files} == {p.sha256 for p in pin.parts}:
+        return [(config, code_cell(f"{pin.filename}/ ({len(files)} files)"), f"{sum(f.num_bytes for f in files):,}",
+                 f"`{pin.sha256}` (sha256sum listing)", f"identical to the pinned [`{pin.filename}`]({pin.url})")]
+    return [(config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files]
 
 
 def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None:
@@ -117,6 +129,11 @@ def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None
 
 
 # --- the card ----------------------------------------------------------------------------------------
+
+
+def _features(entry: Benchmark, config: str):
+    """The features of an export config's rows: the system view's, or a Sample's."""
+    return SYSTEM_FEATURES if export_config(entry, config).view is not None else SAMPLE_FEATURES
 
 
 def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_config: str) -> str:
@@ -145,7 +162,7 @@ def _front_matter(entry: Benchmark, sizes: dict[str, SplitSize | None], default_
             splits = datasets.SplitDict()
             splits.add(datasets.SplitInfo(name=SPLIT, num_bytes=size.num_bytes, num_examples=size.num_examples))
         infos[config] = DatasetInfo(
-            features=SAMPLE_FEATURES, splits=splits, dataset_size=size.num_bytes if size is not None else None
+            features=_features(entry, config), splits=splits, dataset_size=size.num_bytes if size is not None else None
         )
     DatasetInfosDict(infos).to_dataset_card_data(card_data)
     return card_data.to_yaml()
@@ -185,6 +202,14 @@ def licence_words(licence: str) -> str:
     return f" ({LICENCE_WORDS[licence]})" if licence in LICENCE_WORDS else ""
 
 
+def _views_sentence(entry: Benchmark, configs: list[str]) -> str:
+    views = [c for c in configs if export_config(entry, c).view]
+    return (f", but {', '.join(f'`{c}`' for c in views)}: the system view of the rows, what a memory system under test may see "
+            "(no answer, evidence, question type or `raw`; every message dated; generated ids; `himga.data.system_view`), "
+            "with the fields `sample_id`, `dataset`, `sessions`, `questions` (`question_id`, `question`, `question_date`), "
+            "`speaker_a`, `speaker_b`")
+
+
 def render_card(
     entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
     golds: dict[str, dict] | None = None,
@@ -217,8 +242,9 @@ def render_card(
         f"# {title}",
         module._DESCRIPTION.strip().replace("\n", " "),
         f"Built by the `{load_name}` builder of himga: one split, `{SPLIT}`; every config has "
-        "the same features (shared with the other himga dataset, so the two concatenate). License of the data: "
-        f"`{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
+        "the same features (shared with the other himga datasets, so they concatenate)"
+        + (_views_sentence(entry, configs) if any(export_config(entry, c).view for c in configs) else "")
+        + f". License of the data: `{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
         "## Fields\n\n"

@@ -44,6 +44,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
@@ -53,7 +54,7 @@ from himga.catalog import Benchmark, benchmark
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError
 from himga.publish._card import SPLIT, SplitSize, render_card
-from himga.publish._export_configs import export_configs, export_name, gold_options, gold_record
+from himga.publish._export_configs import VIEWS, export_configs, export_name, gold_options, gold_record, view_name
 from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs, shard_metadata)
 from himga.publish._source_labels import SourceFile, checked_sources, select_configs
@@ -183,6 +184,25 @@ def _commit(out: Path, staging: Path, configs: list[str]) -> None:
         os.replace(staging / config, data / config)
 
 
+def _view_rows(path: str):
+    """The system view rows of the Samples in the Arrow cache files ``path`` (``;``-joined)."""
+    from himga.data import samples_from_dataset, system_view
+    from himga.data.view import system_row
+
+    ds = datasets.concatenate_datasets([datasets.Dataset.from_file(p) for p in path.split(";")])
+    for sample in samples_from_dataset(ds):
+        yield system_row(system_view(sample))
+
+
+def _view_dataset(ds, cache_dir: str | Path | None):
+    """``ds``'s Samples as the system view (:data:`~himga.data.view.SYSTEM_FEATURES`), written to the cache once."""
+    from himga.data.view import SYSTEM_FEATURES
+
+    files = ";".join(f["filename"] for f in ds.cache_files)
+    return datasets.Dataset.from_generator(_view_rows, features=SYSTEM_FEATURES, gen_kwargs={"path": files},
+                                           cache_dir=str(cache_dir) if cache_dir is not None else None)
+
+
 def export(
     name: str,
     out_dir: str | Path,
@@ -196,6 +216,7 @@ def export(
     num_shards: int | None = None,
     gold: str | None = None,
     errata: str | Path | None = None,
+    view: str | None = None,
 ) -> dict[str, SplitSize | None]:
     """Build the configs of dataset ``name`` and write them with their card to ``out_dir``.
 
@@ -230,6 +251,9 @@ def export(
             ``datasets.load_dataset(OUT_DIR, "audited")``), beside the published ``default``; its shards
             and the card record the variant and the errata file's name and sha256.
         errata: With ``gold="audited"``: a user's errata file (default: the pinned one).
+        view: ``"system"``: export the system view of the configs instead (:func:`himga.data.system_view`: no gold,
+            a date on every message, generated ids; :data:`~himga.data.view.SYSTEM_FEATURES`), as the config
+            ``system`` (LoCoMo: ``data/system/``) or ``<config>_system``, beside the others.
 
     Returns:
         Export config → split size (``None`` if unknown), for every config on the written card, in card
@@ -247,17 +271,20 @@ def export(
     entry = benchmark(name)
     name = entry.name
     options = gold_options(entry, gold, errata)
+    if view is not None and (view not in VIEWS or options):
+        raise ConfigurationError(f"{name}: view: expected one of {', '.join(VIEWS)} (without gold/errata: a view has no gold), got {view!r}")
     check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
     if card_only and data_dir is not None:  # the card an export of these files has, and nothing else
         check_export_target(name, out, [])
         with tempfile.TemporaryDirectory(prefix="himga-card-") as tmp:
             sizes = export(entry, Path(tmp) / "export", configs, data_dir=data_dir, cache_dir=cache_dir, num_shards=num_shards,
-                           gold=gold, errata=errata)
+                           gold=gold, errata=errata, view=view)
             out.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(Path(tmp) / "export" / "README.md", out / "README.md")
         return sizes
     builder_configs = [] if card_only else select_configs(entry, configs, data_dir)
-    targets = {export_name(entry, c, options.get("gold")): c for c in builder_configs}  # export config → builder config
+    targets = {view_name(entry, c, view) if view else export_name(entry, c, options.get("gold")): c
+               for c in builder_configs}  # export config → builder config
     wanted = list(targets)
     check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
     described: dict = {}  # each file hashed once, before any build
@@ -274,7 +301,11 @@ def export(
             written: dict[str, SplitSize] = {}
             for target, config in targets.items():
                 ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options)
-                variant = {} if target == config else {"builder_config": config, "gold": record}  # published: as before variants
+                if view is not None:
+                    ds = _view_dataset(ds, cache_dir)
+                    variant = {"builder_config": config, "view": view}
+                else:
+                    variant = {} if target == config else {"builder_config": config, "gold": record}  # published: as before variants
                 metadata = {"dataset": name, "config": target, **variant, "sources": [s.to_dict() for s in sources[target]]}
                 written[target] = _write_config(ds, staging / target, row_group_bytes, shard_bytes, metadata, num_shards)
                 logger.info("%s/%s: %d rows staged in %s", name, target, ds.num_rows, staging)

@@ -8,7 +8,11 @@ export config      rows                        folder
 =================  ==========================  ==========================================
 ``default``        LoCoMo, ``gold="published"``  ``data/default/``
 ``audited``        LoCoMo, ``gold="audited"``    ``data/audited/``
+``system``         LoCoMo's system view          ``data/system/`` (no gold: :func:`himga.data.system_view`)
 =================  ==========================  ==========================================
+
+The system view of a builder config ``c`` is the export config ``system`` (the default config) or ``c_system``;
+its rows have :data:`~himga.data.view.SYSTEM_FEATURES`, the others :data:`~himga.data.features.SAMPLE_FEATURES`.
 
 :func:`export_name` is the one naming rule: a builder config keeps its name with the default gold; with
 another variant the export config is named after the variant (the builder's default config, LoCoMo's only
@@ -25,7 +29,7 @@ from typing import Any
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 
-__all__ = ["ExportConfig", "export_config", "export_configs", "export_name", "gold_options", "gold_record"]
+__all__ = ["VIEWS", "ExportConfig", "export_config", "export_configs", "export_name", "gold_options", "gold_record", "view_name"]
 
 
 @dataclass(frozen=True)
@@ -36,11 +40,13 @@ class ExportConfig:
         name: Its name in the export: ``data/<name>/``, the card's ``config_name``, ``load_dataset(repo, name)``.
         config: The builder config its rows are built with.
         gold: The gold variant of its rows (the benchmark's default, ``"published"``, or e.g. ``"audited"``).
+        view: ``"system"`` for the system view of the config's rows (no gold), else ``None``.
     """
 
     name: str
     config: str
     gold: str
+    view: str | None = None
 
 
 def export_name(entry: Benchmark, config: str, gold: str | None = None) -> str:
@@ -56,12 +62,22 @@ def export_name(entry: Benchmark, config: str, gold: str | None = None) -> str:
     return gold if config == entry.default_config else f"{config}_{gold}"
 
 
+#: The views an export may hold beside the Samples (``himga export --view system``).
+VIEWS = ("system",)
+
+
+def view_name(entry: Benchmark, config: str, view: str = "system") -> str:
+    """The export config name of ``view`` of builder config ``config``: ``"system"`` (the default config) or ``"c_system"``."""
+    return view if config == benchmark(entry).default_config else f"{config}_{view}"
+
+
 def export_configs(entry: Benchmark) -> list[ExportConfig]:
     """Every config an export of ``entry`` may hold, in card order: the builder's configs with the default
-    gold, then, per other gold variant, the builder's configs with it."""
+    gold, then, per other gold variant, the builder's configs with it, then the system view of each."""
     entry = benchmark(entry)
     golds = list(entry.golds) or [entry.default_gold]
-    return [ExportConfig(export_name(entry, c, g), c, g) for g in golds for c in entry.configs]
+    samples = [ExportConfig(export_name(entry, c, g), c, g) for g in golds for c in entry.configs]
+    return samples + [ExportConfig(view_name(entry, c, v), c, entry.default_gold, v) for v in VIEWS for c in entry.configs]
 
 
 def export_config(entry: Benchmark, name: str) -> ExportConfig:

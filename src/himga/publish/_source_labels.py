@@ -16,16 +16,17 @@ pin it did not come from:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.sources import file_sha256
+from himga.sources import file_label, file_sha256
 from himga.sources import RemoteFile
 from himga.sources import check_source_kind
 
-__all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "source_paths"]
+__all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "shown_name",
+           "source_paths"]
 
 
 @dataclass(frozen=True)
@@ -62,17 +63,23 @@ def describe(path: str | Path) -> SourceFile:
     return SourceFile(path.name, path.stat().st_size, file_sha256(path))
 
 
+def shown_name(entry: Benchmark, path: str | Path) -> str:
+    """A source file's name on the card: its place in the repository's layout when it is a pinned file of one
+    (BEAM ``chats/100K/3/chat.json``: every chat's file is ``chat.json``), else its base name."""
+    return file_label(path, benchmark(entry).pins().values())
+
+
 def pinned_file(entry: Benchmark, config: str) -> RemoteFile:
     """The pinned source file of ``config`` (its builder config's ``remote_file()``)."""
     return benchmark(entry).pin(config)
 
 
 def matching_pins(entry: Benchmark, sha256: str) -> list[str]:
-    """The configs of ``entry`` whose pinned file has this sha256 (pins without one never match).
+    """The configs of ``entry`` whose pinned file (or one of its files) has this sha256 (pins without one never match).
 
     LongMemEval's ``oracle`` and ``oracle_original`` pin the same bytes, so a real oracle file matches both.
     """
-    return [config for config, pin in benchmark(entry).pins().items() if pin.sha256 == sha256]
+    return [config for config, pin in benchmark(entry).pins().items() if any(p.sha256 == sha256 for p in pin.files)]
 
 
 def configs_named(entry: Benchmark, filename: str) -> list[str]:
@@ -186,7 +193,8 @@ def checked_sources(
     if not paths:
         raise ConfigurationError(f"{entry.name}: no source file of config {config!r} in {data_dir}; expected {entry.file_names()}")
     described = {} if described is None else described
-    files = [described[p] if p in described else described.setdefault(p, describe(p)) for p in paths]
+    files = [described[p] if p in described else described.setdefault(p, replace(describe(p), filename=shown_name(entry, p)))
+             for p in paths]
     for f in files:
         if (pinned := matching_pins(entry, f.sha256)) and config not in pinned:
             raise ConfigurationError(f"{entry.name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from himga.entry import entry_named
 from himga.jsonio.run_inputs import InputFile
-from himga.sources import file_sha256
+from himga.sources import file_label, file_sha256
 from himga.runs._identity import GoldIdentity
 from himga.scoring import scorer
 from himga.version import __version__
@@ -38,13 +38,14 @@ def source_record(dataset: str, files: list[str | Path]) -> list[dict]:
     Raises:
         OSError: a file cannot be read.
     """
-    pins = list(entry_named(dataset).pins().values())
+    pins = [part for pin in entry_named(dataset).pins().values() for part in pin.files]
     out = []
     for path in files:
         digest = file_sha256(path)
         pin = next((p for p in pins if p.sha256 == digest), None)
-        out.append({"name": Path(path).name, "sha256": digest, "is_pin": pin is not None,
-                    "pin": f"{pin.origin} {pin.filename}" if pin is not None else None})
+        name = file_label(path, pins)
+        out.append({"name": name, "sha256": digest, "is_pin": pin is not None,
+                    "pin": f"{pin.origin} {pin.repo_path if pin.layout_path else pin.filename}" if pin is not None else None})
     return out
 
 
@@ -84,7 +85,8 @@ def run_record(dataset: str, config: str | None, files: list[str | Path], report
     bench = scorer(dataset)
     judge = None
     if bench.judge is not None:
-        judge = {**bench.judge, "models_in_labels": label_models or []}
+        variant = {"variant": report["judge_variant"]} if "judge_variant" in report else {}
+        judge = {**bench.judge, **variant, "models_in_labels": label_models or []}
     return {
         "created": created or _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         "versions": _versions(),

@@ -1,4 +1,4 @@
-"""Official scoring as functions: LoCoMo's answer F1 and LongMemEval's judge, the papers' tables, a run record.
+"""Official scoring as functions: LoCoMo's answer F1, LongMemEval's and BEAM's judges, the papers' tables, a run record.
 
 Pure functions, the official text and rules in one place each, with their source commits:
 
@@ -7,8 +7,19 @@ Pure functions, the official text and rules in one place each, with their source
 - :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring._longmemeval`):
   LongMemEval's judge prompts, byte-identical to ``get_anscheck_prompt`` (xiaowu0162/LongMemEval@9e0b455); himga
   calls no model.
+- :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring._beam`): BEAM's judge
+  as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the official
+  reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
 - :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring._report`): per-type n, mean, 95% interval and
   the benchmark's totals; :func:`run_record` (:mod:`himga.runs._record`): what produced them.
+- :func:`score_records` (:mod:`himga.scoring._records`): the evaluation loop's records as it writes them (a list,
+  ``hypothesis`` or ``response``, ids qualified, as ``sample_id`` + ``question_id``, or the system view's).
+- :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring._paper_metrics`, ``_paper_tables``): the metrics
+  memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to its
+  source code's output; pooled or per-sample aggregation, with or without category 5.
+- :func:`judges`, :func:`judge_named` (:mod:`himga.scoring._judges`): every published judge prompt by name, as data
+  (template, source commit, label rule, model, sha256); :func:`judge_requests`, :func:`read_verdicts`,
+  :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scoring``).
@@ -22,33 +33,73 @@ Example:
 """
 
 from himga.scoring._intervals import normal_interval, summarize, wilson_interval
+from himga.scoring._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
+from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
+from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
-                                        read_predictions)
-from himga.scoring._report import format_table, questions_by_id, score_questions, score_samples, scorer
-from himga.scoring._scorers import LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Scorer
+                                        read_predictions, replies_of)
+from himga.scoring._paper_metrics import FAMILIES as PAPER_FAMILIES
+from himga.scoring._paper_metrics import paper_scores
+from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules, format_paper_table,
+                                         paper_record, paper_tables)
+from himga.scoring._records import RecordIndex, match_records, record_index
+from himga.scoring._report import format_table, questions_by_id, score_questions, score_records, score_samples, scorer
+from himga.scoring._scorers import BEAM_SCORER, LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Scorer
+from himga.scoring._beam import OFFICIAL_JUDGE as BEAM_JUDGE, judge_prompt as beam_judge_prompt, parse_reply as beam_parse_reply
 
 __all__ = [
+    "BEAM_JUDGE",
+    "BEAM_SCORER",
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
+    "PAPER_AGGREGATIONS",
+    "PAPER_FAMILIES",
+    "PAPER_ROW_ORDERS",
+    "Judge",
+    "LabelRule",
+    "PaperOptions",
+    "PaperRules",
+    "RecordIndex",
     "Row",
     "Scorer",
+    "UnreadableReply",
+    "Verdicts",
+    "beam_judge_prompt",
+    "beam_parse_reply",
     "brief",
     "check_hypotheses",
     "check_ids",
+    "format_judged",
+    "format_paper_table",
     "format_table",
     "judge_label",
+    "judge_line",
+    "judge_named",
     "judge_request",
+    "judge_requests",
+    "judged_scope",
+    "judges",
+    "judges_for",
     "labels_of",
     "locomo_score",
     "longmemeval_judge_prompt",
+    "match_records",
     "normal_interval",
+    "paper_record",
+    "paper_scores",
+    "paper_tables",
     "predictions_of",
     "questions_by_id",
     "read_labels",
     "read_predictions",
+    "read_verdicts",
+    "record_index",
+    "replies_of",
+    "score_judged",
     "score_questions",
+    "score_records",
     "score_samples",
     "scorer",
     "summarize",

@@ -13,13 +13,12 @@ the official function's output for every real question, and the tests compare th
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 
 from himga.errors import ConfigurationError, type_name
+from himga.scoring._judges._type import Judge, LabelRule, template_sha256
 
-__all__ = ["JUDGE", "SOURCE", "TEMPLATES", "judge_label", "judge_request", "longmemeval_judge_prompt",
+__all__ = ["JUDGE", "LONGMEMEVAL_JUDGE", "SOURCE", "TEMPLATES", "judge_label", "judge_request", "longmemeval_judge_prompt",
            "question_fields", "templates_sha256"]
 
 SOURCE = {"repository": "xiaowu0162/LongMemEval", "path": "src/evaluation/evaluate_qa.py",
@@ -74,7 +73,7 @@ _TEMPLATE_OF = {"single-session-user": "default", "single-session-assistant": "d
 
 def templates_sha256() -> str:
     """The sha256 of the five templates (``json.dumps(TEMPLATES, sort_keys=True)``, UTF-8), for the run record."""
-    return hashlib.sha256(json.dumps(TEMPLATES, sort_keys=True).encode()).hexdigest()
+    return template_sha256(TEMPLATES)
 
 
 def question_fields(qa) -> tuple[str, str, object, str]:
@@ -127,8 +126,7 @@ def judge_request(qa, hypothesis: str) -> dict:
     Raises:
         ConfigurationError: as :func:`longmemeval_judge_prompt`.
     """
-    prompt = longmemeval_judge_prompt(qa, hypothesis)
-    return {"question_id": question_fields(qa)[0], **JUDGE, "messages": [{"role": "user", "content": prompt}]}
+    return {"question_id": question_fields(qa)[0], **LONGMEMEVAL_JUDGE.request_body(_messages(qa, hypothesis))}
 
 
 def judge_label(reply: str) -> bool:
@@ -140,3 +138,29 @@ def judge_label(reply: str) -> bool:
     if not isinstance(reply, str):
         raise ConfigurationError(f"judge reply: expected a string, got {type_name(reply)}")
     return "yes" in reply.strip().lower()
+
+
+def _messages(qa, hypothesis: str) -> list[dict]:
+    return [{"role": "user", "content": longmemeval_judge_prompt(qa, hypothesis)}]
+
+
+def _read_label(reply: str) -> float:
+    return 1.0 if judge_label(reply) else 0.0
+
+
+#: The official judge as registry data (:class:`~himga.scoring._judges._type.Judge`): ``--judge longmemeval``.
+LONGMEMEVAL_JUDGE = Judge(
+    name="longmemeval",
+    title="LongMemEval's official judge (five templates by question type, yes/no)",
+    source={"repository": SOURCE["repository"], "path": SOURCE["path"], "commit": SOURCE["commit"],
+            "symbol": SOURCE["function"], "licence": SOURCE["licence"],
+            "confirmed": "read in a clone of github.com/xiaowu0162/LongMemEval (see the module docstring)"},
+    templates=TEMPLATES,
+    label=LabelRule("yes-in-reply", "'yes' in reply.strip().lower() -> 1 else 0", "binary", _read_label),
+    model=JUDGE["model"],
+    parameters={k: v for k, v in JUDGE.items() if k != "model"},
+    benchmarks=("longmemeval",),
+    messages=_messages,
+    gold="raw answer of the source question, formatted by str.format (an integer as str(int))",
+    scope="every question ('_abs' ids: the abstention template)",
+)

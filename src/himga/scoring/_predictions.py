@@ -13,7 +13,8 @@ from himga.errors import SourceFormatError, shown, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
 from himga.jsonio.run_inputs import InputFile, check_id, read_json_lines
 
-__all__ = ["brief", "check_hypotheses", "check_ids", "labels_of", "predictions_of", "read_labels", "read_predictions"]
+__all__ = ["brief", "check_hypotheses", "check_ids", "labels_of", "predictions_of", "read_labels", "read_predictions",
+           "replies_of"]
 
 _SHOWN = 20  # ids listed in an error message before "... and N more"
 
@@ -104,6 +105,8 @@ def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, st
             hypotheses[qid] = _string(file.name, number, value, "hypothesis")
         if isinstance(value.get("autoeval_label"), dict) and isinstance(value["autoeval_label"].get("model"), str):
             models.add(value["autoeval_label"]["model"])
+        if isinstance(value.get("model"), str):  # himga judge's replies: the model that answered
+            models.add(value["model"])
     return _unique(file.name, rows), sorted(models), hypotheses
 
 
@@ -121,6 +124,27 @@ def read_labels(path: str | Path) -> tuple[dict[str, bool], list[str]]:
     """
     labels, models, _ = labels_of(read_json_lines(path, "labels"))
     return labels, models
+
+
+def replies_of(file: InputFile) -> tuple[dict[str, str], list[str]]:
+    """The judge's replies of a replies file read by :func:`~himga.jsonio.run_inputs.read_json_lines`, for a judge of
+    several requests per question (BEAM): each line ``{"request_id", "reply"[, "question_id", "model"]}``.
+
+    Returns:
+        ``({request_id: reply}, judge models named in the file)``.
+
+    Raises:
+        SourceFormatError: a line without a string ``request_id`` or ``reply`` (``REPLIES.jsonl: line 7.reply:
+            expected a string, got number``), or a request id twice.
+    """
+    models: set[str] = set()
+    rows = []
+    for number, value in file.lines:
+        request_id = check_id(file.name, f"line {number}.request_id", _string(file.name, number, value, "request_id"))
+        rows.append((number, request_id, _string(file.name, number, value, "reply")))
+        if isinstance(value.get("model"), str):
+            models.add(value["model"])
+    return _unique(file.name, rows), sorted(models)
 
 
 def check_hypotheses(file: str, judged: dict[str, str], predictions: dict[str, str], predictions_file: str) -> None:

@@ -17,9 +17,10 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.data.ids import item_id
 from himga.scoring._scorers import Row, Scorer
 from himga.scoring._intervals import summarize
-from himga.scoring._predictions import brief, check_ids
+from himga.scoring._predictions import _listing, brief, check_ids
+from himga.scoring._records import match_records, record_index, records_of, unmatched_hint
 
-__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_samples"]
+__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_records", "score_samples"]
 
 
 def scorer(dataset: str) -> Scorer:
@@ -64,21 +65,72 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     Raises:
         ConfigurationError: an unknown dataset, or predictions given for a judged benchmark (or labels for
             a computed one), or a question type outside the official table.
-        SourceFormatError: ids the dataset does not have, missing ids (unless ``partial``), nothing to score
-            (no id of the dataset given), a non-string hypothesis, a label that is not a boolean (or 0/1).
+        SourceFormatError: ids the dataset does not have (keys that are ids within a sample, LoCoMo's ``"0"``, say
+            that their dict has lost answers), missing ids (unless ``partial``), nothing to score (no id of the
+            dataset given), a non-string hypothesis, a label that is not a boolean (or 0/1).
+
+    A list of the loop's records as ``predictions`` is scored by :func:`~himga.scoring.score_records`.
     """
-    return score_questions(dataset, questions_by_id(samples), predictions=predictions, labels=labels, partial=partial,
-                           file=file)
+    if predictions is not None and not isinstance(predictions, Mapping):
+        return score_records(dataset, samples, predictions, partial=partial, file=file)
+    index = record_index(samples)
+    given = predictions if predictions is not None else labels or {}
+    unknown = [k for k in given if k not in index.questions]
+    if hint := unmatched_hint(unknown, index):
+        raise SourceFormatError(file, "$", hint)
+    if unknown:
+        raise SourceFormatError(file, "$", f"{len(unknown)} question ids not in the dataset: "
+                                           f"{_listing([brief(k) for k in unknown])}; {index.example()}")
+    return score_questions(dataset, index.questions, predictions=predictions, labels=labels, partial=partial, file=file)
+
+
+def score_records(dataset: str, samples: Iterable, records, *, partial: bool = False, file: str = "records",
+                  check_copied: bool = True) -> dict:
+    """Score the evaluation loop's records as it wrote them (its list, or the file read back; :mod:`himga.scoring._records`).
+
+    Args:
+        dataset: The benchmark (``"locomo"``); a benchmark scored by a judge takes no records (see ``himga score``).
+        samples: The Samples answered (a list or :class:`~himga.data.LazySamples`).
+        records: A list of objects, each with ``hypothesis`` or ``response`` and its question named as the module
+            docstring says (``{"sample_id": "conv-26", "question_id": "0", "response": "..."}``).
+        partial: Score the records given and report the questions missing instead of raising.
+        file: The records' name, for messages.
+        check_copied: Compare the ``question``, ``answer`` and ``question_type`` a record copies with the gold.
+
+    Returns:
+        The report of :func:`himga.scoring.score_samples`.
+
+    Raises:
+        SourceFormatError: as :func:`match_records`, and missing questions (unless ``partial``).
+        ConfigurationError: an unknown dataset, or one scored by a judge.
+
+    Example:
+        >>> results = [{"sample_id": "conv-26", "question_id": "0", "response": "7 May 2023"}, ...]  # doctest: +SKIP
+        >>> report = score_records("locomo", samples, results)  # doctest: +SKIP
+    """
+    if isinstance(records, Mapping):
+        raise SourceFormatError(file, "$", "expected the loop's list of records, got a mapping: pass "
+                                           "{question_id: hypothesis} to score_samples(predictions=...)")
+    index = record_index(samples)
+    predictions, _checked = match_records(records_of(records), index, file=file, check_copied=check_copied)
+    return score_questions(dataset, index.questions, predictions=predictions, partial=partial, file=file)
 
 
 def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
                     labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions",
-                    partial_hint: str = "partial=True") -> dict:
+                    partial_hint: str = "partial=True", replies: Mapping[str, str] | None = None,
+                    variant: str | None = None) -> dict:
     """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors.
 
-    ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``).
+    ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``). A benchmark
+    whose judge is asked several requests per question (BEAM) takes ``predictions`` and ``replies``
+    (``{request_id: reply}``, :func:`~himga.scoring.replies_of`) instead of ``labels``, and the judge ``variant``
+    (default: its first, the official behaviour); the report then names the variant and holds each question's
+    details under ``judge_details``.
     """
     bench = scorer(dataset)
+    if bench.score_replies is not None:
+        return _score_replies(bench, questions, predictions, replies, variant, partial=partial, file=file, partial_hint=partial_hint)
     given = predictions if bench.score is not None else labels
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (labels=)"
@@ -120,7 +172,8 @@ def _cell(summary: dict) -> str:
 def format_table(report: dict) -> str:
     """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
     lines = [f"{report['dataset']}: {report['scored']} questions scored"
-             + (f", {len(report['missing'])} missing" if report["missing"] else ""),
+             + (f", {len(report['missing'])} missing" if report["missing"] else "")
+             + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
              f"{'':<28}{'n':>6}  {'mean':>7}  95% interval"]
     lines += [f"{row['type']:<28}{_cell(row)}" for row in report["per_type"]]
     for name in ("overall", "overall_without_category_5", "abstention"):
@@ -131,3 +184,35 @@ def format_table(report: dict) -> str:
         value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
         lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
     return "\n".join(lines)
+
+
+def _score_replies(bench: Scorer, questions: Mapping, predictions: Mapping[str, str] | None, replies: Mapping[str, str] | None,
+                   variant: str | None, *, partial: bool, file: str, partial_hint: str) -> dict:
+    """:func:`score_questions` for a judge of several requests per question: a question is scored when every request
+    :attr:`~himga.scoring.Scorer.judge_requests` makes for it has a reply."""
+    if predictions is None or replies is None:
+        raise ConfigurationError(f"{bench.name}: scoring needs the predictions and the judge's replies (replies=)")
+    variant = variant or bench.judge_variants[0]
+    if variant not in bench.judge_variants:
+        raise ConfigurationError(f"{bench.name}: judge variant: expected one of {', '.join(bench.judge_variants)}, got {variant!r}")
+    check_ids(file, predictions, questions, partial=True)  # unknown ids
+    needed = {qid: [r["request_id"] for r in bench.judge_requests(qid, qa, predictions[qid], variant)]
+              for qid, qa in questions.items() if qid in predictions}
+    asked = {rid for ids in needed.values() for rid in ids}
+    if unasked := [rid for rid in replies if rid not in asked]:
+        raise SourceFormatError(file, "$", f"{len(unasked)} replies to requests these predictions do not make "
+                                           f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}")
+    complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
+    missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
+    if len(missing) == len(questions):
+        raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has every reply")
+    rows: list[Row] = []
+    details = {}
+    for qid, qa in questions.items():
+        if qid in complete:
+            details[qid] = bench.score_replies(qid, qa, predictions[qid], replies, variant, file=file)
+            rows.append((qid, bench.row_key(qa), float(details[qid]["score"])))
+    per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
+    return {"dataset": bench.name, "metric": bench.metric, "judge_variant": variant, "per_type": per_type,
+            **bench.summaries(rows), "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows},
+            "judge_details": details}

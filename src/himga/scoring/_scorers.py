@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from himga.scoring import _locomo as locomo, _longmemeval as longmemeval
+from himga.scoring import _beam as beam, _locomo as locomo, _longmemeval as longmemeval
 from himga.scoring._intervals import summarize
+from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperRules
 
-__all__ = ["LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
+__all__ = ["BEAM_SCORER", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
 
 #: One scored question: ``(question_id, table row key, score)``.
 Row = tuple[str, str, float]
@@ -32,8 +33,16 @@ class Scorer:
             it (the verdicts are read back with ``--labels``).
         summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
         gold_options: ``() -> dict``: the gold rules, for the run record.
-        judge: The judge's request parameters and the sha256 of its templates; ``None`` without a judge.
-        judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge.
+        judge: The judge's registry name, request parameters and the sha256 of its templates; ``None`` without a judge.
+        judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge of one request per question, whose
+            reply is a label (``score`` is ``None``; LongMemEval).
+        judge_requests: ``(item_id, qa, hypothesis, variant) -> [request dict]`` when the judge is asked several
+            requests per question (BEAM: one per rubric item), each with a ``request_id``.
+        score_replies: ``(item_id, qa, hypothesis, {request_id: reply}, variant, file=) -> dict`` with the question's
+            ``score``: the replies to :attr:`judge_requests` read as the official code reads them.
+        judge_variants: The named variants of that judge, the default (the official behaviour) first.
+        paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
+            or ``None`` where the papers print none.
     """
 
     name: str
@@ -46,6 +55,10 @@ class Scorer:
     gold_options: Callable[[], dict]
     judge: dict | None = None
     judge_request: Callable | None = None
+    paper: PaperRules | None = None
+    judge_requests: Callable | None = None
+    score_replies: Callable | None = None
+    judge_variants: tuple[str, ...] = ()
 
 
 def _locomo_key(qa) -> str:
@@ -67,6 +80,7 @@ LOCOMO_SCORER = Scorer(
     score=locomo.locomo_score,
     summaries=_locomo_summaries,
     gold_options=locomo.gold_options,
+    paper=LOCOMO_PAPER_RULES,
 )
 
 #: print_qa_metrics.py's task order.
@@ -108,6 +122,46 @@ LONGMEMEVAL_SCORER = Scorer(
     score=None,
     summaries=_lme_summaries,
     gold_options=_lme_gold_options,
-    judge={**longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
+    judge={"name": longmemeval.LONGMEMEVAL_JUDGE.name, **longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
     judge_request=longmemeval.judge_request,
+)
+
+#: report_results.py's column order.
+_BEAM_TYPES = ("abstention", "contradiction_resolution", "event_ordering", "information_extraction", "instruction_following",
+               "knowledge_update", "multi_session_reasoning", "preference_following", "summarization", "temporal_reasoning")
+
+
+def _beam_summaries(rows: Sequence[Row]) -> dict:
+    """Overall (every question) and the mean of the ability means (equal when every ability has as many questions,
+    as in each tier: 2 per chat)."""
+    import math
+
+    by_type = {t: [s for _, key, s in rows if key == t] for t in _BEAM_TYPES}
+    means = [sum(v) / len(v) for v in by_type.values() if v]
+    averaged = {"mean": sum(means) / len(means) if means else None, "tasks": len(means)}
+    if any(math.isnan(m) for m in means):
+        averaged["undefined"] = "an event-ordering tau is nan (a constant rank list), as the official code gives it"
+    return {"overall": summarize([s for _, _, s in rows]), "task_averaged": averaged}
+
+
+def _beam_gold_options() -> dict:
+    return {"type_order": list(_BEAM_TYPES), "answer": "the ability's reference (answer, ideal_response, ideal_answer, "
+            "ideal_summary, expected_compliance); the judge reads the rubric, not the answer",
+            "score": "mean of the rubric items' judge scores per question; event ordering: tau_norm (report_results.py)"}
+
+
+BEAM_SCORER = Scorer(
+    name="beam",
+    metric="official judge score: the mean of the rubric items' scores (0, 0.5, 1) per question; event ordering: "
+           "Kendall tau-b of the judge-aligned order, normalised to 0-1",
+    source=beam.SOURCE,
+    type_order=_BEAM_TYPES,
+    row_key=lambda qa: str(qa.question_type),
+    score=None,
+    summaries=_beam_summaries,
+    gold_options=_beam_gold_options,
+    judge={"name": "beam", **beam.JUDGE, "template_sha256": beam.TEMPLATE_SHA256},
+    judge_requests=beam.judge_requests,
+    score_replies=beam.score_replies,
+    judge_variants=tuple(beam.VARIANTS),
 )

@@ -14,13 +14,13 @@ Whether a local file is byte-identical to a pinned one, or holds the same conten
 answer; :func:`offline_switch` is the one offline decision. The modules behind this face are private.
 """
 
-from himga.sources._checks import OneFileEach, check_source_kind, path_kind, source_path
+from himga.sources._checks import OneFileEach, check_source_kind, named_paths, path_kind, source_path
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
-from himga.sources._provenance import file_sha256, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
+from himga.sources._provenance import file_label, file_sha256, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset,
-                                   pinned_source, sha256_of, where_to_put)
+                                   pinned_files, pinned_source, sha256_of, where_to_put)
 
 __all__ = [
     "OFFLINE_SWITCHES",
@@ -38,13 +38,16 @@ __all__ = [
     "dataset_folder",
     "datasets_root",
     "download",
+    "file_label",
     "file_sha256",
     "first_difference",
     "get_dataset",
     "json_files",
+    "named_paths",
     "no_source_files",
     "offline_switch",
     "path_kind",
+    "pinned_files",
     "pinned_source",
     "provenance",
     "provenance_lines",

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError
 
-__all__ = ["OneFileEach", "check_source_kind", "path_kind", "source_path"]
+__all__ = ["OneFileEach", "check_source_kind", "named_paths", "path_kind", "source_path"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -68,6 +70,19 @@ def source_path(name: str, path: str | Path) -> Path:
     if not found.exists():
         raise ConfigurationError(f"{name}: source {str(path)!r} does not exist")
     return found
+
+
+def named_paths(data_dir: Any, data_files: Any) -> list[str]:
+    """The source paths a builder is given, as strings: each of ``data_files`` (a path, a list, or a ``{split: paths}``
+    dict), else ``data_dir``, else none. What a builder's config rule reads a config from (the names of the files and
+    folders), before any file is read."""
+    if data_files is None:
+        return [] if data_dir is None else [str(data_dir)]
+    if isinstance(data_files, (str, Path)):
+        return [str(data_files)]
+    if isinstance(data_files, Mapping):
+        return [f for v in data_files.values() for f in named_paths(None, v)]
+    return [str(f) for f in data_files]
 
 
 class OneFileEach:

@@ -28,7 +28,7 @@ from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
 from himga.sources._remote import RemoteFile
 
-__all__ = ["file_sha256", "provenance", "provenance_lines", "record_content", "record_sha256", "warn_if_modified"]
+__all__ = ["file_label", "file_sha256", "provenance", "provenance_lines", "record_content", "record_sha256", "warn_if_modified"]
 
 logger = logging.getLogger("himga.sources")
 
@@ -138,43 +138,50 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
         OSError: the file cannot be read.
     """
     path = Path(path)
-    pins = list(pins)
-    named = [pin for pin in pins if pin.accepts_name(path.name)]
+    pins = [part for pin in pins for part in pin.files]  # a pin of several files is its files
+    named = [pin for pin in pins if pin.accepts(path)]
+    if named and named[0].layout_path is not None:  # one file of a layout: named by its place in it
+        return _provenance(path, named[0].layout_path, pins, named, sha256)
+    return _provenance(path, path.name, pins, named, sha256)
+
+
+def _provenance(path: Path, name: str, pins: list[RemoteFile], named: list[RemoteFile], sha256: str | None) -> str:
+    """:func:`provenance` of ``path``, shown as ``name``, against ``pins`` (single files), ``named`` those whose name it has."""
     size = path.stat().st_size
     digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
     if digest is None and any(pin.size is None or pin.size == size for pin in pins):
         digest = file_sha256(path)
     for pin in pins:
         if digest is not None and pin.sha256 == digest:
-            return f"{path.name} = {pin.origin}{'' if pin.accepts_name(path.name) else f' ({pin.filename})'}, sha256 ok"
+            return f"{name} = {pin.origin}{'' if pin.accepts(path) else f' ({pin.local_path})'}, sha256 ok"
     content = _content(path, pins)  # parses the file (and hashes it in the same read) when nothing recorded it
     digest = digest or _SHA256_SEEN.get(_stat_key(path))
     if (compressed := _compression(path)) is not None:  # the pins are uncompressed: never the pinned file itself
         digest = digest or file_sha256(path)
         same = next((pin for pin in pins if content is not None and pin.content_sha256 == content[0]), None)
         if same is not None:
-            return f"{path.name}: same content as {same.origin} ({compressed}-compressed; sha256 {digest})"
-        return f"{path.name}: {compressed}-compressed, not a pinned file (the pins are uncompressed; sha256 {digest})"
+            return f"{name}: same content as {same.origin} ({compressed}-compressed; sha256 {digest})"
+        return f"{name}: {compressed}-compressed, not a pinned file (the pins are uncompressed; sha256 {digest})"
     if digest is None:
         if named:
-            return (f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release "
+            return (f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release "
                     f"({size:,} bytes, pinned {named[0].size:,})")
-        return f"{path.name}: not a pinned file ({size:,} bytes; no pin has that size)"
+        return f"{name}: not a pinned file ({size:,} bytes; no pin has that size)"
     if content is not None:
         fingerprint, differences = content
         for pin in pins:
             if pin.content_sha256 == fingerprint:
-                return f"{path.name}: same content as {pin.origin} (re-serialised; sha256 {digest})"
+                return f"{name}: same content as {pin.origin} (re-serialised; sha256 {digest})"
         for pin in named:
             if pin.content_sha256 is not None:
                 where = f" at {differences[pin.content_sha256]}" if differences.get(pin.content_sha256) else ""
-                return f"{path.name}: differs in content from {pin.origin}{where} (sha256 {digest})"
+                return f"{name}: differs in content from {pin.origin}{where} (sha256 {digest})"
     if any(pin.sha256 is None for pin in named):
         origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
-        return f"{path.name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
+        return f"{name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
     if named:
-        return f"{path.name}: differs from the pinned {named[0].filename}: a modified copy or another release (sha256 {digest})"
-    return f"{path.name}: not a pinned file (sha256 {digest})"
+        return f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release (sha256 {digest})"
+    return f"{name}: not a pinned file (sha256 {digest})"
 
 
 def _compression(path: Path) -> str | None:
@@ -195,21 +202,32 @@ def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], 
     path = Path(path)
     if root is None or not path.resolve().is_relative_to(root.resolve()):
         return
-    named = [pin for pin in pins if pin.accepts_name(path.name) and pin.sha256 is not None]
+    named = [part for pin in pins for part in pin.files if part.accepts(path) and part.sha256 is not None]
     if content is not None and any(pin.content_sha256 == content for pin in named):
         return  # the same data, re-serialised
     if named and all(pin.sha256 != sha256 for pin in named):
         pin = named[0]
         logger.warning(
             "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
-            "the official file is %s", path, pin.filename, pin.origin, sha256, pin.sha256, pin.url,
+            "the official file is %s", path, pin.local_path, pin.origin, sha256, pin.sha256, pin.url,
         )
+
+
+def file_label(path: str | Path, pins: Iterable[RemoteFile]) -> str:
+    """A source file's name in messages, reports and cards: its place in the repository's layout when it is a file of
+    one of ``pins`` (BEAM ``chats/100K/3/chat.json``: every chat's file is ``chat.json``), else its base name."""
+    return next((part.shown_name(path) for pin in pins for part in pin.files if part.accepts(path)), Path(path).name)
 
 
 def provenance_lines(entry, files: list[str | Path]) -> list[str]:
     """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`
-    or its name)."""
+    or its name); more than three files that are all pinned files in one line (``"40 files =
+    mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok"``)."""
     from himga.entry import entry_of
 
     pins = list(entry_of(entry).pins().values())
-    return [provenance(f, pins) for f in files]
+    lines = [provenance(f, pins) for f in files]
+    if len(lines) > 3 and all(line.endswith(", sha256 ok") for line in lines):  # a release of many files, all pinned
+        origins = sorted({line.split(" = ", 1)[1].removesuffix(", sha256 ok").split(" (", 1)[0] for line in lines})
+        return [f"{len(lines)} files = {', '.join(origins)}, sha256 ok"]
+    return lines

@@ -17,6 +17,7 @@ from himga.sources._offline import offline_switch
 
 __all__ = [
     "RemoteFile",
+    "pinned_files",
     "cache_root",
     "check_cached",
     "dataset_folder",
@@ -49,6 +50,13 @@ class RemoteFile:
         content_sha256: The content fingerprint of the file's parsed JSON (:mod:`himga.sources._content`), or ``None``.
         content_tree: A JSON file holding the file's content tree (:func:`himga.sources._content.content_tree`), which
             locates where a copy's content differs; or ``None``.
+        layout_path: Where the file sits in a source folder laid out as its repository is
+            (``chats/100K/1/chat.json``); ``None``: at the folder's top level, as ``filename``.
+        parts: A pin of several files (a release of many files, BEAM's tier ``chats/100K``): its files, each a pin
+            with a ``layout_path``. Such a pin is the folder ``filename`` (its repository path), ``size`` is the
+            parts' total, ``rows`` the rows of the whole, and ``sha256`` the sha256 of the parts' ``sha256sum``
+            listing (``"<sha256>  <layout_path>\n"`` per part, sorted by path: ``LC_ALL=C sort``), which standard
+            tools reproduce; it is never downloaded itself (:func:`pinned_files`).
     """
 
     filename: str
@@ -64,6 +72,18 @@ class RemoteFile:
     rows: int | None = None
     content_sha256: str | None = None
     content_tree: str | None = None
+    layout_path: str | None = None
+    parts: tuple[RemoteFile, ...] = ()
+
+    @property
+    def files(self) -> tuple[RemoteFile, ...]:
+        """The single files this pin stands for: its :attr:`parts`, or itself."""
+        return self.parts or (self,)
+
+    @property
+    def local_path(self) -> str:
+        """Where the file is found (and downloaded to) in its source folder: :attr:`layout_path`, else ``filename``."""
+        return self.layout_path or self.filename
 
     @property
     def repo_path(self) -> str:
@@ -83,12 +103,29 @@ class RemoteFile:
         The one rule for "does this file name belong to this pin" (the builders' source rules, export's
         config labels, ``himga sources``' local copies; :meth:`himga.catalog.Benchmark.configs_named`).
         """
+        if self.parts:  # a folder of files: no single file carries its name
+            return []
         stem = self.filename.removesuffix(".json")
         return [self.filename, stem] if self.filename.endswith(".json") else [self.filename, f"{stem}.json"]
 
     def accepts_name(self, name: str) -> bool:
         """Whether a local file called ``name`` carries this pin's name (see :attr:`local_names`)."""
         return name in self.local_names
+
+    def accepts(self, path: str | Path) -> bool:
+        """Whether the local file ``path`` carries this pin's name: :meth:`accepts_name`, and for a file of a
+        layout (:attr:`layout_path`) a path ending in that layout path (``.../chats/100K/1/chat.json``)."""
+        path = Path(path)
+        if not self.accepts_name(path.name):
+            return False
+        if self.layout_path is None:
+            return True
+        tail = Path(self.layout_path).parts
+        return path.parts[-len(tail):] == tail
+
+    def shown_name(self, path: str | Path) -> str:
+        """``path`` as messages name it: its layout path when it is this pin's file of a layout, else its base name."""
+        return self.layout_path if self.layout_path is not None and self.accepts(path) else Path(path).name
 
 
 def datasets_root() -> Path | None:
@@ -123,7 +160,7 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     makes a folder of your own the source instead.
     """
     return (
-        f"download {remote.url} yourself and put it in {folder}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
+        f"download {remote.url} yourself and put it in {(folder / remote.local_path).parent}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
         f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_option_for(folder.name)} "
         "pointing at it"
     )
@@ -157,16 +194,16 @@ def download(remote: RemoteFile, folder: Path) -> Path:
             network failure (the message says where to put a copy).
         ChecksumError: the downloaded bytes do not have the pinned sha256 (nothing is left behind).
     """
-    target = folder / remote.filename
+    target = folder / remote.local_path
     hint = where_to_put(remote, folder)
     if switch := offline_switch():  # before any name look-up or retry
-        raise DownloadError(f"{remote.filename}: not in {folder} and {switch} is set; {hint}")
+        raise DownloadError(f"{remote.local_path}: not in {folder} and {switch} is set; {hint}")
     if remote.repo_id is not None:
         return _hub_download(remote, folder, hint)
     from huggingface_hub.file_download import http_get
 
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{remote.filename}.", suffix=".incomplete", dir=folder)
+    target.parent.mkdir(parents=True, exist_ok=True)  # a filename may hold folders (the audit's ap-baseline/v1/...)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".incomplete", dir=target.parent)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as f, _hub_warnings_silenced():
@@ -254,9 +291,9 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name
-    for remote in files:
-        if (folder / remote.filename).is_file():
-            check_cached(remote, folder / remote.filename)
+    for remote in (part for pin in files for part in pin.files):
+        if (folder / remote.local_path).is_file():
+            check_cached(remote, folder / remote.local_path)
         else:
             download(remote, folder)
     return folder
@@ -293,10 +330,11 @@ def check_cached(remote: RemoteFile, path: Path) -> None:
     if actual != remote.sha256:
         got = f"{size:,} bytes" if actual is None else f"sha256 {actual}"
         expected = f"{remote.size:,} bytes" if actual is None else f"sha256 {remote.sha256}"
+        folder = path.parents[len(Path(remote.local_path).parts) - 1]  # the dataset's folder of the download cache
         raise ChecksumError(
-            f"{path.name} in the download cache {path.parent}/ is not the pinned file {remote.origin} {remote.repo_path} "
+            f"{remote.local_path} in the download cache {folder}/ is not the pinned file {remote.origin} {remote.repo_path} "
             f"(expected {expected}, got {got}): delete it to download the pinned file again, or read your copy "
-            f"with --data-dir / data_dir= (or from <dir>/{path.parent.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
+            f"with --data-dir / data_dir= (or from <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
     _record_verified(remote, path)
 
 
@@ -344,3 +382,25 @@ def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -
         + (f"; found {', '.join(found)}" if found else "")
         + " (pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)"
     )
+
+
+def pinned_files(name: str, remote: RemoteFile, *, config: str | None = None) -> list[Path]:
+    """The files a build of the default source reads for a pin: :func:`pinned_source`'s one file, or, for a pin of
+    several files (:attr:`RemoteFile.parts`), each part at its layout path in :func:`get_dataset`'s folder, in
+    layout order, and nothing else of that folder.
+
+    Raises:
+        ConfigurationError: ``$HIMGA_DATASETS_ROOT/<name>/`` lacks a part; the message names the first ones missing.
+        DownloadError, ChecksumError: see :func:`get_dataset`.
+    """
+    if not remote.parts:
+        return [pinned_source(name, remote, config=config)]
+    folder = get_dataset(name, files=[remote])
+    paths = [folder / part.local_path for part in remote.parts]
+    if missing := [p for p in paths if not p.is_file()]:
+        which = f"{name} (config {config!r})" if config else name
+        shown = ", ".join(str(p.relative_to(folder)) for p in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        raise ConfigurationError(
+            f"{which}: {len(missing)} of the {len(paths)} pinned files of {remote.repo_path} are not in {folder}: {shown} "
+            "(a copy in the repository's layout is read from there; pass data_dir= / --data-dir for a folder of another layout)")
+    return paths

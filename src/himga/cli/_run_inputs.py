@@ -1,0 +1,57 @@
+"""What ``himga score`` reads before it scores, shared by its official and its judged routes: the dataset's
+questions (built once, an ids file's subset) and the source lines printed under the table."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from himga.errors import ConfigurationError
+
+__all__ = ["load_questions", "print_provenance"]
+
+
+def load_questions(args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
+    """Build the dataset and take its questions: ``(config, entry, files, index, questions scored)``; ``index`` is the
+    :class:`himga.scoring.RecordIndex` of every question (``index.questions``: all of them, by item id).
+
+    The outputs are checked against the source files too; ``ids_file`` (an ids file read) keeps its QA pairs only.
+
+    Raises:
+        ConfigurationError: an output that is a source file, an id of the ids file that names no QA pair.
+    """
+    from himga.cache import build_files
+    from himga.catalog import benchmark as catalog_entry
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+    from himga.runs import check_outputs
+    from himga.scoring import brief, record_index
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    config = ds.info.config_name  # the config the build resolved, recorded as such
+    entry = catalog_entry(args.dataset)
+    files = build_files(entry, config, args.data_dir)
+    check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    index = record_index(LazySamples(ds))  # one pass, QA pairs only
+    every = questions = index.questions
+    if ids_file is not None:
+        wanted = [i for _, i in ids_file.lines]
+        if unknown := [i for i in wanted if i not in every]:
+            raise ConfigurationError(f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
+                                     + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+        keep = set(wanted)
+        questions = {qid: qa for qid, qa in every.items() if qid in keep}
+    return config, entry, files, index, questions
+
+
+def print_provenance(entry, files: list, options: dict) -> None:
+    """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
+    from himga.sources import provenance_lines
+
+    for line in provenance_lines(entry, files):
+        print(f"source: {line}")
+    if options.get("gold", entry.default_gold) != entry.default_gold:  # a variant read from an errata file
+        from himga.sources import provenance
+
+        _folder, pin = entry.auxiliary_pin("errata")
+        print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")

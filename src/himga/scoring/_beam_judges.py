@@ -1,0 +1,69 @@
+"""BEAM's official judge in the registry of judges: ``beam`` (the official code, its quirks included) and
+``beam-fixed`` (the named variant with both fixed), so ``himga score beam --judge beam,beam-fixed`` puts the two
+side by side as it does any judges.
+
+Both are :mod:`himga.scoring._beam`'s judge, not a second copy of it: the items of a question are the requests of
+:func:`~himga.scoring._beam.judge_requests` (one per rubric item, then, for event ordering, one per response line and
+rubric item), and a question's score is :func:`~himga.scoring._beam.score_replies` of their replies, which reads
+them as ``compute_metrics.py`` does (mohammadtavakoli78/BEAM@b2a3ee8).
+"""
+
+from __future__ import annotations
+
+from himga.errors import SourceFormatError
+from himga.scoring import _beam as beam
+from himga.scoring._judges._type import Judge, LabelRule, UnreadableReply
+
+__all__ = ["BEAM_JUDGES"]
+
+_ITEM = "item"  # the request ids of one question's items, here only to pair replies with requests
+
+
+def _messages(variant: str):
+    def messages(qa, hypothesis: str) -> list[list[dict]]:
+        return [request["messages"] for request in beam.judge_requests(_ITEM, qa, hypothesis, variant)]
+
+    return messages
+
+
+def _combine(variant: str):
+    def combine(dataset: str, qa, hypothesis: str, replies: list) -> float:
+        ids = [request["request_id"] for request in beam.judge_requests(_ITEM, qa, hypothesis, variant)]
+        try:
+            return beam.score_replies(_ITEM, qa, hypothesis, dict(zip(ids, replies)), variant)["score"]
+        except SourceFormatError as e:
+            item = e.path.rpartition("#")[2]  # the request the official code cannot read: rubric-<k>, same-<i>-<j>
+            raise UnreadableReply(f"{item}: {e.detail}") from None
+
+    return combine
+
+
+def _read(reply: str) -> str:
+    """A reply is kept as text: an item's reading depends on its kind (a rubric score or a same-event answer), which
+    :func:`~himga.scoring._beam.score_replies` knows."""
+    if not isinstance(reply, str):
+        raise UnreadableReply(f"expected the reply's text, got {type(reply).__name__}")
+    return reply
+
+
+def _judge(name: str, variant: str) -> Judge:
+    return Judge(
+        name=name,
+        title=f"BEAM's official judge ({variant}: {beam.VARIANTS[variant]})",
+        source={**{k: v for k, v in beam.SOURCE.items() if v is not None}, "symbol": "evaluate_<ability>",
+                "licence": "none stated upstream", "confirmed": "read and run at the commit (tests/fixtures/scoring/official-beam-*.json)"},
+        templates={"rubric": beam.TEMPLATE, "equivalence_system": beam.EQUIVALENCE_SYSTEM,
+                   "equivalence_user": beam.EQUIVALENCE_USER},
+        label=LabelRule("beam-rubric-items", beam.OFFICIAL_JUDGE["label_rule"], "graded", _read),
+        model=beam.JUDGE["model"],
+        parameters={k: v for k, v in beam.JUDGE.items() if k != "model"},
+        benchmarks=("beam",),
+        messages=_messages(variant),
+        itemized=True,
+        combine=_combine(variant),
+        gold="the question's rubric items (the reference answer is not shown to the judge)",
+    )
+
+
+#: ``beam`` (the default of ``himga score beam``) and ``beam-fixed``.
+BEAM_JUDGES: tuple[Judge, ...] = (_judge("beam", "official"), _judge("beam-fixed", "fixed"))

@@ -1,0 +1,141 @@
+"""The commands on BEAM's real files: validate (gold checks per tier, a surviving marker fails), stats, qrels (turns from
+the evidence ids, sessions from their batches), subset, and score's judge path (requests, replies, table, record)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from himga.cli import main
+from himga.validate import validate
+
+#: himga validate beam, per tier (the card's table).
+VALIDATE = {
+    "100K": {"probe_marker": 0, "answer_contradicts_rubric": 2, "missing_evidence": 5, "empty_rubric": 0, "undated_batch": 0,
+             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
+    "500K": {"probe_marker": 0, "answer_contradicts_rubric": 3, "missing_evidence": 1, "empty_rubric": 0, "undated_batch": 0,
+             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
+}
+
+
+@pytest.mark.parametrize("tier", ["100K", "500K"])
+def test_validate_counts_per_tier(shared_data, tier):
+    report = validate("beam", tier, data_dir=shared_data / "beam")
+    assert report.counts == VALIDATE[tier] and not report.failed
+    assert report.provenance == [f"{70 if tier == '500K' else 40} files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok"]
+    contradictions = [(f.sample_id, f.where) for f in report.findings if f.kind == "answer_contradicts_rubric"]
+    assert contradictions == {"100K": [("1", "QA temporal_reasoning:0"), ("14", "QA temporal_reasoning:0")],
+                              "500K": [("9", "QA temporal_reasoning:1"), ("16", "QA temporal_reasoning:1"),
+                                       ("22", "QA temporal_reasoning:0")]}[tier]
+    first = next(f for f in report.findings if f.kind == "answer_contradicts_rubric")
+    assert first.detail == "rubric 'LLM response should state: 8 weeks' says 8 weeks; the answer says 4 weeks" or tier == "500K"
+
+
+def test_a_surviving_marker_fails_validate(shared_data, tmp_path, capsys):
+    chat = tmp_path / "chats" / "100K" / "3"
+    shutil.copytree(shared_data / "beam" / "chats" / "100K" / "3", chat)
+    value = json.loads((chat / "chat.json").read_text(encoding="utf-8"))
+    value[0]["turns"][0][0]["content"] += "\n(written after the marker)"
+    (chat / "chat.json").write_text(json.dumps(value), encoding="utf-8")
+    assert main(["validate", "beam", "--data-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "  probe markers left in a message's content" in out and "(an error)" in out
+    assert out.rstrip().endswith("FAILED: probe markers left in a message's content: the source must not be given to a memory system as it is")
+    assert "  source: chats/100K/3/chat.json: differs from the pinned chats/100K/3/chat.json: a modified copy" in out
+    assert main(["validate", "beam", "--data-dir", str(shared_data / "beam")]) == 0
+
+
+def test_stats_and_qrels(beam_tier, shared_data, tmp_path, capsys):
+    beam_tier("100K")
+    common = ["--data-dir", str(shared_data / "beam"), "--cache-dir", str(beam_tier.cache["100K"])]
+    assert main(["stats", "beam", *common]) == 0
+    out = capsys.readouterr().out
+    assert "20" in out and "5,732" in out.replace("5732", "5,732")
+    assert main(["qrels", "beam", str(tmp_path / "q"), *common]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "beam: 400 queries, 355 evaluable, 45 excluded (excluded.tsv)"  # 40 abstentions, 5 without evidence
+    turn = (tmp_path / "q" / "qrels.turn.txt").read_text().splitlines()
+    session = (tmp_path / "q" / "qrels.session.txt").read_text().splitlines()
+    assert (len(turn), turn[0]) == (1_094, "1:contradiction_resolution:0 0 1:58 1")  # every evidence id, each once a question
+    assert "1:temporal_reasoning:0 0 1:2 1" in turn and "1:temporal_reasoning:0 0 1:S1 1" in session
+
+
+def test_subset_draws_per_ability(beam_tier, shared_data, tmp_path, capsys):
+    beam_tier("100K")
+    out = tmp_path / "ids.txt"
+    assert main(["subset", "beam", str(out), "--n", "20", "--seed", "1", "--stratify", "question_type", "--data-dir",
+                 str(shared_data / "beam"), "--cache-dir", str(beam_tier.cache["100K"])]) == 0
+    ids = out.read_text().split()
+    assert len(ids) == 20 and sorted({i.split(":")[1] for i in ids}) == sorted({"abstention", "contradiction_resolution",
+        "event_ordering", "information_extraction", "instruction_following", "knowledge_update", "multi_session_reasoning",
+        "preference_following", "summarization", "temporal_reasoning"})
+
+
+def test_score_requests_replies_table_and_record(beam_tier, shared_data, tmp_path, capsys):
+    samples = beam_tier("100K")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("".join(json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
+                            for s in samples for qa in s.qa_pairs), encoding="utf-8")
+    common = ["score", "beam", str(pred), "--config", "100K", "--data-dir", str(shared_data / "beam"),
+              "--cache-dir", str(beam_tier.cache["100K"])]
+    assert main([*common, "--prompts", str(tmp_path / "req.jsonl")]) == 0
+    # 1,051 rubric items, and 213 (line, item) pairs of the 40 event-ordering answers (one line each)
+    assert capsys.readouterr().out.splitlines()[0] == f"wrote 1264 judge requests to {tmp_path / 'req.jsonl'} (judge variant official)"
+    requests = [json.loads(line) for line in (tmp_path / "req.jsonl").read_text().splitlines()]
+    assert requests[0]["request_id"] == "1:abstention:0#rubric-0" and requests[0]["model"] == "gpt-4.1-mini"
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text("".join(json.dumps({"request_id": r["request_id"], "reply": '{"score": 1.0, "reason": "ok"}'
+                                           if "#rubric-" in r["request_id"] else "YES", "model": "gpt-4.1-mini"}) + "\n"
+                               for r in requests), encoding="utf-8")
+    assert main([*common, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "beam: 400 questions scored (judge variant official)"
+    rows = {line.split()[0]: line.split()[1:3] for line in table[2:13]}
+    assert all(rows[a] == ["40", "1.0000"] for a in rows if a not in ("event_ordering", "overall"))
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["run"]["judge"]["variant"] == "official" and report["run"]["judge"]["template_sha256"].startswith("d349c9a8")
+    assert len(report["run"]["sources"]) == 40 and report["run"]["sources"][0]["name"] == "chats/100K/1/chat.json"
+    assert report["judge_details"]["1:event_ordering:0"]["llm_judge_score"] == 1.0
+    capsys.readouterr()
+    assert main([*common, "--labels", str(replies), "--judge-variant", "fixed"]) == 2  # replies to the official prompts
+    assert "1051 replies to requests these predictions do not make (another variant or other hypotheses?)" in capsys.readouterr().err
+
+
+def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path, capsys):
+    """``--judge beam,beam-fixed`` (the registry's BEAM judges, side by side) asks the same requests as the default
+    route and scores each question as it does, from the same replies: the official quirk (0.5 counts 0) in ``beam``,
+    fixed in ``beam-fixed``."""
+    samples = beam_tier("100K")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("".join(json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
+                            for s in samples[:2] for qa in s.qa_pairs), encoding="utf-8")
+    common = ["score", "beam", str(pred), "--config", "100K", "--data-dir", str(shared_data / "beam"),
+              "--cache-dir", str(beam_tier.cache["100K"]), "--partial"]
+    assert main([*common, "--prompts", str(tmp_path / "official.jsonl")]) == 0
+    assert main([*common, "--judge", "beam,beam-fixed", "--prompts", str(tmp_path / "named.jsonl")]) == 0
+    official = [json.loads(line) for line in (tmp_path / "official.jsonl").read_text().splitlines()]
+    named = [json.loads(line) for line in (tmp_path / "named.jsonl").read_text().splitlines()]
+    beam = [r for r in named if r["judge"] == "beam"]
+    assert [r["messages"] for r in beam] == [r["messages"] for r in official] and len(official) == 121
+
+    def reply(messages) -> str:  # partial on every rubric item, the same event on every pair
+        return '{"score": 0.5, "reason": "partly"}' if messages[-1]["content"].lstrip().startswith("You are an expert") or \
+            "rubric" in messages[-1]["content"].lower() else "yes"
+
+    (tmp_path / "official-replies.jsonl").write_text("".join(
+        json.dumps({"request_id": r["request_id"], "reply": reply(r["messages"])}) + "\n" for r in official))
+    (tmp_path / "named-replies.jsonl").write_text("".join(
+        json.dumps({**{k: r[k] for k in ("question_id", "judge", "run", "item")}, "reply": reply(r["messages"])}) + "\n"
+        for r in named))
+    capsys.readouterr()
+    assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
+    assert main([*common, "--judge", "beam,beam-fixed", "--labels", str(tmp_path / "named-replies.jsonl"),
+                 "--out", str(tmp_path / "n.json")]) == 0
+    by_default = json.loads((tmp_path / "o.json").read_text())["per_question"]
+    by_name = json.loads((tmp_path / "n.json").read_text())["per_question"]
+    assert by_name["beam"] == by_default and len(by_default) == 40
+    assert {q: s for q, s in by_name["beam-fixed"].items() if ":event_ordering:" not in q} == \
+        {q: 0.5 for q in by_default if ":event_ordering:" not in q}
+    assert {s for q, s in by_default.items() if ":event_ordering:" not in q} == {0.0}

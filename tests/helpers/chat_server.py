@@ -1,0 +1,118 @@
+"""A real OpenAI-compatible chat-completions endpoint on 127.0.0.1 for tests: it answers from a table.
+
+``ChatServer(table)`` serves ``POST .../chat/completions`` in a thread. The reply to a request is
+``table[content of its last message]`` (else ``default``); a request's key is that content. Per key the server
+can fail the first attempts (``fail={key: [429, 500]}``: a 429 carries ``retry-after-ms``, so the client's own
+retries are quick; a 401 echoes the ``Authorization`` header in its message), answer slowly (``slow={key: seconds}``), and, after ``hold_after`` answers, hold every new
+request until :meth:`release` (so that a client killed then has nothing answered in flight). It records every
+request body, the attempts and the answers per key, and the ``Authorization`` headers it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+__all__ = ["ChatServer"]
+
+
+class ChatServer:
+    """The endpoint; use as a context manager (``with ChatServer(table) as server: server.base_url``)."""
+
+    def __init__(self, table: dict[str, str] | None = None, *, default: str = "", model: str = "judge-model-2026-01-01",
+                 fail: dict[str, list[int]] | None = None, slow: dict[str, float] | None = None,
+                 hold_after: int | None = None):
+        self.table = dict(table or {})
+        self.default = default
+        self.model = model
+        self.fail = {k: list(v) for k, v in (fail or {}).items()}
+        self.slow = dict(slow or {})
+        self.hold_after = hold_after
+        self.bodies: list[dict] = []
+        self.attempts: Counter = Counter()
+        self.answered: Counter = Counter()
+        self.authorization: set[str] = set()
+        self._lock = threading.Lock()
+        self._released = threading.Event()
+        self._generation = 0
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> ChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._released.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def release(self) -> None:
+        """Stop holding: held requests of the client that was killed are dropped unanswered; new ones are served."""
+        with self._lock:
+            self._generation += 1
+            self.hold_after = None
+        self._released.set()
+
+    def _decide(self, key: str) -> tuple[str, object]:
+        """``("fail", status)``, ``("hold", generation)`` or ``("answer", reply)`` for one attempt at ``key``."""
+        with self._lock:
+            self.attempts[key] += 1
+            if self.fail.get(key):
+                return "fail", self.fail[key].pop(0)
+            if self.hold_after is not None and sum(self.answered.values()) >= self.hold_after:
+                return "hold", self._generation
+            self.answered[key] += 1
+            return "answer", self.table.get(key, self.default)
+
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _send(self, status: int, body: dict, headers: dict | None = None) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                server.authorization.add(self.headers.get("Authorization", ""))
+                if not self.path.endswith("/chat/completions"):
+                    return self._send(404, {"error": {"message": f"no route {self.path}"}})
+                with server._lock:
+                    server.bodies.append(body)
+                key = body["messages"][-1]["content"]
+                what, value = server._decide(key)
+                if what == "fail":
+                    headers = {"retry-after-ms": "20"} if value == 429 else {}
+                    echo = f": invalid key in {self.headers.get('Authorization')}" if value == 401 else ""  # as some proxies do
+                    return self._send(value, {"error": {"message": f"injected {value}{echo}", "type": "test"}}, headers)
+                if what == "hold":
+                    while not server._released.wait(0.05):
+                        pass
+                    self.close_connection = True
+                    return None  # the client that sent it was killed: nothing is answered
+                time.sleep(server.slow.get(key, 0.0))
+                return self._send(200, {
+                    "id": f"chatcmpl-{server.answered[key]}", "object": "chat.completion", "created": 1767225600,
+                    "model": server.model,
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": value}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+
+        return Handler

@@ -1,0 +1,150 @@
+"""BEAM's judge equals the official code (mohammadtavakoli78/BEAM@b2a3ee8 src/evaluation/compute_metrics.py): the
+prompts byte for byte for every question of both tiers, the scores to the last digit on recorded replies
+(tests/fixtures/scoring/official-beam-*.json, made by make_beam_fixtures.py), quirks included by default."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from helpers.beam_cases import hypothesis, reply_for
+from helpers.scoring_fixtures import load_fixture
+
+from himga.data import EvidenceRef, QAPair, QuestionType
+from himga.errors import ConfigurationError, SourceFormatError
+from himga.scoring import BEAM_JUDGE, beam_judge_prompt, beam_parse_reply
+from himga.scoring import _beam as B
+
+PROMPTS = load_fixture("official-beam-judge-prompts.json")
+SCORES = load_fixture("official-beam-scores.json")
+REFERENCE = {"abstention": "ideal_response", "contradiction_resolution": "ideal_answer", "instruction_following":
+             "expected_compliance", "preference_following": "expected_compliance", "summarization": "ideal_summary"}
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _key(request: dict):
+    """The stub's key of a request: a one-message prompt's text, else the messages (as the official code passes them)."""
+    messages = request["messages"]
+    return messages[0]["content"] if len(messages) == 1 else messages
+
+
+@pytest.fixture(scope="module")
+def questions(beam_tier):
+    """(tier, chat, ability, index) → the himga QA pair."""
+    return {(tier, s.sample_id, *qa.question_id.split(":")[:1], int(qa.question_id.split(":")[1])): qa
+            for tier in ("100K", "500K") for s in beam_tier(tier) for qa in s.qa_pairs}
+
+
+def test_the_judge_is_data_with_its_source():
+    assert BEAM_JUDGE["template_sha256"] == B.TEMPLATE_SHA256 == PROMPTS["template_sha256"] == (
+        "d349c9a8559bed9c14bfe2e624212225b09218ff864258a739229c15f4c8e869")
+    assert (BEAM_JUDGE["repository"], BEAM_JUDGE["commit"], BEAM_JUDGE["model"], BEAM_JUDGE["parameters"]) == (
+        "mohammadtavakoli78/BEAM", "b2a3ee8ba12d68f83143dda191097dc3e028ddd3", "gpt-4.1-mini", {"temperature": 0})
+    assert list(BEAM_JUDGE["variants"]) == ["official", "fixed"] and BEAM_JUDGE["licence"] is None
+    assert B.TEMPLATE.count("<question>") == B.TEMPLATE.count("<rubric_item>") == B.TEMPLATE.count("<llm_response>") == 1
+
+
+def test_every_prompt_of_both_tiers_is_the_official_one(questions):
+    assert len(PROMPTS["rows"]) == 1100 and len(questions) == 1100
+    pairs = 0
+    for tier, chat, ability, index, rubric_sha, official_pairs in PROMPTS["rows"]:
+        qa = questions[(tier, chat, ability, index)]
+        requests = B.judge_requests(f"{chat}:{qa.question_id}", qa, qa.answer)
+        rubric = [r["messages"][0]["content"] for r in requests if "#rubric-" in r["request_id"]]
+        assert _sha(json.dumps(rubric, ensure_ascii=False)) == rubric_sha, (tier, chat, ability, index)
+        ours = {_sha(json.dumps(r["messages"], ensure_ascii=False)) for r in requests if "#same-" in r["request_id"]}
+        assert set(official_pairs) <= ours
+        pairs += len(official_pairs)
+    assert pairs == 110  # one per event-ordering question (40 + 70): each reference is one line, matched at once
+
+
+def test_the_quirk_and_its_fix():
+    official = beam_judge_prompt("How long?", "state: 8 weeks", "4 weeks")
+    assert "QUESTION (what the user asked): <question>" in official and "(what to check): state: 8 weeks" in official
+    fixed = beam_judge_prompt("How long? <rubric_item>", "state: 8 weeks", "<question>", variant="fixed")
+    assert "(what the user asked): How long? <rubric_item>\n" in fixed and "RESPONSE TO EVALUATE: <question>\n" in fixed
+    # the official chain replaces a placeholder written in the rubric item too
+    assert "RUBRIC CRITERION (what to check): see x" in beam_judge_prompt("q", "see <llm_response>", "x")
+    with pytest.raises(ConfigurationError, match=r"^judge variant: expected one of official, fixed, got 'strict'$"):
+        beam_judge_prompt("q", "r", "x", variant="strict")
+
+
+def _case_replies(case: dict, requests: list[dict]) -> dict[str, str]:
+    return {r["request_id"]: reply_for(_key(r), case["same_pool"] if "#same-" in r["request_id"] else case["pool"]) for r in requests}
+
+
+def test_scores_equal_the_official_code_to_the_last_digit(questions):
+    cases = SCORES["cases"]
+    assert len(cases) == 185 and len({c["ability"] for c in cases}) == 10
+    compared = errors = 0
+    for case in cases:
+        qa = questions[(case["tier"], case["chat"], case["ability"], case["index"])]
+        text = hypothesis(case["hypothesis"], qa.raw, qa.answer)
+        item = f"{case['chat']}:{qa.question_id}"
+        requests = B.judge_requests(item, qa, text)
+        shas = {_sha(_key(r) if isinstance(_key(r), str) else json.dumps(_key(r), ensure_ascii=False)) for r in requests}
+        assert set(case["asked"]) <= shas, case  # every request the official code sent, byte for byte
+        replies = _case_replies(case, requests)
+        if "error" in case["official"]:
+            with pytest.raises(SourceFormatError, match=rf"^replies: {item}#rubric-0: the official scorer cannot read this reply \("):
+                B.score_replies(item, qa, text, replies, file="replies")
+            errors += 1
+            continue
+        ours = B.score_replies(item, qa, text, replies)
+        for key, value in case["official"].items():
+            assert ours[key] == value, (case, key)
+        assert ours["score"] == case["official"]["tau_norm" if case["ability"] == "event_ordering" else "llm_judge_score"]
+        compared += 1
+    assert (compared, errors) == (182, 3)
+
+
+def test_partial_scores_count_zero_officially_and_half_when_fixed(questions):
+    qa = questions[("100K", "1", "temporal_reasoning", 0)]
+    requests = B.judge_requests("1:temporal_reasoning:0", qa, "x")
+    half = {r["request_id"]: '{"score": 0.5}' for r in requests}
+    assert B.score_replies("1:temporal_reasoning:0", qa, "x", half)["score"] == 0.0
+    fixed = B.judge_requests("1:temporal_reasoning:0", qa, "x", "fixed")
+    assert [r["request_id"] for r in fixed] == ["1:temporal_reasoning:0#fixed-rubric-0", "1:temporal_reasoning:0#fixed-rubric-1"]
+    assert "<question>" not in fixed[0]["messages"][0]["content"] and qa.question in fixed[0]["messages"][0]["content"]
+    assert B.score_replies("1:temporal_reasoning:0", qa, "x", {r["request_id"]: '{"score": 0.5}' for r in fixed}, "fixed")["score"] == 0.5
+    with pytest.raises(SourceFormatError, match=r"^replies: 1:temporal_reasoning:0#fixed-rubric-0: no reply to this judge request$"):
+        B.score_replies("1:temporal_reasoning:0", qa, "x", half, "fixed")  # replies to the official prompts
+
+
+def test_reference_answers_with_full_score_replies_score_one(questions):
+    for (tier, chat, ability, index), qa in questions.items():
+        item = f"{chat}:{qa.question_id}"
+        replies = {r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
+                   for r in B.judge_requests(item, qa, qa.answer)}
+        result = B.score_replies(item, qa, qa.answer, replies)
+        assert result["llm_judge_score"] == 1.0
+        if ability != "event_ordering":
+            assert result["score"] == 1.0
+    # event ordering's table score is the order's tau: 1.0 for the rubric's items in order, one a line
+    qa = questions[("500K", "7", "event_ordering", 0)]
+    lines = "\n".join(qa.raw["rubric"])
+    replies = {r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
+               for r in B.judge_requests("7:event_ordering:0", qa, lines)}
+    assert B.score_replies("7:event_ordering:0", qa, lines, replies)["score"] == 1.0
+
+
+def test_reply_parsing_is_the_official_rule():
+    assert beam_parse_reply('```json\n{"score": 1.0}\n```') == {"score": 1.0}
+    assert beam_parse_reply('Sure: {"score": 0.5, "reason": "x"} done') == {"score": 0.5, "reason": "x"}
+    assert beam_parse_reply("{'score': 1.0}") == {"score": 1.0}  # json_repair
+    assert beam_parse_reply('[1, 2] and {"score": 0}') == [1, 2]  # the first {...} or [...], as the official regex
+
+
+def test_errors_name_the_request(questions):
+    qa = questions[("100K", "2", "summarization", 1)]
+    with pytest.raises(SourceFormatError, match=r"^r.jsonl: 2:summarization:1#rubric-0: no reply to this judge request$"):
+        B.score_replies("2:summarization:1", qa, "x", {}, file="r.jsonl")
+    empty = QAPair("summarization:9", "q", "a", QuestionType.SUMMARIZATION, EvidenceRef(), {"question": "q", "rubric": []})
+    with pytest.raises(ConfigurationError, match=r"^2:summarization:9: the rubric is empty \(the official scorer divides"):
+        B.score_replies("2:summarization:9", empty, "x", {})
+    with pytest.raises(ConfigurationError, match=r"^BEAM judge: expected a BEAM QAPair"):
+        B.judge_requests("x", QAPair("0", "q", "a", QuestionType.TEMPORAL), "x")

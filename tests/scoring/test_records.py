@@ -1,0 +1,110 @@
+"""The evaluation loop's records, as it writes them, score with one command and with score_records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from himga.cli import main
+from himga.errors import SourceFormatError
+from himga.scoring import format_table, score_records, score_samples
+
+GOLD_TABLE_HEAD = ["locomo: 1986 questions scored", "                                 n     mean  95% interval",
+                   "single_hop                     841   1.0000  [0.9955, 1.0000] wilson"]
+EXAMPLE = ('expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
+           '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)')
+
+
+@pytest.fixture(scope="module")
+def loop_records(locomo_samples):
+    """What the seed loop appends: ``{sample_id, question_id, question_type, question, answer, response}``."""
+    return [{"sample_id": s.sample_id, "question_id": qa.question_id, "question_type": qa.question_type,
+             "question": qa.question, "answer": qa.answer, "response": qa.answer}
+            for s in locomo_samples for qa in s.qa_pairs]
+
+
+def _score_file(path, shared_data, tmp_path, *extra):
+    return main(["score", "locomo", str(path), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c"), *extra])
+
+
+@pytest.mark.parametrize("layout", ["array", "lines"])
+def test_the_loop_output_scores_with_one_command(layout, loop_records, shared_data, tmp_path, capsys):
+    path = tmp_path / "results.json"  # the same name either way: read by content
+    rows = json.loads(json.dumps(loop_records))
+    path.write_text(json.dumps(rows, indent=2) if layout == "array" else "".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "report.json"
+    assert _score_file(path, shared_data, tmp_path, "--out", str(out)) == 0
+    assert capsys.readouterr().out.splitlines()[:3] == GOLD_TABLE_HEAD
+    inputs = json.loads(out.read_text())["run"]["inputs"]["predictions"]
+    assert inputs["layout"] == layout
+    assert inputs["copied_fields_checked"] == {"question": 1986, "answer": 1986, "question_type": 1986}
+
+
+def test_score_records_takes_the_loop_list_and_every_id_form(loop_records, locomo_samples):
+    from himga.data import item_id, system_view
+
+    assert format_table(score_records("locomo", locomo_samples, loop_records)).splitlines()[:3] == GOLD_TABLE_HEAD
+    assert score_samples("locomo", locomo_samples, predictions=loop_records)["scored"] == 1986  # a list goes there too
+    qualified = [{"question_id": item_id(s, qa), "hypothesis": qa.answer} for s in locomo_samples for qa in s.qa_pairs]
+    assert score_records("locomo", locomo_samples, qualified)["overall"]["mean"] == 1.0
+    views = [(system_view(s), s) for s in locomo_samples]
+    by_view = [{"sample_id": v.sample_id, "question_id": q.question_id, "response": qa.answer}
+               for v, s in views for q, qa in zip(v.questions, s.qa_pairs)]
+    assert by_view[0]["question_id"] == "v07d45ed2e9:q1"
+    assert score_records("locomo", locomo_samples, by_view)["overall"]["mean"] == 1.0
+
+
+def test_a_record_naming_no_question_shows_the_expected_form(loop_records, locomo_samples):
+    bad = [dict(r) for r in loop_records]
+    bad[5]["sample_id"] = "conv-99"
+    del bad[7]["sample_id"]
+    with pytest.raises(SourceFormatError) as e:
+        score_records("locomo", locomo_samples, bad)
+    assert str(e.value) == ('records: $: 2 records name no question of the data: $[5] {"sample_id": "conv-99", '
+                            '"question_id": "5"}; $[7] {"question_id": "7"}; ' + EXAMPLE)
+
+
+def test_a_dict_keyed_by_ids_within_a_sample_is_refused(locomo_samples):
+    collapsed = {qa.question_id: qa.answer for s in locomo_samples for qa in s.qa_pairs}
+    assert len(collapsed) == 260
+    with pytest.raises(SourceFormatError) as e:
+        score_samples("locomo", locomo_samples, predictions=collapsed)
+    assert str(e.value) == ("predictions: $: keys like '0' are question ids within a sample (260 distinct for 1,986 "
+                            "questions): a dict keyed by them has kept one answer per key and lost the rest; key it by "
+                            "himga.data.item_id(sample, qa), or pass the loop's records to himga.scoring.score_records "
+                            f"({EXAMPLE})")
+
+
+def test_copied_fields_that_differ_from_the_gold_are_listed(loop_records, locomo_samples):
+    bad = [dict(r) for r in loop_records]
+    bad[3]["answer"] = "edited"
+    bad[4]["question_type"] = "temporal"
+    with pytest.raises(SourceFormatError) as e:
+        score_records("locomo", locomo_samples, bad)
+    assert str(e.value) == ("records: $: 2 copied fields differ from the gold (answers to stale or edited gold, or data "
+                            "built with other options?): $[3] conv-26:3 answer 'edited', gold 'Adoption agencies'; "
+                            "$[4] conv-26:4 question_type 'temporal', gold 'multi_hop'")
+    assert score_records("locomo", locomo_samples, bad, check_copied=False)["scored"] == 1986
+
+
+def test_two_records_for_one_question_and_missing_answers(loop_records, locomo_samples):
+    with pytest.raises(SourceFormatError) as e:
+        score_records("locomo", locomo_samples, [*loop_records, loop_records[0]])
+    assert str(e.value) == "records: $: 1 questions answered twice: conv-26:0 ($[0], $[1986])"
+    with pytest.raises(SourceFormatError) as e:
+        score_records("locomo", locomo_samples, [{"sample_id": "conv-26", "question_id": "0"}])
+    assert str(e.value) == "records: $[0]: no 'hypothesis' or 'response' (the system's answer)"
+    with pytest.raises(SourceFormatError) as e:
+        score_records("locomo", locomo_samples, {"conv-26:0": "x"})
+    assert "expected the loop's list of records, got a mapping" in str(e.value)
+
+
+def test_file_errors_name_the_record(shared_data, tmp_path, capsys):
+    path = tmp_path / "results.jsonl"  # an array in a .jsonl file: read by content
+    path.write_text(json.dumps([{"question_id": "conv-26:0", "response": "x"}, "oops"]))
+    assert _score_file(path, shared_data, tmp_path) == 2
+    assert capsys.readouterr().err == "himga: error: results.jsonl: $[1]: expected an object, got string\n"
+    path.write_text(json.dumps([{"sample_id": "conv-26", "question_id": "0", "response": 7}]))
+    assert _score_file(path, shared_data, tmp_path) == 2
+    assert capsys.readouterr().err == "himga: error: results.jsonl: $[0].response: expected a string, got number\n"
