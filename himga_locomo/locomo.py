@@ -64,7 +64,7 @@ _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github
 #: The content fingerprint of that file (himga.sources._content: sha256 of its parsed JSON in canonical form) and its
 #: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
 #: tests/sources/test_content.py checks both against it.
-_CONTENT_SHA256 = "2a3e6d2b16dfda22767a532d8f7d6f386ef23b1acdc8045a2bff4507af87e0a0"
+_CONTENT_SHA256 = "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
 _CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 
 #: The pinned ``locomo10.json`` (every config's source; LoCoMo-Plus reads the same file).

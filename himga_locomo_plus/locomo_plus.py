@@ -63,7 +63,7 @@ def _pin(name: str, sha256: str, size: int, rows: int, content: str, **fields) -
 
 #: The cognitive items, ``data/locomo_plus.json``.
 PIN = _pin("locomo_plus.json", "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23", 305_737, 401,
-           "8829aa6751ab21d34532ee1c0e968718ca7f73ac18cf071397d83912af626dc6")
+           "f7427b65af32c2d8caa178903c42f2d14e66d27abe3b841f81f08b0f80414c69")
 #: Its ``data/locomo10.json``: LoCoMo's pinned file byte for byte (:data:`himga_locomo.locomo.PIN`'s size, sha256,
 #: content fingerprint and content tree), at Locomo-Plus's commit.
 LOCOMO_COPY = _pin(locomo.PIN.filename, locomo.PIN.sha256, locomo.PIN.size, locomo.PIN.rows, locomo.PIN.content_sha256,

@@ -215,18 +215,14 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             name = Path(file).name
             digest = hashlib.sha256()  # shares the parse's read: one pass over the file
             pins = [c.remote_file() for c in _CONFIGS]
-            # The data's fingerprint, from the same parse, when a pin has one to compare with (none yet: the full
-            # files were not at hand to measure them); it would cost ~1 s of CPU per 260 MB (benchmarks, row 3b).
-            content = ContentDigest() if any(pin.content_sha256 for pin in pins) else None
-            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest):
-                if content is not None:
-                    content.item(question)
+            content = ContentDigest()  # the data's fingerprint, whatever its bytes: from the same parse
+            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest,
+                                                content=content.item_text):
                 row = question_to_row(question, file=name, path=where)
                 origins.check(row["sample_id"], file, f"{where}.question_id")
                 yield f"{name}:{where}", row
                 count += 1
-            warn_if_modified(file, digest.hexdigest(), pins, content=content and content.hexdigest())
-            if content is not None:
-                record_content(file, content.hexdigest())
+            warn_if_modified(file, digest.hexdigest(), pins, content=content.hexdigest())
+            record_content(file, content.hexdigest())
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one question, found none")

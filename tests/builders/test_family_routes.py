@@ -126,3 +126,20 @@ def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, lo
     assert "cognitive-0:0 0 cognitive-0:Scue 1" in qrels
     turns = (tmp_path / "realtalk" / "qrels.turn.txt").read_text(encoding="utf-8").splitlines()
     assert "Chat_1_Emi_Elise:16 0 Chat_1_Emi_Elise:D3:32 1" in turns
+
+
+def test_the_pins_hold_the_real_files_sizes_digests_and_content(shared_data, locomo_plus_dir):
+    """Each part of the two pins is the real file: its size, sha256 and content fingerprint (so a re-serialised copy
+    is recognised as the same data)."""
+    from himga.catalog import benchmark
+    from himga.jsonio.reader import load_json
+    from himga.sources import content_sha256, sha256_of
+
+    folders = {"realtalk": shared_data / "realtalk", "locomo_plus": locomo_plus_dir}
+    for name, folder in folders.items():
+        parts = benchmark(name).pin().parts
+        assert len(parts) == {"realtalk": 10, "locomo_plus": 2}[name]
+        for part in parts:
+            path = folder / part.filename
+            assert (path.stat().st_size, sha256_of(path), content_sha256(load_json(path))) == (
+                part.size, part.sha256, part.content_sha256), part.filename

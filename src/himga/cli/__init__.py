@@ -13,30 +13,58 @@ import argparse
 import os
 import sys
 
-from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
-                             add_source_args)
-from himga.cli._commands import (cmd_build, cmd_export, cmd_push, cmd_qrels, cmd_sources, cmd_stats, cmd_subset, cmd_validate,
-                                 cmd_verify, version)
-from himga.catalog import NAMES as DATASETS
 from himga.errors import HimgaError, redacted
 
 
+def version() -> str:
+    """``himga 0.1.0 (datasets 5.2.0)``: the versions a bug report needs (read from the installed metadata:
+    nothing is imported)."""
+    from importlib.metadata import version as installed
+
+    from himga import __version__
+
+    return f"himga {__version__} (datasets {installed('datasets')})"
+
+
+_COMMANDS = ("cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
+             "cmd_verify")
+
+
+def __getattr__(name: str):
+    """The commands of :mod:`himga.cli._commands`, imported on first use (they import the catalogue)."""
+    if name not in _COMMANDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from himga.cli import _commands
+
+    globals()[name] = value = getattr(_commands, name)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``himga`` command, one subcommand per command."""
+    """The argument parser of the ``himga`` command, one subcommand per command.
+
+    Its choices come from the catalogue, which imports every builder and so ``datasets``: :func:`main`
+    answers ``himga --version`` before building it.
+    """
+    from himga.catalog import NAMES as DATASETS
+    from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
+                                 add_source_args)
+    import himga.cli as commands  # the cmd_* functions, looked up here (imported on first use, see __getattr__)
+
     parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("build", help="parse the source files into the Arrow cache")
     add_source_args(p)
-    p.set_defaults(func=cmd_build)
+    p.set_defaults(func=commands.cmd_build)
 
     p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
     add_source_args(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=commands.cmd_stats)
 
     p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
     add_export_args(p)
@@ -50,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p.add_argument("--view", choices=VIEWS, default=None,
                    help="export what a system under test may see (no gold, every message dated) as the config 'system'")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=commands.cmd_export)
 
     p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
     add_export_args(p)
@@ -58,12 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
-    p.set_defaults(func=cmd_push)
+    p.set_defaults(func=commands.cmd_push)
 
     p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
     add_source_args(p)
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
-    p.set_defaults(func=cmd_qrels)
+    p.set_defaults(func=commands.cmd_qrels)
 
     p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
     add_source_args(p)
@@ -76,25 +104,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave out the QA pairs of this source category before the draw (repeatable; LoCoMo 5: adversarial)")
     p.add_argument("--exclude-type", action="append", default=[], metavar="TYPE",
                    help="leave out the QA pairs of this question type before the draw (repeatable; e.g. adversarial)")
-    p.set_defaults(func=cmd_subset)
+    p.set_defaults(func=commands.cmd_subset)
 
     p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
     add_dataset(p)
     add_config(p)
     add_data_dir(p)
     p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
-    p.set_defaults(func=cmd_validate)
+    p.set_defaults(func=commands.cmd_validate)
 
     p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
     add_dataset(p, optional=True)
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
-    p.set_defaults(func=cmd_sources)
+    p.set_defaults(func=commands.cmd_sources)
 
     p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
     p.add_argument("dataset", nargs="*", metavar="{" + ",".join(DATASETS) + "}", help="which benchmarks' caches (default: every one)")
     add_cache_dir(p)
-    p.set_defaults(func=cmd_verify)
+    p.set_defaults(func=commands.cmd_verify)
 
     from himga.cli._judge import add_parser as add_judge_parser
     from himga.cli._score import add_parser as add_score_parser
@@ -111,6 +139,9 @@ def _one_line(message: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``himga`` console script; returns the exit status."""
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # as argparse answers it, without the catalogue
+        print(version())
+        raise SystemExit(0)
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -12,7 +12,7 @@ from himga.cli._args import DATASETS, options as _options
 from himga.errors import ConfigurationError
 
 __all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
-           "cmd_verify", "version"]
+           "cmd_verify"]
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -176,15 +176,6 @@ def cmd_sources(args: argparse.Namespace) -> int:
     lines, ok = check_pins(names)
     print("\n".join(lines))
     return 0 if ok else 1
-
-
-def version() -> str:
-    """``himga 0.1.0 (datasets 5.2.0)``: the versions a bug report needs."""
-    from importlib.metadata import version
-
-    from himga import __version__
-
-    return f"himga {__version__} (datasets {version('datasets')})"
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

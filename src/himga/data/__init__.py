@@ -9,24 +9,28 @@ Example:
 
 from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
-from .features import SAMPLE_FEATURES
 from .ids import item_id
 from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
                       qa_by_type, session_sort_key)
 from .relevance import Relevance
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
-from .view import SystemQuestion, SystemSample, ViewIds, system_view, view_ids
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
 _LAZY = ("LazySamples", "samples_from_dataset")
+_VIEW = ("SystemQuestion", "SystemSample", "ViewIds", "system_view", "view_ids")
 
 
 def __getattr__(name: str):
-    """The loaders, imported on first use: they run the builders, which import this package's schema."""
+    """The loaders, imported on first use: they run the builders, which import this package's schema; and
+    the ``datasets`` objects (``SAMPLE_FEATURES``), so that the dataclasses import without ``datasets``."""
     if name in _LOADERS:
         from himga.data import loaders as module
     elif name in _LAZY:
         from himga.data import lazy as module
+    elif name == "SAMPLE_FEATURES":
+        from himga.data import features as module
+    elif name in _VIEW:  # the system view builds datasets.Features
+        from himga.data import view as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value = getattr(module, name)

@@ -10,11 +10,12 @@ blank lines are skipped; errors name the file and the line (``q.jsonl: line 3: i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from himga.errors import SourceFormatError
+from himga.jsonio._fast import canonical
 from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
 from himga.jsonio._sniff import json_lines_by_content, not_json
 from himga.jsonio.compressed import open_source, plain_suffix
@@ -85,7 +86,8 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
 
 
 def iter_records(
-    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
+    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
+    content: Callable[[bytes], Any] | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """The records of a source file, streamed: a JSON Lines file's lines, a JSON array's items, or one object.
 
@@ -93,6 +95,7 @@ def iter_records(
         path: A ``.jsonl`` file (:func:`is_json_lines`) or a JSON file whose top level is an array.
         id_key, id_label: See :func:`himga.jsonio.reader.iter_array_items` (JSON files).
         digest: A ``hashlib`` object updated with every byte of the file.
+        content: Called with each record's canonical JSON text (:func:`himga.jsonio.canonical`), in order.
 
     Yields:
         ``(where, record)``: ``where`` names the record in errors and keys, ``"$[212]"`` or ``"line 213"``;
@@ -103,11 +106,16 @@ def iter_records(
     """
     if is_json_lines(path):
         for number, record in iter_json_lines(path, digest=digest):
+            if content is not None:
+                content(canonical(record))
             yield f"line {number}", record
     elif _starts_with_object(path):  # one record per file (a harness's one-question files): small, read whole
-        yield "$", load_json(path, digest=digest)
+        record = load_json(path, digest=digest)
+        if content is not None:
+            content(canonical(record))
+        yield "$", record
     else:
-        for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest):
+        for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest, content=content):
             yield f"$[{index}]", record
 
 

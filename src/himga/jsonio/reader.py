@@ -1,26 +1,33 @@
 """Reading JSON source files with errors that name the file and the position.
 
 Small files (LoCoMo, 2.8 MB) are read whole with :func:`load_json`; LongMemEval files (up to ~2.5 GB)
-are streamed one array item at a time with :func:`iter_array_items` (``ijson``, C backend). Both
-accept a UTF-8 byte-order mark, reject the non-standard ``NaN``/``Infinity`` literals, an object
-holding the same key twice (JSON parsers silently keep one of the values) and arrays or objects nested
-more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (checked on the bytes before the parser sees
-them: neither parser bounds nesting in memory), and raise :class:`~himga.errors.SourceChangedError` if
-the file changed while it was read.
+are streamed one array item at a time with :func:`iter_array_items`. Both accept a UTF-8 byte-order
+mark, reject the non-standard ``NaN``/``Infinity`` literals, an object holding the same key twice (JSON
+parsers silently keep one of the values) and arrays or objects nested more than
+:data:`~himga.jsonio._depth.MAX_DEPTH` levels deep, and raise :class:`~himga.errors.SourceChangedError`
+if the file changed while it was read.
+
+Each parses once, with ``msgspec``, every check folded into that parse (:mod:`himga.jsonio._fast`). What
+that pass cannot vouch for is read again by the full reader, which words the error: ``json`` with hooks for
+whole documents, ``ijson`` (C backend) for arrays, both behind the depth guard (checked on the bytes before
+the parser sees them: neither bounds nesting in memory).
 """
 
 from __future__ import annotations
 
 import json
+import lzma
 import math
 import os
 import re
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from himga.errors import SourceFormatError
-from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
+from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
+from himga.jsonio._fast import Fallback, array_items, canonical, decode
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
@@ -85,8 +92,13 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
             ``Infinity``, a number beyond a double, nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
             levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
     """
+    data = data.removeprefix(_BOM) if data is not None else text.encode("utf-8", "surrogatepass")
     try:
-        DepthGuard().feed(data if data is not None else text.encode("utf-8", "surrogatepass"))
+        return decode(data, MAX_DEPTH)  # the one-pass fast path (himga.jsonio._fast); else the full reader words it
+    except Fallback:
+        pass
+    try:
+        DepthGuard().feed(data)
     except TooDeep as e:
         raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
     overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
@@ -199,13 +211,17 @@ def _top_level_id(f, id_key: str) -> str | None:
 
 
 def iter_array_items(
-    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
+    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
+    content: Callable[[bytes], Any] | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
-    Uses ``ijson`` with its C backend (``yajl2_c``); the whole file is never held in memory, only
-    the item being yielded. Numbers: integers as ``int``, others as ``float``; objects as a ``dict``
-    subclass (see :func:`himga.jsonio._duplicate_keys.unique_key_dict`; test with ``isinstance(x, dict)``).
+    One pass: ``msgspec`` splits the array into items and parses each once, with every check folded into
+    that parse (:mod:`himga.jsonio._fast`); the whole file is never held in memory, only the item being
+    yielded. An item the fast path cannot vouch for (a malformed or hostile one) is read again by the full
+    reader (``ijson`` C backend behind the depth guard), which words the error. Numbers: integers as
+    ``int``, others as ``float``; objects as ``dict`` (test with ``isinstance(x, dict)``: the full reader's
+    are a subclass).
 
     Args:
         path: The file. UTF-8, with or without a byte-order mark; its top level must be an array.
@@ -214,6 +230,8 @@ def iter_array_items(
         id_label: The word naming the item in errors (default ``id_key``): ``(question 7161e7e2)``.
         digest: A ``hashlib`` object updated with every byte of the file as the parse reads it (one pass);
             complete once the iteration has ended.
+        content: Called with each item's canonical JSON text (:func:`himga.jsonio.canonical`), in order: the
+            content fingerprint from the same parse (:class:`himga.sources.ContentDigest`).
 
     Yields:
         ``(index, item)`` pairs, index from 0, in file order.
@@ -228,9 +246,40 @@ def iter_array_items(
         SourceChangedError: the file changed while it was read (raised after the last item).
         OSError: the file cannot be read.
     """
+    path = Path(path)
+    done = 0  # items yielded by the fast path
+    with open_source(path, digest) as source:
+        raw = source.raw
+        before = file_identity(os.fstat(raw.fileno()))
+        plain = source.compression is None  # else the digest is fed the file's compressed bytes by open_source
+        f = OnceReader(source.data, *([digest.update] if digest is not None and plain else []))
+        try:
+            if not_json(path.name, f.read(1024), path.stat().st_size) is not None:
+                raise Fallback(0)
+            f.seek(0)
+            _first_byte(f)
+            for item in array_items(f, MAX_DEPTH - 1, content):
+                yield done, item
+                done += 1
+        except (Fallback, EOFError, zlib.error, lzma.LZMAError, OSError):  # the full reader words what it is
+            full = _full_array_items(path, id_key=id_key, id_label=id_label)
+            for index, item in full:
+                if index >= done:
+                    if content is not None:
+                        content(canonical(item))
+                    yield index, item
+        if digest is not None:
+            f.finish() if plain else source.finish()
+        check_unchanged(path, raw, before)
+
+
+def _full_array_items(
+    path: Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None
+) -> Iterator[tuple[int, Any]]:
+    """:func:`iter_array_items` by the full reader: ``ijson`` (C backend) behind the depth guard, a
+    duplicate-key hook per key; every error worded with its JSON path and the item's id."""
     import ijson
 
-    path = Path(path)
     backend = _ijson_backend()
     index = 0
     with open_source(path, digest) as source:

@@ -2,11 +2,10 @@
 
 A copy of a source file re-serialised by another tool (non-ASCII characters escaped, other indentation, a
 trailing newline) has another sha256 but the same data. The *content fingerprint* is the sha256 of the
-parsed JSON value in a canonical form: ``json.dumps(value, ensure_ascii=True, sort_keys=True,
-separators=(",", ":"), allow_nan=False)`` (object keys sorted, no whitespace, every non-ASCII character
-as a ``\\uXXXX`` escape, which CPython's encoder writes twice as fast as UTF-8; numbers as Python prints the
-parsed ``int`` or ``float``). The builders compute it in their one parse (:class:`ContentDigest`: a whole
-value, or an array one item at a time, which gives the same digest).
+parsed JSON value in a canonical form, :func:`himga.jsonio.canonical` (UTF-8, object keys sorted, no
+whitespace, ``orjson``'s escapes and numbers). The builders compute it in their one parse
+(:class:`ContentDigest`: a whole value, or an array one item at a time, which gives the same digest; the
+array reader hands over each item's canonical text, which it writes anyway for its duplicate-key check).
 
 Where the pinned file's value differs, a *content tree* locates the first difference: the fingerprints (8
 hex digits) of the value's nodes down to a depth (:func:`content_tree`; for LoCoMo depth 3: records, their
@@ -17,21 +16,13 @@ parsed value and returns a JSON path such as ``$[0].qa[1]``.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
+
+from himga.jsonio import canonical
 
 __all__ = ["ContentDigest", "canonical", "content_sha256", "content_tree", "first_difference"]
 
 _HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full sha256 decides "same"
-
-
-def canonical(value: Any) -> bytes:
-    """The canonical JSON text of ``value``, ASCII (see the module docstring).
-
-    Raises:
-        ValueError: ``NaN`` or an infinity (not JSON).
-    """
-    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 def content_sha256(value: Any) -> str:
@@ -58,8 +49,13 @@ class ContentDigest:
 
     def item(self, item: Any) -> None:
         """Feed the next item of a top-level array."""
+        self.item_text(canonical(item))
+
+    def item_text(self, text: bytes) -> None:
+        """Feed the next item of a top-level array as its canonical text (what the readers of
+        :mod:`himga.jsonio` hand their ``content`` callback)."""
         self._digest.update(b"[" if self._items == 0 else b",")
-        self._digest.update(canonical(item))
+        self._digest.update(text)
         self._items += 1
 
     def hexdigest(self) -> str:
