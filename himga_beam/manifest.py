@@ -23,7 +23,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from himga.sources import RemoteFile
+from himga.sources import RemoteFile, listing_sha256
 
 __all__ = ["MANIFEST", "RAW_BASE", "REPOSITORY", "REVISION", "TIERS", "listing_sha256", "main", "manifest_entries", "read_manifest", "tier_pin"]
 
@@ -58,13 +58,6 @@ def manifest_entries(root: str | Path, tiers: tuple[str, ...] = TIERS) -> list[d
                 entries.append({"path": path.relative_to(root).as_posix(), "size": len(data),
                                 "sha256": hashlib.sha256(data).hexdigest()})
     return sorted(entries, key=lambda e: e["path"])
-
-
-def listing_sha256(entries: list[dict]) -> str:
-    """The sha256 of the ``sha256sum`` listing of ``entries`` (``"<sha256>  <path>\\n"`` each, sorted by path):
-    ``find chats/100K -name '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout."""
-    listing = "".join(f"{e['sha256']}  {e['path']}\n" for e in sorted(entries, key=lambda e: e["path"]))
-    return hashlib.sha256(listing.encode()).hexdigest()
 
 
 @cache

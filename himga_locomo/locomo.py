@@ -8,9 +8,10 @@ A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the feature
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import datasets
 
@@ -23,7 +24,7 @@ from himga.jsonio.jsonlines import is_json_lines, iter_records
 from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
                            warn_if_modified)
 from himga_locomo import gold
-from himga_locomo.gold import GoldVariant, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
+from himga_locomo.gold import Errata, GoldVariant, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
 from himga_locomo.records import record_to_row
 
 _CITATION = """\
@@ -65,6 +66,10 @@ _EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github
 #: tests/sources/test_content.py checks both against it.
 _CONTENT_SHA256 = "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
 _CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
+
+#: The pinned ``locomo10.json`` (every config's source; LoCoMo-Plus reads the same file).
+PIN = RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10, licence=_LICENSE,
+                 evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
@@ -135,9 +140,8 @@ class LocomoConfig(datasets.BuilderConfig):
             raise ConfigurationError("errata_sha256 is set by the builder with gold='audited'; do not pass it")
 
     def remote_file(self) -> RemoteFile:
-        """The pinned source, ``data/locomo10.json`` at :data:`_REVISION`."""
-        return RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10,
-                          licence=_LICENSE, evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
+        """The pinned source, ``data/locomo10.json`` at :data:`_REVISION` (:data:`PIN`)."""
+        return PIN
 
     @property
     def options(self) -> dict[str, str]:
@@ -191,43 +195,85 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         )
 
     def _generate_examples(self, files):
-        errata = None
-        if self.config.gold == "audited":
-            errata = read_errata(errata_path(self.config.errata))
-            if self.config.errata_sha256 not in (None, errata.sha256):
-                raise SourceChangedError(errata.file)
+        errata = config_errata(self.config)
         index = 0
         origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for file in files:
-            name = Path(file).name
-            digest = hashlib.sha256()
-            pins = [self.config.remote_file()]
-            if is_json_lines(file):  # one sample per line (LoCoMo files are small: read whole, as JSON files are)
-                records = list(iter_records(file, digest=digest))
-                data = [record for _, record in records]
-            else:
-                data = load_json(file, digest=digest)
-            content = content_sha256(data)  # the same parse: the data's fingerprint, whatever its bytes
-            warn_if_modified(file, digest.hexdigest(), pins, content=content)
-            record_content(file, content, pins, data)
-            if is_json_lines(file):
-                pass
-            elif isinstance(data, dict):
-                records = [("$", data)]
-            elif isinstance(data, list):
-                records = [(f"$[{i}]", r) for i, r in enumerate(data)]
-            else:
-                raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
-            for path, record in records:
-                row = record_to_row(record, file=name, path=path, fallback_id=str(index), options=self.config.options)
-                if errata is not None:
-                    apply_errata(row, record, errata.for_conversation(index), errata, file=name, path=path, options=self.config.options)
+            records = read_records(file, [self.config.remote_file()])
+            for path, _record, row in sample_rows(records, file=Path(file).name, config=self.config, errata=errata, start=index):
                 origins.check(row["sample_id"], file, f"{path}.sample_id")
                 index += 1
                 yield row["sample_id"], row
         if index == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
             names = ", ".join(Path(f).name for f in files)
             raise SourceFormatError(names, "$", "expected at least one sample record, found none")
-        if errata is not None and (extra := unused_entries(errata, index)):
-            raise SourceFormatError(errata.file, f"{extra[0].path}.question_id",
-                                    f"{extra[0].errata_id}: no such conversation (the source has {index})")
+        check_errata_used(errata, index)
+
+
+def config_errata(config: LocomoConfig) -> Errata | None:
+    """The errata a build of ``config`` applies (``gold="audited"``), else ``None``.
+
+    Raises:
+        SourceChangedError: the errata file changed since the config id was computed from its sha256.
+        SourceFormatError: a malformed errata file (:func:`himga_locomo.gold.read_errata`).
+    """
+    if config.gold != "audited":
+        return None
+    errata = read_errata(errata_path(config.errata))
+    if config.errata_sha256 not in (None, errata.sha256):
+        raise SourceChangedError(errata.file)
+    return errata
+
+
+def check_errata_used(errata: Errata | None, conversations: int) -> None:
+    """Refuse an errata file naming a conversation the source does not have.
+
+    Raises:
+        SourceFormatError: ``errors.json: $[155].question_id: locomo_12_qa3: no such conversation (the source has 10)``.
+    """
+    if errata is not None and (extra := unused_entries(errata, conversations)):
+        raise SourceFormatError(errata.file, f"{extra[0].path}.question_id",
+                                f"{extra[0].errata_id}: no such conversation (the source has {conversations})")
+
+
+def read_records(file: str | Path, pins: list[RemoteFile]) -> list[tuple[str, Any]]:
+    """The sample records of one LoCoMo source file (JSON: an array of samples or one sample; JSON Lines: one sample
+    per line) with their JSON paths, in one read that also gives the file's sha256 and content fingerprint (checked
+    against ``pins``: :func:`himga.sources.warn_if_modified`, :func:`himga.sources.record_content`).
+
+    Raises:
+        SourceFormatError: not JSON, duplicate keys, too deep, or neither an array nor an object.
+    """
+    name = Path(file).name
+    digest = hashlib.sha256()
+    if is_json_lines(file):  # one sample per line (LoCoMo files are small: read whole, as JSON files are)
+        records = list(iter_records(file, digest=digest))
+        data = [record for _, record in records]
+    else:
+        data = load_json(file, digest=digest)
+    content = content_sha256(data)  # the same parse: the data's fingerprint, whatever its bytes
+    warn_if_modified(file, digest.hexdigest(), pins, content=content)
+    record_content(file, content, pins, data)
+    if is_json_lines(file):
+        return records
+    if isinstance(data, dict):
+        return [("$", data)]
+    if isinstance(data, list):
+        return [(f"$[{i}]", r) for i, r in enumerate(data)]
+    raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
+
+
+def sample_rows(records: list[tuple[str, Any]], *, file: str, config: LocomoConfig, errata: Errata | None,
+                start: int = 0) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """``(path, record, row)`` of each record: the row :func:`~himga_locomo.records.record_to_row` makes with the
+    config's options, corrected by ``errata`` (:func:`~himga_locomo.gold.apply_errata`). ``start`` is the running
+    index of the first record (its id when it has none; its conversation index in the errata).
+
+    Raises:
+        SourceFormatError: as :func:`~himga_locomo.records.record_to_row` and :func:`~himga_locomo.gold.apply_errata`.
+    """
+    for index, (path, record) in enumerate(records, start):
+        row = record_to_row(record, file=file, path=path, fallback_id=str(index), options=config.options)
+        if errata is not None:
+            apply_errata(row, record, errata.for_conversation(index), errata, file=file, path=path, options=config.options)
+        yield path, record, row

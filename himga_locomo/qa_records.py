@@ -7,13 +7,15 @@ Part of the cache key (the catalogue entry's ``row_modules``): it shapes rows.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
 
-__all__ = ["ABSTENTION_ANSWER", "AUDIT_KEY", "CATEGORY3_ANSWERS", "CATEGORY_ORDERS", "cut_category3", "normalize_evidence", "qa_pair"]
+__all__ = ["ABSTENTION_ANSWER", "AUDIT_KEY", "CATEGORY3_ANSWERS", "CATEGORY_ORDERS", "checked_id", "cut_category3", "expect",
+           "normalize_evidence", "qa_pair", "require"]
 
 #: Category → question-type value. ``authors``: the LoCoMo authors' evaluation code
 #: (``task_eval/evaluation_stats.py``), which the data agrees with; ``seed``: the order written in the
@@ -43,20 +45,30 @@ def _fail(file: str, path: str, detail: str) -> SourceFormatError:
     return SourceFormatError(file, path, detail)
 
 
-def _expect(value: Any, kind: type, file: str, path: str) -> Any:
+def expect(value: Any, kind: type, file: str, path: str) -> Any:
+    """``value`` if it is a ``kind`` (``dict``, ``list``, ``str`` or ``int``; never a bool).
+
+    Raises:
+        SourceFormatError: ``locomo10.json: $[0].qa[3].question: expected string, got integer``.
+    """
     if not isinstance(value, kind) or isinstance(value, bool):
         name = {dict: "object", list: "array", str: "string", int: "integer"}[kind]
         raise _fail(file, path, f"expected {name}, got {type_name(value)}")
     return value
 
 
-def _require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
+def require(obj: dict, key: str, kind: type, file: str, path: str) -> Any:
+    """``obj[key]`` if present and a ``kind`` (:func:`expect`).
+
+    Raises:
+        SourceFormatError: the key is missing (``...: $[0]: missing required key 'qa'``) or of another type.
+    """
     if key not in obj:
         raise _fail(file, path, f"missing required key {key!r}")
-    return _expect(obj[key], kind, file, f"{path}.{key}")
+    return expect(obj[key], kind, file, f"{path}.{key}")
 
 
-def _id(value: str, file: str, path: str, *, controls: bool = True) -> str:
+def checked_id(value: str, file: str, path: str, *, controls: bool = True) -> str:
     """``value`` if it is a valid identifier (:func:`himga.identifiers.id_problem`)."""
     if (problem := id_problem(value, controls=controls)) is not None:
         raise _fail(file, path, problem)
@@ -119,29 +131,33 @@ def cut_category3(answer: str, category: int, options: dict[str, str]) -> str:
     return answer
 
 
-def qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str) -> dict[str, Any]:
+def qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str, *,
+            normalize: Callable[[list[str]], list[str]] = normalize_evidence) -> dict[str, Any]:
     """The row of QA record ``qa`` (``$[i].qa[index]`` at ``path`` of ``file``), shaped by the builder ``options``.
+
+    ``normalize`` turns the source evidence strings into turn ids (default :func:`normalize_evidence`; REALTALK
+    repairs more before calling it).
 
     Raises:
         SourceFormatError: a missing or mistyped key, a category outside 1-5, an evidence id that is no identifier.
     """
-    _expect(qa, dict, file, path)
-    question = _require(qa, "question", str, file, path)
+    expect(qa, dict, file, path)
+    question = require(qa, "question", str, file, path)
     if "category" not in qa:
         raise _fail(file, path, "missing required key 'category'")
     category = qa["category"]
     if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 5:
         shown = category if isinstance(category, int) and not isinstance(category, bool) else type_name(category)
         raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
-    evidence = _expect(qa.get("evidence", []), list, file, f"{path}.evidence")
+    evidence = expect(qa.get("evidence", []), list, file, f"{path}.evidence")
     for j, item in enumerate(evidence):
         # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>
-        _id(_expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
+        checked_id(expect(item, str, file, f"{path}.evidence[{j}]"), file, f"{path}.evidence[{j}]", controls=False)
     return {
         "question_id": str(index),
         "question": question,
         "answer": _answer(qa, category, options, file, path),
         "question_type": CATEGORY_ORDERS[options["category_order"]][category],
-        "evidence": {"turn_ids": normalize_evidence(evidence), "session_ids": []},
+        "evidence": {"turn_ids": normalize(evidence), "session_ids": []},
         "raw": raw_text(qa),
     }

@@ -29,12 +29,13 @@ Two record layouts are accepted: the current one (``conversation``, ``qa``, ``ev
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
-from himga_locomo.qa_records import (ABSTENTION_ANSWER, AUDIT_KEY, CATEGORY3_ANSWERS, CATEGORY_ORDERS, _expect, _fail, _id,
-                                     _require, cut_category3, normalize_evidence, qa_pair)
+from himga_locomo.qa_records import (ABSTENTION_ANSWER, AUDIT_KEY, CATEGORY3_ANSWERS, CATEGORY_ORDERS, expect, _fail, checked_id,
+                                     require, cut_category3, normalize_evidence, qa_pair)
 
 __all__ = [
     "ABSTENTION_ANSWER",
@@ -43,7 +44,11 @@ __all__ = [
     "CATEGORY_ORDERS",
     "cut_category3",
     "normalize_evidence",
+    "per_session_summaries",
     "record_to_row",
+    "session_rows",
+    "split_flat",
+    "turn_message",
 ]
 
 #: The three per-session dicts of a record: raw key → source key pattern (``N`` = the session id).
@@ -59,20 +64,29 @@ _SESSION_DATE = re.compile(r"session_([1-9][0-9]*)_date_time")
 _NESTED_KEYS = ("sample_id", "qa", "conversation", "event_summary", "observation", "session_summary")
 
 
-def _message(turn: Any, file: str, path: str) -> dict[str, Any]:
-    _expect(turn, dict, file, path)
-    role = _require(turn, "speaker", str, file, path)
-    text = _require(turn, "text", str, file, path)
-    turn_id = _id(_require(turn, "dia_id", str, file, path), file, f"{path}.dia_id")
-    raw = {k: v for k, v in turn.items() if k not in ("speaker", "text", "dia_id")}
+def turn_message(turn: Any, file: str, path: str, *, text_key: str = "text", date_key: str | None = None) -> dict[str, Any]:
+    """The message row of one turn: ``speaker`` → ``role``, the text (``text``; REALTALK ``clean_text``) → ``content``
+    with an image's ``blip_caption`` inline (``"[Image: <caption>] <text>"``), ``dia_id`` → ``turn_id``, the turn's
+    own date (REALTALK ``date_time``; LoCoMo has none) → ``date_str``, every other key → ``raw``.
+
+    Raises:
+        SourceFormatError: not an object, a required key missing or of another type, a ``dia_id`` that is no id.
+    """
+    expect(turn, dict, file, path)
+    role = require(turn, "speaker", str, file, path)
+    text = require(turn, text_key, str, file, path)
+    turn_id = checked_id(require(turn, "dia_id", str, file, path), file, f"{path}.dia_id")
+    date = require(turn, date_key, str, file, path) if date_key is not None else None
+    raw = {k: v for k, v in turn.items() if k not in ("speaker", text_key, "dia_id", date_key)}
     if "blip_caption" in raw:
-        caption = _expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
+        caption = expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
         text = f"[Image: {caption}] {text}" if text else f"[Image: {caption}]"
-    return {"role": role, "content": text, "turn_id": turn_id, "date_str": None, "raw": raw_text(raw)}
+    return {"role": role, "content": text, "turn_id": turn_id, "date_str": date, "raw": raw_text(raw)}
 
 
-def _split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
-    """Flat layout → (conversation keys, top-level keys, auxiliary dicts, unknown keys)."""
+def split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
+    """Flat layout (LoCoMo's first release; REALTALK's) → (conversation keys: ``speaker_a``/``speaker_b`` and the
+    ``session_*`` keys; top-level keys: ``sample_id``, ``qa``; the per-session summary dicts, by raw key; unknown keys)."""
     conversation, top, unknown = {}, {}, {}
     aux: dict[str, dict] = {"event_summary": {}, "observation": {}, "session_summary": {}}
     for key, value in record.items():
@@ -89,7 +103,7 @@ def _split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
 
 def _by_session(name: str, source: Any, file: str, path: str) -> tuple[dict, dict]:
     """One per-session dict of the source → (values keyed by session id, keys of another form)."""
-    _expect(source, dict, file, path)
+    expect(source, dict, file, path)
     by_id, other = {}, {}
     for key, value in source.items():
         m = _PER_SESSION[name].fullmatch(key)
@@ -110,22 +124,22 @@ def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[st
     Raises:
         SourceFormatError: not an object, or neither layout (a LongMemEval question is named as such).
     """
-    _expect(record, dict, file, path)
+    expect(record, dict, file, path)
     if "conversation" in record:
-        conversation = _expect(record["conversation"], dict, file, f"{path}.conversation")
+        conversation = expect(record["conversation"], dict, file, f"{path}.conversation")
         aux = {key: record[key] for key in _PER_SESSION if key in record}
         unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
         return conversation, f"{path}.conversation", record, aux, {key: f"{path}.{key}" for key in aux}, unknown, {}
     if "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
-        conversation, top, aux, unknown = _split_flat(record)
+        conversation, top, aux, unknown = split_flat(record)
         return conversation, path, top, aux, dict.fromkeys(aux, path), unknown, {"layout": "flat"}
     if "question_id" in record and "haystack_sessions" in record:
         raise _fail(file, path, "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')")
     raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
 
 
-def _summaries(aux: dict[str, Any], aux_path: dict[str, str], file: str) -> dict[str, Any]:
-    """The raw keys of the per-session summary dicts: each keyed by session id, and ``summary_extra``."""
+def per_session_summaries(aux: dict[str, Any], aux_path: dict[str, str], file: str) -> dict[str, Any]:
+    """``aux`` (raw key → the source's per-session dict, e.g. ``{"event_summary": {"events_session_1": ...}}``) → the raw keys of the per-session summary dicts: each keyed by session id, and ``summary_extra``."""
     raw: dict[str, Any] = {}
     summary_extra = {}
     for key, source in aux.items():
@@ -137,8 +151,11 @@ def _summaries(aux: dict[str, Any], aux_path: dict[str, str], file: str) -> dict
     return raw
 
 
-def _sessions(conversation: dict, conv_path: str, file: str) -> tuple[list[dict[str, Any]], dict]:
-    """The sessions (``session_N`` lists with at least one turn, by N) and the conversation keys that are none.
+def session_rows(conversation: dict, conv_path: str, file: str, *,
+                 message: Callable[[Any, str, str], dict[str, Any]] = turn_message) -> tuple[list[dict[str, Any]], dict]:
+    """The sessions (``session_N`` lists with at least one turn, by N, dated by ``session_N_date_time``) and the
+    conversation keys that are none. ``message(turn, file, path)`` makes each message row (default
+    :func:`turn_message` with LoCoMo's field names).
 
     Raises:
         SourceFormatError: a ``session_*`` key of another form, or a value of the wrong type.
@@ -152,9 +169,9 @@ def _sessions(conversation: dict, conv_path: str, file: str) -> tuple[list[dict[
         if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
             raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
         if m := _SESSION.fullmatch(key):
-            turns_by_n[int(m[1])] = _expect(value, list, file, f"{conv_path}.{key}")
+            turns_by_n[int(m[1])] = expect(value, list, file, f"{conv_path}.{key}")
         elif m := _SESSION_DATE.fullmatch(key):
-            dates[int(m[1])] = _expect(value, str, file, f"{conv_path}.{key}")
+            dates[int(m[1])] = expect(value, str, file, f"{conv_path}.{key}")
         elif key.startswith("session_"):
             raise _fail(file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1")
     extra = {k: v for k, v in conversation.items() if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)}
@@ -166,7 +183,7 @@ def _sessions(conversation: dict, conv_path: str, file: str) -> tuple[list[dict[
             if n in dates:
                 extra[f"session_{n}_date_time"] = dates[n]
             continue
-        messages = [_message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
+        messages = [message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
         sessions.append({"session_id": str(n), "messages": messages, "date_str": dates.get(n), "title": None})
     for n, date in dates.items():
         if n not in turns_by_n:
@@ -198,17 +215,17 @@ def record_to_row(
             ``event_summary`` / ``observation`` / ``session_summary`` is not an object.
     """
     conversation, conv_path, top, aux, aux_path, unknown, raw = _layout(record, file, path)
-    raw.update(_summaries(aux, aux_path, file))
-    speakers = [_require(conversation, k, str, file, conv_path) for k in ("speaker_a", "speaker_b")]
-    sessions, extra = _sessions(conversation, conv_path, file)
+    raw.update(per_session_summaries(aux, aux_path, file))
+    speakers = [require(conversation, k, str, file, conv_path) for k in ("speaker_a", "speaker_b")]
+    sessions, extra = session_rows(conversation, conv_path, file)
     if extra:
         raw["conversation_extra"] = extra
     if unknown:
         raw["record_extra"] = unknown
-    qa_list = _require(top, "qa", list, file, path)
+    qa_list = require(top, "qa", list, file, path)
     qa_pairs = [qa_pair(qa, i, options, file, f"{path}.qa[{i}]") for i, qa in enumerate(qa_list)]
     if "sample_id" in top:
-        sample_id = _id(_expect(top["sample_id"], str, file, f"{path}.sample_id"), file, f"{path}.sample_id")
+        sample_id = checked_id(expect(top["sample_id"], str, file, f"{path}.sample_id"), file, f"{path}.sample_id")
     else:
         sample_id = fallback_id
         raw["sample_id_generated"] = True

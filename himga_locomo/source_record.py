@@ -10,16 +10,19 @@ from typing import Any
 
 from himga_locomo.records import _PER_SESSION, _SOURCE_KEY, AUDIT_KEY
 
-__all__ = ["sample_to_record"]
+__all__ = ["sample_to_record", "source_turn"]
 
 
-def _turn(message) -> dict[str, Any]:
+def source_turn(message, *, text_key: str = "text", date_key: str | None = None) -> dict[str, Any]:
+    """The source turn of a message built by :func:`himga_locomo.records.turn_message` (the same field names):
+    its text without the inline ``[Image: <caption>]``, its date under ``date_key`` (REALTALK ``date_time``)."""
     text = message.content
     caption = message.raw.get("blip_caption")
     if caption is not None:
         prefix = f"[Image: {caption}]"
         text = "" if text == prefix else text[len(prefix) + 1 :]
-    return {"speaker": message.role, "dia_id": message.turn_id, "text": text, **message.raw}
+    date = {date_key: message.date_str} if date_key is not None else {}
+    return {"speaker": message.role, "dia_id": message.turn_id, text_key: text, **date, **message.raw}
 
 
 def sample_to_record(sample) -> dict[str, Any]:
@@ -36,7 +39,7 @@ def sample_to_record(sample) -> dict[str, Any]:
     for session in sample.sessions:
         if session.date_str is not None:
             conversation[f"session_{session.session_id}_date_time"] = session.date_str
-        conversation[f"session_{session.session_id}"] = [_turn(m) for m in session.messages]
+        conversation[f"session_{session.session_id}"] = [source_turn(m) for m in session.messages]
     conversation.update(raw.get("conversation_extra", {}))
     # gold="audited" adds one key to the QA's raw (AUDIT_KEY); the rest is the source QA
     record: dict[str, Any] = {"qa": [{k: v for k, v in qa.raw.items() if k != AUDIT_KEY} for qa in sample.qa_pairs]}

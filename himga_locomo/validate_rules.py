@@ -18,20 +18,22 @@ one implementation. Definitions (counts on ``locomo10.json`` in brackets):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from himga.finding import Finding
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
-__all__ = ["KINDS", "findings"]
+__all__ = ["EVIDENCE_KINDS", "KINDS", "evidence_findings", "findings"]
 
-KINDS = {
+#: The kinds of :func:`evidence_findings` (kind → title, display order).
+EVIDENCE_KINDS = {
     "malformed_evidence": "malformed evidence strings (shown with what they normalize to)",
     "non_id_evidence": "evidence strings with no turn id (dropped)",
     "evidence_changed": "QA evidence lists changed by normalization",
     "empty_evidence": "empty evidence lists",
-    "date_without_session": "dates without sessions",
 }
+
+KINDS = {**EVIDENCE_KINDS, "date_without_session": "dates without sessions"}
 
 
 def findings(sample) -> Iterator[Finding]:
@@ -43,12 +45,23 @@ def findings(sample) -> Iterator[Finding]:
     Yields:
         :class:`~himga.validate.Finding` of the kinds in :data:`KINDS`, QA pairs in source order.
     """
+    yield from evidence_findings(sample)
+    extra = sample.raw.get("conversation_extra", {})
+    for key, value in extra.items():
+        if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
+            yield Finding("date_without_session", sample.sample_id, f"session {m[1]}", f"{key} = {value!r}, no turns")
+
+
+def evidence_findings(sample, normalize: Callable[[list[str]], list[str]] = normalize_evidence) -> Iterator[Finding]:
+    """The evidence kinds of :data:`KINDS` (``malformed_evidence``, ``non_id_evidence``, ``evidence_changed``,
+    ``empty_evidence``) of one Sample whose QA pairs keep the source QA in ``raw`` and the evidence ``normalize``
+    gave in ``evidence.turn_ids`` (LoCoMo's :func:`~himga_locomo.records.normalize_evidence`, or REALTALK's)."""
     sid = sample.sample_id
     for qa in sample.qa_pairs:
         where = f"QA {qa.question_id}"
         evidence = qa.raw.get("evidence", [])
         for item in evidence:
-            ids = normalize_evidence([item])
+            ids = normalize([item])
             if not ids:
                 yield Finding("non_id_evidence", sid, where, f"{item!r} -> dropped")
             elif ids != [item]:
@@ -57,7 +70,3 @@ def findings(sample) -> Iterator[Finding]:
             yield Finding("evidence_changed", sid, where, f"{evidence} -> {qa.evidence.turn_ids}")
         if not evidence:
             yield Finding("empty_evidence", sid, where, "evidence: []" if "evidence" in qa.raw else "no evidence key")
-    extra = sample.raw.get("conversation_extra", {})
-    for key, value in extra.items():
-        if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
-            yield Finding("date_without_session", sid, f"session {m[1]}", f"{key} = {value!r}, no turns")

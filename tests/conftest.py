@@ -120,6 +120,32 @@ def locomo_samples(shared_data, tmp_path_factory):
     return load_locomo(shared_data / "locomo", cache_dir=tmp_path_factory.mktemp("locomo_cache"))
 
 
+@pytest.fixture(scope="session")
+def locomo_plus_dir(shared_data, tmp_path_factory) -> Path:
+    """LoCoMo-Plus's upstream ``data/`` layout: a folder with ``locomo10.json`` and ``locomo_plus.json``, linked to the real files."""
+    folder = tmp_path_factory.mktemp("locomo_plus") / "data"
+    folder.mkdir()
+    (folder / "locomo10.json").symlink_to(LOCOMO_FILE)
+    (folder / "locomo_plus.json").symlink_to(SHARED_DATA / "locomo-plus" / "locomo_plus.json")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def locomo_plus_samples(locomo_plus_dir, tmp_path_factory):
+    """The 411 LoCoMo-Plus samples (LoCoMo's 10, then the 401 cognitive items), default options, built once per session."""
+    from himga.data import load_dataset
+
+    return load_dataset("locomo_plus", data_dir=locomo_plus_dir, cache_dir=tmp_path_factory.mktemp("locomo_plus_cache"))
+
+
+@pytest.fixture(scope="session")
+def realtalk_samples(shared_data, tmp_path_factory):
+    """The 10 REALTALK conversations, built once per session."""
+    from himga.data import load_dataset
+
+    return load_dataset("realtalk", data_dir=shared_data / "realtalk", cache_dir=tmp_path_factory.mktemp("realtalk_cache"))
+
+
 #: The unprivileged user of tests that must also hold for a user who is not root.
 NOBODY = 65534
 

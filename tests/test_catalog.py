@@ -73,7 +73,7 @@ def test_the_checker_finds_each_kind_of_branch():
 
 
 def test_every_entry_resolves():
-    assert NAMES == ("locomo", "longmemeval", "beam")
+    assert NAMES == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk")
     locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
     assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
     assert locomo.configs == ["default"]
@@ -93,6 +93,19 @@ def test_every_entry_resolves():
     assert locomo.gold_report.__name__ == "himga_locomo.gold_report" and lme.gold_report is None
     assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
     assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
+
+
+def test_locomo_family_entries_reuse_locomo_objects():
+    locomo, plus, realtalk = CATALOG["locomo"], CATALOG["locomo_plus"], CATALOG["realtalk"]
+    assert (plus.builder.__name__, realtalk.builder.__name__) == ("LocomoPlus", "Realtalk")
+    assert plus.options == (*locomo.options, "placement", "placement_seed") and realtalk.options == ()
+    assert plus.gold_report is locomo.gold_report and plus.auxiliary == locomo.auxiliary
+    assert set(locomo.row_modules) <= set(plus.row_modules) and set(locomo.row_modules) <= set(realtalk.row_modules)
+    assert plus.relevance is LOCOMO and realtalk.relevance.judge is not LOCOMO.judge
+    assert [p.layout_path for p in plus.pin().parts] == ["data/locomo10.json", "data/locomo_plus.json"]
+    assert (plus.pin().parts[0].sha256, plus.pin().parts[0].size) == (locomo.pin().sha256, locomo.pin().size)  # the same bytes
+    assert len(realtalk.pin().parts) == 10 and realtalk.pin().rows == 10
+    assert (plus.scoring.name, realtalk.scoring.name) == ("locomo_plus", "realtalk")
 
 
 def test_the_file_name_rule_is_one_function():
@@ -117,7 +130,7 @@ def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
 
 
 def test_unknown_names_and_configs_are_configuration_errors():
-    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'longmemeval'\]$"):
+    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'locomo_plus', 'longmemeval', 'realtalk'\]$"):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
         benchmark("longmemeval").config("x")

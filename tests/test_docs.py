@@ -82,7 +82,8 @@ def test_departures_table_is_on_the_first_screen():
     decisions = {row.split(" | ")[0].removeprefix("| "): row for row in rows}
     assert list(decisions) == ["LoCoMo category order", "LoCoMo category-5 gold", "LoCoMo category-3 gold",
                                "LongMemEval session order", "LongMemEval file names", "`raw` keys", "BEAM probe markers",
-                               "BEAM abilities as question types", "BEAM judge", "builders registered on `import himga`"]
+                               "BEAM abilities as question types", "BEAM judge", "LoCoMo-Plus placement", "REALTALK evidence",
+                               "builders registered on `import himga`"]
     assert "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`" in decisions["LoCoMo category order"]
     for decision, option in [("LoCoMo category order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
                              ("LoCoMo category-3 gold", 'category3_answer="full"'), ("LongMemEval session order", "chronological(sample)")]:  # fmt: skip
@@ -147,7 +148,7 @@ def test_every_python_name_the_pages_use_imports():
     """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…`, `himga_beam…` dotted name in README and docs imports
     (a module moved by a layout change shows up here, not in a reader's traceback)."""
     named = {(page.relative_to(ROOT), name) for page in PAGES
-             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
+             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam|himga_locomo_plus|himga_realtalk)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
              if not name.endswith((".py", ".md", ".json"))}  # fmt: skip
     assert len(named) >= 20
     assert [(str(page), name) for page, name in sorted(named) if not _resolves(name)] == []
@@ -225,6 +226,22 @@ def test_usage_longmemeval_claims(shared_data, tmp_path):
     assert '# "2023/04/10 (Mon) 23:07"' in snippet and sample.raw["question_date"] == "2023/04/10 (Mon) 23:07"
     assert isinstance(sample.qa_pairs[0].answer, str) and sample.qa_pairs[0].evidence.session_ids == sample.qa_pairs[0].raw["answer_session_ids"]
     assert [s.date_str[-5:] for s in chronological(sample).sessions] == ["14:47", "17:15", "17:50"]
+
+
+def test_usage_locomo_plus_and_realtalk_snippet(shared_data, locomo_plus_dir, locomo_plus_samples, realtalk_samples):
+    snippet = _blocks(_section(DOCS / "usage.md", "## LoCoMo-Plus and REALTALK"), "python")[0]
+    ns, _ = _run(snippet.replace("path/to/Locomo-Plus/data", str(locomo_plus_dir)), shared_data)
+    plus, item, talk = ns["plus"], ns["item"], ns["talk"]
+    assert "# 411 samples: conv-26 ... conv-50, cognitive-0 ... cognitive-400" in snippet and len(plus) == 411
+    assert [plus[0].sample_id, plus[9].sample_id, plus[10].sample_id, plus[-1].sample_id] == ["conv-26", "conv-50", "cognitive-0", "cognitive-400"]
+    assert "# cognitive-0, placed in conv-26" in snippet and item.raw["locomo_sample_id"] == "conv-26"
+    assert (ns["qa"].answer, ns["qa"].question_type.value, ns["qa"].question) == ("", "cognitive", item.raw and item.qa_pairs[0].raw["trigger_query"])
+    assert "# ['cue', '18', '19', 'query']" in snippet and [s.session_id for s in item.sessions][-4:] == ["cue", "18", "19", "query"]
+    assert "# ('2023-10-15 09:55', '2023-10-29 09:55')" in snippet and (item.raw["cue_time"], item.raw["query_time"]) == ("2023-10-15 09:55", "2023-10-29 09:55")
+    assert "# 10 samples, 728 QA pairs" in snippet and (len(talk), sum(len(s.qa_pairs) for s in talk)) == (10, 728)
+    message = ns["message"]
+    assert '# Emi (D1:1): "Hey! How are you?"' in snippet and (message.role, message.turn_id, message.content) == ("Emi", "D1:1", "Hey! How are you?")
+    assert "# '29.12.2023, 22:42:04'" in snippet and message.date_str == "29.12.2023, 22:42:04"
 
 
 def test_usage_dates_and_helpers_snippet(shared_data):

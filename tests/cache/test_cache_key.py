@@ -37,8 +37,8 @@ def _hashes_after_edits(tmp_path: Path, edits: list[str]) -> dict[str, dict[str,
     copy = tmp_path / "copy"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "README.md")
     shutil.copytree(ROOT / "src", copy / "src", ignore=ignore)
-    for package in ("himga_locomo", "himga_longmemeval"):
-        shutil.copytree(ROOT / package, copy / package, ignore=ignore)
+    for package in sorted(ROOT.glob("himga_*/__init__.py")):
+        shutil.copytree(package.parent, copy / package.parent.name, ignore=ignore)
     env = {**os.environ, "PYTHONPATH": f"{copy / 'src'}{os.pathsep}{copy}"}
     script = [sys.executable, "-c", _HASHES, *[str(copy / e) for e in edits]]
     result = subprocess.run(script, env=env, cwd=copy, capture_output=True, text=True, check=True)
@@ -56,25 +56,32 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
         "src/himga/scoring/_report.py",
         "himga_locomo/source_record.py",  # rebuilds the source record from a Sample: shapes no row
         "himga_locomo/gold_report.py",
+        "himga_locomo_plus/judge.py",  # the scorer
+        "himga_realtalk/validate_rules.py",
         "himga_longmemeval/records.py",
         "himga_locomo/records.py",
         "himga_locomo/qa_records.py",
     ]
     hashes = _hashes_after_edits(tmp_path, edits)
     before = hashes[""]
-    for unchanged in edits[:8]:
+    for unchanged in edits[:10]:
         assert hashes[unchanged] == before, unchanged
     assert hashes["himga_longmemeval/records.py"]["locomo"] == before["locomo"]
     assert hashes["himga_longmemeval/records.py"]["longmemeval"] != before["longmemeval"]
     assert hashes["himga_locomo/records.py"]["locomo"] != before["locomo"]  # edits accumulate: LongMemEval's changed above
+    for family in ("locomo_plus", "realtalk"):  # LoCoMo's record rules are theirs: one edit, three new keys
+        assert hashes["himga_locomo/records.py"][family] != before[family]
     assert hashes["himga_locomo/qa_records.py"]["locomo"] != hashes["himga_locomo/records.py"]["locomo"]  # the QA rules shape rows too
 
 
 def test_the_key_covers_the_row_modules_and_what_they_import():
     names = {entry: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for entry in CATALOG}
-    own = {"locomo": {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py"},
+    locomo = {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py"}
+    own = {"locomo": locomo,
            "longmemeval": {"himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py", "himga_longmemeval/folder.py"},
-           "beam": {"himga_beam/beam.py", "himga_beam/records.py", "himga_beam/layout.py", "himga_beam/manifest.py"}}
+           "beam": {"himga_beam/beam.py", "himga_beam/records.py", "himga_beam/layout.py", "himga_beam/manifest.py"},
+           "locomo_plus": locomo | {"himga_locomo_plus/locomo_plus.py", "himga_locomo_plus/records.py"},  # LoCoMo's rules are its own
+           "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py"}}
     reading = {"src/himga/jsonio/reader.py", "src/himga/jsonio/jsonlines.py", "src/himga/jsonio/compressed.py",
                "src/himga/jsonio/_duplicate_keys.py", "src/himga/jsonio/_depth.py", "src/himga/jsonio/rawcell.py",
                "src/himga/data/schema.py", "src/himga/data/features.py", "src/himga/cache/_arrow_batches.py", "src/himga/errors.py"}

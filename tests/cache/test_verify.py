@@ -73,6 +73,6 @@ def test_cli_verify_without_caches(tmp_path, capsys):
     assert main(["verify", "--cache-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"no himga caches under {tmp_path}\n"
     assert main(["verify", "nosuch", "--cache-dir", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == "himga: error: unknown dataset 'nosuch'; expected one of ['locomo', 'longmemeval', 'beam']\n"
+    assert capsys.readouterr().err == "himga: error: unknown dataset 'nosuch'; expected one of ['locomo', 'longmemeval', 'beam', 'locomo_plus', 'realtalk']\n"
     assert main(["verify", "--cache-dir", str(tmp_path / "typo")]) == 2  # not "no caches": exit 0 would read as all well
     assert capsys.readouterr().err == f"himga: error: --cache-dir {str(tmp_path / 'typo')!r}: no such folder\n"

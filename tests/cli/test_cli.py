@@ -111,9 +111,9 @@ def test_stats_with_the_seed_options(shared_data, capsys, tmp_path):
     assert json.loads(capsys.readouterr().out)["question_types"] == {
         "open_domain": 841, "adversarial": 446, "temporal": 321, "single_hop": 282, "multi_hop": 96}
     assert main(["stats", "longmemeval", "--category-order", "seed"]) == 2
-    assert capsys.readouterr().err == "himga: error: longmemeval: --category-order applies to locomo only\n"
+    assert capsys.readouterr().err == "himga: error: longmemeval: --category-order applies to locomo, locomo_plus only\n"
     assert main(["stats", "longmemeval", "--gold", "audited", "--errata", "x.json"]) == 2
-    assert capsys.readouterr().err == "himga: error: longmemeval: --gold/--errata apply to locomo only\n"
+    assert capsys.readouterr().err == "himga: error: longmemeval: --gold/--errata apply to locomo, locomo_plus only\n"
 
 
 # --- paper cuts --------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ import dataclasses
 import himga_beam.manifest
 import himga_locomo.gold
 import himga_locomo.locomo
+import himga_locomo_plus.locomo_plus
+import himga_realtalk.realtalk
 from himga.cli import main
 from himga.catalog import CATALOG, benchmark
 
@@ -40,6 +42,19 @@ class _Remote(BaseHTTPRequestHandler):
         pass
 
 
+def _serve_github(monkeypatch, base: str) -> dict[str, tuple[int, dict[str, str]]]:
+    """Point LoCoMo's pin and the parts of LoCoMo-Plus's and REALTALK's pins (all on GitHub) at ``base``; their
+    answers as pinned."""
+    def moved(pin):
+        return dataclasses.replace(pin, url=base + urlsplit(pin.url).path)
+
+    monkeypatch.setattr(himga_locomo.locomo, "PIN", moved(himga_locomo.locomo.PIN))
+    for module in (himga_locomo_plus.locomo_plus, himga_realtalk.realtalk):
+        monkeypatch.setattr(module, "RELEASE", dataclasses.replace(module.RELEASE, parts=tuple(map(moved, module.RELEASE.parts))))
+    pins = [himga_locomo.locomo.PIN, *himga_locomo_plus.locomo_plus.RELEASE.parts, *himga_realtalk.realtalk.RELEASE.parts]
+    return {urlsplit(p.url).path: (200, {"Content-Length": str(p.size)}) for p in pins}
+
+
 def _hub_answer(revision: str, sha256: str, size: int) -> tuple[int, dict[str, str]]:
     return 200, {"X-Repo-Commit": revision, "X-Linked-Etag": f'"{sha256}"', "X-Linked-Size": str(size),
                  "ETag": '"deadbeef"', "Content-Length": "1"}
@@ -55,13 +70,13 @@ def remote(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_ENDPOINT", base)
-    locomo_url = himga_locomo.locomo._URL
-    monkeypatch.setattr(himga_locomo.locomo, "_URL", base + urlsplit(locomo_url).path)
+    answers = _serve_github(monkeypatch, base)
     errata = himga_locomo.gold.ERRATA_PIN
     served = dataclasses.replace(errata, url=base + urlsplit(errata.url).path)
-    entry = benchmark("locomo")
-    monkeypatch.setitem(CATALOG, "locomo", dataclasses.replace(entry, auxiliary=((entry.auxiliary[0][0], "errata", served),)))
-    answers = {urlsplit(locomo_url).path: (200, {"Content-Length": "2805274"}), urlsplit(errata.url).path: (200, {"Content-Length": "150552"})}
+    for name in ("locomo", "locomo_plus"):
+        entry = benchmark(name)
+        monkeypatch.setitem(CATALOG, name, dataclasses.replace(entry, auxiliary=((entry.auxiliary[0][0], "errata", served),)))
+    answers[urlsplit(errata.url).path] = (200, {"Content-Length": "150552"})
     for config, pin in benchmark("longmemeval").pins().items():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
@@ -88,6 +103,8 @@ def test_check_reports_every_pin_ok(remote, capsys):
         "longmemeval/s_original longmemeval_s": "ok: 278,025,796 bytes, sha256 matches",
         "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
         "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
+        "locomo_plus/default data": "ok: 2 files, 3,111,011 bytes in all (sizes match; sha256 checked on download)",
+        "realtalk/default data": "ok: 10 files, 3,295,494 bytes in all (sizes match; sha256 checked on download)",
         "locomo-audit/errata errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
         "beam/100K chats/100K": "ok: 40 files, 13,895,659 bytes in all (sizes match; sha256 checked on download)",
         "beam/500K chats/500K": "ok: 70 files, 85,595,486 bytes in all (sizes match; sha256 checked on download)",
@@ -115,7 +132,7 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)
-    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo._URL}"
+    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo.PIN.url}"
     assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
     assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
     assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")
@@ -137,7 +154,7 @@ def test_check_with_no_remote_answering_is_one_line(monkeypatch, capsys):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
-    monkeypatch.setattr(himga_locomo.locomo, "_URL", "http://127.0.0.1:9/x/data/locomo10.json")
+    _serve_github(monkeypatch, "http://127.0.0.1:9")
     assert main(["sources", "--check"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("offline: no remote answered (") and out.endswith("); no pin was checked\n")
@@ -180,8 +197,10 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
     assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
     assert f"  local     verified copy at {shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
-    assert out.count("\n\n") == 13  # fourteen blocks: seven data files, LoCoMo's errata and two probe files, BEAM's four tiers
     assert f"  local     40 of 40 files, verified, at {shared_data / 'beam' / 'chats' / '100K'}/" in out.splitlines()
+    assert "  local     none under $HIMGA_DATASETS_ROOT/realtalk/ (it is set, so nothing is downloaded)" in out  # not data/'s layout
+    assert out.count("\n\n") == 15  # 16 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
+    # REALTALK's data/ folders, LoCoMo's errata and two probe files (LoCoMo-Plus reads the same: listed once)
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):

@@ -41,7 +41,7 @@ def test_stats_gold_audited(shared_data, tmp_path, capsys):
 
 def test_gold_is_a_locomo_option(capsys):
     assert main(["stats", "longmemeval", "--gold", "audited"]) == 2
-    assert capsys.readouterr().err == "himga: error: longmemeval: --gold applies to locomo only\n"
+    assert capsys.readouterr().err == "himga: error: longmemeval: --gold applies to locomo, locomo_plus only\n"
 
 
 def test_the_errata_download_hint_names_the_errata_option(tmp_path):  # probe B5

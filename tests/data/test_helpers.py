@@ -115,7 +115,7 @@ def test_locomo_iter_messages_and_qa_by_type(locomo_samples):
         "single_session_preference": 0, "single_session_assistant": 0, "temporal_reasoning": 0,
         "multi_session": 0, "knowledge_update": 0, "single_session_user": 0, "abstention": 0, "contradiction_resolution": 0,
         "event_ordering": 0, "information_extraction": 0, "instruction_following": 0, "multi_session_reasoning": 0,
-        "preference_following": 0, "summarization": 0}
+        "preference_following": 0, "summarization": 0, "cognitive": 0}
 
 
 # --- LongMemEval ----------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_question_type_members_and_values():
         "CONTRADICTION_RESOLUTION": "contradiction_resolution", "EVENT_ORDERING": "event_ordering",
         "INFORMATION_EXTRACTION": "information_extraction", "INSTRUCTION_FOLLOWING": "instruction_following",
         "MULTI_SESSION_REASONING": "multi_session_reasoning", "PREFERENCE_FOLLOWING": "preference_following",
-        "SUMMARIZATION": "summarization",
+        "SUMMARIZATION": "summarization", "COGNITIVE": "cognitive",
     }
 
 

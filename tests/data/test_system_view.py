@@ -46,7 +46,9 @@ def benchmark_samples(request, shared_data, tmp_path_factory):
 
     name = request.param
     entry = CATALOG[name]
-    ds = build_dataset(name, entry.default_config, path=_folder(shared_data, name), cache_dir=tmp_path_factory.mktemp(f"view_{name}"))
+    # LoCoMo-Plus reads upstream's data/ layout (its items beside locomo10.json): the session fixture links one
+    path = request.getfixturevalue("locomo_plus_dir") if name == "locomo_plus" else _folder(shared_data, name)
+    ds = build_dataset(name, entry.default_config, path=path, cache_dir=tmp_path_factory.mktemp(f"view_{name}"))
     return name, samples_from_dataset(ds)
 
 

@@ -65,4 +65,4 @@ def test_gold_is_a_locomo_option(tmp_path, capsys):
     labels = tmp_path / "l.jsonl"
     labels.write_text('{"question_id": "q", "reply": "yes"}\n')
     assert main(["score", "longmemeval", str(hypotheses), "--gold", "audited", "--labels", str(labels)]) == 2
-    assert capsys.readouterr().err == "himga: error: longmemeval: --gold applies to locomo only\n"
+    assert capsys.readouterr().err == "himga: error: longmemeval: --gold applies to locomo, locomo_plus only\n"

@@ -36,7 +36,7 @@ def test_datasets_root_that_is_a_file(tmp_path, monkeypatch, capsys):
     (tmp_path / "afile").write_text("x")
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "afile"))
     expected = (f"$HIMGA_DATASETS_ROOT is set to '{tmp_path}/afile', but '{tmp_path}/afile/locomo' is not a folder; expected a "
-                f"folder holding one subfolder per dataset (locomo/, longmemeval/, beam/), and '{tmp_path}/afile' is a regular file, "
+                f"folder holding one subfolder per dataset (locomo/, longmemeval/, beam/, locomo_plus/, realtalk/), and '{tmp_path}/afile' is a regular file, "
                 "not a folder (unset it to download the pinned files)")
     for call in (lambda: load_dataset("locomo", cache_dir=tmp_path / "c"),
                  lambda: datasets.load_dataset("himga_locomo", split="test", cache_dir=str(tmp_path / "c")),

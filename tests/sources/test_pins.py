@@ -16,8 +16,9 @@ UNKNOWN = {("longmemeval", "m_original")}
 
 #: Configs whose source is not pinned yet (no revision confirmed; a local copy is read).
 UNPINNED = {("beam", "1M"), ("beam", "10M")}
-#: The licence each source states (BEAM states none).
-LICENCES = {"locomo": "cc-by-nc-4.0", "locomo-audit": "cc-by-nc-4.0", "longmemeval": "mit", "beam": None}
+#: The licence each source states (BEAM, LoCoMo-Plus and REALTALK state none).
+LICENCES = {"locomo": "cc-by-nc-4.0", "locomo-audit": "cc-by-nc-4.0", "longmemeval": "mit", "beam": None, "locomo_plus": None,
+            "realtalk": None}
 
 
 @pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}" for n, c, _ in PINS])
@@ -73,7 +74,7 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
 
     for name in ("RemoteFile", "cache_root", "datasets_root", "sha256_of"):
         assert getattr(himga.utils, name) is getattr(himga.sources, name)
-    assert himga.utils.DATASETS == ("locomo", "longmemeval", "beam")  # the catalogue's names
+    assert himga.utils.DATASETS == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk")  # the catalogue's names
     assert himga.utils.default_sources("locomo") == [benchmark("locomo").pins()["default"]]
     assert himga.utils.default_sources("longmemeval") == [benchmark("longmemeval").pins()["s"]]
     (tmp_path / "locomo").mkdir()

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import himga_beam
 import himga_locomo
+import himga_locomo_plus
 import himga_longmemeval
+import himga_realtalk
 from himga.entry import Benchmark
 from himga.entry import entry_of as benchmark
 from himga.entry import entry_of_builder as of_builder
@@ -31,7 +33,8 @@ from himga.entry import entry_of_builder as of_builder
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
 #: Every benchmark, by name, in the order the command line and the docs list them.
-CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY, himga_beam.ENTRY)}
+CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY, himga_beam.ENTRY,
+                                                      himga_locomo_plus.ENTRY, himga_realtalk.ENTRY)}
 
 #: The benchmark names, in catalogue order.
 NAMES: tuple[str, ...] = tuple(CATALOG)

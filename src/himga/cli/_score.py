@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if labels_file is not None and several:
         (replies, models), labels, judged_hypotheses = replies_of(labels_file), None, {}
     else:
-        labels, models, judged_hypotheses = labels_of(labels_file) if labels_file else (None, [], {})
+        labels, models, judged_hypotheses = labels_of(labels_file, bench.read_label) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
     config, entry, files, index, questions = load_questions(args, options, outputs, inputs, ids_file)
     name = pred_file.name
@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
             lines = [json.dumps(request, ensure_ascii=False) for qid in questions if qid in predictions
                      for request in bench.judge_requests(qid, questions[qid], predictions[qid], variant)]
         else:
-            lines = [json.dumps(bench.judge_request(questions[qid], predictions[qid]), ensure_ascii=False)
+            contexts = _judge_contexts(bench, args, options, predictions)
+            lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid], *contexts.get(qid, ()))},
+                                ensure_ascii=False)
                      for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else "")
@@ -162,11 +164,13 @@ def run(args: argparse.Namespace) -> int:
 
         print(format_paper_table(table))
     if bench.judge is not None:  # which judge, model and templates scored it
-        from himga.scoring import judge_line, judge_named
+        from himga.scoring import judge_line, judges
 
         named = bench.judge["name"] if variant in (None, *bench.judge_variants[:1]) else f"{bench.judge['name']}-{variant}"  # beam-fixed
-        print(judge_line({**judge_named(named).describe(), "model_requested": bench.judge["model"],
-                          "models_answered": models}))
+        registered = judges().get(named)  # LoCoMo-Plus's judge reads the Sample's conversation: not in the registry
+        described = registered.describe() if registered is not None else {
+            "name": named, **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
+        print(judge_line({**described, "model_requested": bench.judge["model"], "models_answered": models}))
     print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")
@@ -177,3 +181,21 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
+
+
+def _judge_contexts(bench, args, options, wanted) -> dict[str, tuple]:
+    """``{question id: (context,)}`` for a judge whose requests need the QA pair's Sample (``bench.judge_context``),
+    one pass over the samples of the build ``load_questions`` made (a cache hit); ``{}`` otherwise (the QA pair suffices)."""
+    if bench.judge_context is None:
+        return {}
+    from himga.data.ids import item_id
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    out = {}
+    for sample in LazySamples(ds):
+        if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
+            context = (bench.judge_context(sample),)
+            out.update(dict.fromkeys(ids, context))
+    return out

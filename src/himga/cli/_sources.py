@@ -24,10 +24,10 @@ __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "loc
 def all_pins(names: list[str] | None = None) -> list[tuple[str, str, RemoteFile]]:
     """``(dataset, config, pin)`` for every config of each dataset in ``names`` (default: all), then
     ``(folder, label, pin)`` for the other files its builder reads (:meth:`~himga.catalog.Benchmark.auxiliary_pins`:
-    ``("locomo-audit", "errata", ...)``)."""
+    ``("locomo-audit", "errata", ...)``), each once (LoCoMo and LoCoMo-Plus read the same errata)."""
     names = names or list(NAMES)
     return ([(name, config, pin) for name in names for config, pin in benchmark(name).pins().items()]
-            + [pin for name in names for pin in benchmark(name).auxiliary_pins()])
+            + list(dict.fromkeys(pin for name in names for pin in benchmark(name).auxiliary_pins())))
 
 
 def local_copy(name: str, pin: RemoteFile) -> str:

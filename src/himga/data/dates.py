@@ -11,6 +11,7 @@ name                   example                              ``strptime`` format
 ``locomo_event``       ``8 May, 2023``                      ``%d %B, %Y``
 ``longmemeval``        ``2023/05/20 (Sat) 02:21``           ``%Y/%m/%d (%a) %H:%M``
 ``beam``               ``March-15-2024``                    ``%B-%d-%Y``
+``realtalk``           ``29.12.2023, 22:42:04``             ``%d.%m.%Y, %H:%M:%S``
 ``iso_date``           ``2024-03-01``                       ``%Y-%m-%d``
 ``iso_datetime``       ``2024-03-01T14:30:00``              ``%Y-%m-%dT%H:%M[:%S[.%f]]`` (or a space)
 =====================  ===================================  =====================================
@@ -19,7 +20,7 @@ Date-only strings give midnight. LongMemEval's weekday is checked against the da
 means the string is corrupt, and is an error rather than silently ignored.
 
 **No time zone.** The results are *naive* datetimes. LoCoMo's dates carry no zone or offset (they
-are the fictional wall-clock times of the conversations), and neither do LongMemEval's or BEAM's; attaching
+are the fictional wall-clock times of the conversations), and neither do LongMemEval's, BEAM's or REALTALK's; attaching
 UTC or the local zone would invent information the sources do not have and would make them compare
 wrongly with real zoned times. ISO strings with an offset (``+02:00``, ``Z``) are therefore rejected
 rather than silently stripped.
@@ -44,6 +45,7 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("locomo_event", "%d %B, %Y"),
     ("longmemeval", "%Y/%m/%d (%a) %H:%M"),
     ("beam", "%B-%d-%Y"),
+    ("realtalk", "%d.%m.%Y, %H:%M:%S"),
     ("iso_date", "%Y-%m-%d"),
     ("iso_datetime", "%Y-%m-%dT%H:%M"),
     ("iso_datetime", "%Y-%m-%dT%H:%M:%S"),
@@ -53,14 +55,15 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("iso_datetime", "%Y-%m-%d %H:%M:%S.%f"),
 )
 
-_EXAMPLES = "'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', 'March-15-2024', '2024-03-01', '2024-03-01T14:30:00'"
+_EXAMPLES = ("'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', 'March-15-2024', '29.12.2023, 22:42:04', "
+             "'2024-03-01', '2024-03-01T14:30:00'")
 
 # strptime's messages when a string simply has another shape (anything else is a bad value, e.g. day 31 in April)
 _SHAPE_MISMATCH = ("does not match format", "unconverted data remains")
 
 
 class TemporalParser:
-    """Parses LoCoMo, LongMemEval, BEAM and ISO date strings into naive datetimes.
+    """Parses LoCoMo, LongMemEval, BEAM, REALTALK and ISO date strings into naive datetimes.
 
     Each string is tried against ``formats`` in order (the format that matched last is tried first,
     since one dataset uses one format throughout). See the module docstring for the formats and for
@@ -147,7 +150,7 @@ _DEFAULT = TemporalParser()
 
 
 def parse_date(s: str | None) -> dt.datetime | None:
-    """Parse a raw LoCoMo, LongMemEval or ISO date string with the default :class:`TemporalParser`.
+    """Parse a raw LoCoMo, LongMemEval, REALTALK or ISO date string with the default :class:`TemporalParser`.
 
     Args:
         s: ``"1:56 pm on 8 May, 2023"``, ``"8 May, 2023"``, ``"2023/05/20 (Sat) 02:21"``,

@@ -29,16 +29,18 @@ snap-research/locomo, read at commit ``92286325a40764bee61f77824ddb95233b11c4d6`
 
 - relevant turns: the QA pair's evidence turn ids (himga normalizes them, ``evidence.turn_ids``);
 - relevant sessions: the sessions those ids name, ``D<s>:<t>`` → ``s`` (the official code's session mode
-  takes ``ev.split(':')[0][1:]``);
+  takes ``ev.split(':')[0][1:]``); an id of another form (LoCoMo-Plus's inserted turns, ``cue:1``), the session
+  holding it;
 - candidates: every turn (``dia_id``) and every session of the conversation;
 - a QA pair with no evidence is not evaluable (the official code scores it ``recall = 1`` instead; 4
   category-3 QA pairs in ``locomo10.json``). Evidence ids that name no turn of the conversation
   (``conv-42`` QA ``"58"`` ``D10:19``, ``conv-47`` QA ``"38"`` ``D4:36``) stay relevant, as in the
   official recall (they count in its denominator), and are reported in ``Relevance.dangling``.
 
-**Evidence turns** (:data:`EVIDENCE_TURNS`, BEAM's rule): a benchmark whose evidence names turns by id and the
-sessions they are in, with no official retrieval evaluation (BEAM's repository has none): relevant turns are
-``evidence.turn_ids``, relevant sessions ``evidence.session_ids`` (BEAM: the batches those messages are in);
+**Evidence turns** (:data:`EVIDENCE_TURNS`, BEAM's and REALTALK's rule): a benchmark whose evidence names turns by id
+and the sessions they are in, with no official retrieval evaluation (BEAM's and REALTALK's repositories have none):
+relevant turns are ``evidence.turn_ids``, relevant sessions ``evidence.session_ids`` (BEAM: the batches those messages
+are in; REALTALK: the sessions holding those turns, its ``D<day>:<n>`` ids naming no session);
 candidates are every turn with a ``turn_id`` and every session; a QA pair without evidence is not evaluable
 (``"no evidence"``: BEAM's abstention questions have none), ids that name no turn are ``dangling``.
 
@@ -141,11 +143,13 @@ def _longmemeval_relevance(sample, qa) -> Relevance:
 
 
 def _locomo_relevance(sample, qa) -> Relevance:
-    """LoCoMo's labels from the normalized evidence (see the module docstring)."""
+    """LoCoMo's labels from the normalized evidence (see the module docstring): the relevant sessions are the ones the
+    ids name, ``D<s>:<t>`` → ``s`` (the official rule, which keeps the session of an id naming no turn); an id of
+    another form (LoCoMo-Plus's inserted turns, ``cue:1``) counts the session holding it."""
     turns = list(qa.evidence.turn_ids)
-    sessions = _unique(m[1] for t in turns if (m := _LOCOMO_TURN.fullmatch(t)))
-    present = {m.turn_id for s in sample.sessions for m in s.messages}
-    dangling = [t for t in turns if t not in present]
+    holder = {m.turn_id: s.session_id for s in sample.sessions for m in s.messages if m.turn_id is not None}
+    sessions = _unique(s for t in turns if (s := (m[1] if (m := _LOCOMO_TURN.fullmatch(t)) else holder.get(t))) is not None)
+    dangling = [t for t in turns if t not in holder]
     reason = None if turns else "no evidence"
     return Relevance(sessions, turns, reason is None, reason, dangling)
 
@@ -192,7 +196,12 @@ LONGMEMEVAL = RelevanceRule(
     scoped_ids=False,
 )
 
-#: LoCoMo: evidence turn ids; candidate turns are every turn with a ``turn_id``.
+def _speaker_lines(session) -> str:
+    return "\n".join(f"{m.role}: {m.content}" for m in session.messages)
+
+
+#: LoCoMo (and LoCoMo-Plus, whose inserted sessions' turns ``cue:1`` name no session: the session holding them
+#: counts): evidence turn ids; candidate turns are every turn with a ``turn_id``.
 LOCOMO = RelevanceRule(
     judge=_locomo_relevance,
     turns=_locomo_turns,
@@ -200,7 +209,9 @@ LOCOMO = RelevanceRule(
     scoped_ids=True,
 )
 
-#: BEAM: the evidence's turn ids and sessions as given; candidate turns are every turn with a ``turn_id``.
+#: BEAM and REALTALK: the evidence's turn ids and sessions as the builder gives them (BEAM: the batches of the messages;
+#: REALTALK: the sessions holding the turns, its ``D<day>:<n>`` ids naming no session); candidate turns are every
+#: turn with a ``turn_id``.
 EVIDENCE_TURNS = RelevanceRule(
     judge=_evidence_relevance,
     turns=_locomo_turns,

@@ -61,6 +61,8 @@ class QuestionType(enum.StrEnum):
     MULTI_SESSION_REASONING = "multi_session_reasoning"
     PREFERENCE_FOLLOWING = "preference_following"
     SUMMARIZATION = "summarization"
+    # LoCoMo-Plus (its LoCoMo questions keep LoCoMo's types; REALTALK's categories 1-3 are LoCoMo's)
+    COGNITIVE = "cognitive"
 
 
 @dataclass
@@ -73,9 +75,11 @@ class Message:
         content: The text. LoCoMo image turns carry their caption inline:
             ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty); BEAM's
             probe marker (``" ->-> 1,1"``) is cut from the end and kept in ``raw``.
-        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``); BEAM's message id (``"0"``);
-            ``None`` for LongMemEval.
-        date_str: A per-message raw timestamp; ``None`` in LoCoMo, LongMemEval and BEAM (dates live on the session).
+        turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``; REALTALK's ``D`` counts days;
+            LoCoMo-Plus's inserted turns are ``"cue:1"``, ``"query:1"``); BEAM's message id (``"0"``); ``None`` for
+            LongMemEval.
+        date_str: A per-message raw timestamp: REALTALK ``"29.12.2023, 22:42:04"`` (every message); ``None`` in
+            LoCoMo, LoCoMo-Plus, LongMemEval and BEAM (dates live on the session).
         raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
             ``query``, ``re-download``; LongMemEval ``has_answer``; BEAM ``index``, ``question_type``,
             ``time_anchor``, ``probe_marker``. ``{}`` when there are none.
@@ -93,13 +97,14 @@ class Session:
     """A conversation segment with one timestamp.
 
     Attributes:
-        session_id: LoCoMo: the ``N`` of ``session_N`` as a string (``"1"``); LongMemEval: the
-            haystack session id (``"sharegpt_yywfLrO_0"``, ``"answer_4be1b6b4_1"``); BEAM: the batch number
-            (``"1"``; 10M: ``"plan-1:3"``).
+        session_id: LoCoMo (and REALTALK): the ``N`` of ``session_N`` as a string (``"1"``); LoCoMo-Plus adds
+            ``"cue"`` and ``"query"``; LongMemEval: the haystack session id (``"sharegpt_yywfLrO_0"``,
+            ``"answer_4be1b6b4_1"``); BEAM: the batch number (``"1"``; 10M: ``"plan-1:3"``).
         messages: The turns, in source order.
         date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
-            ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``; ``None`` when the source has none.
-        title: A session title; ``None`` in LoCoMo, LongMemEval and BEAM.
+            ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``, REALTALK ``"29.12.2023, 22:42:04"``, LoCoMo-Plus's
+            inserted sessions ``"2023-10-15 09:55"``; ``None`` when the source has none.
+        title: A session title; ``None`` in every benchmark so far.
     """
 
     session_id: str
@@ -144,7 +149,7 @@ class QAPair:
         question: The question text.
         answer: The gold answer, always a ``str`` (integer answers such as ``2022`` become ``"2022"``).
             For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card); BEAM: the ability's reference
-            (its judge reads the rubric in ``raw``).
+            (its judge reads the rubric in ``raw``); ``""`` for a LoCoMo-Plus cognitive item (no reference answer).
         question_type: The normalized category.
         evidence: Pointers to the turns or sessions holding the answer.
         raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
@@ -179,8 +184,10 @@ class Sample:
 
     Attributes:
         sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
-            BEAM: the chat's folder (``"1"``).
-        dataset: The benchmark: ``"locomo"``, ``"longmemeval"``, ``"beam"``.
+            BEAM: the chat's folder (``"1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item; REALTALK the
+            file's stem (``"Chat_1_Emi_Elise"``).
+        dataset: The benchmark's catalogue name: ``"locomo"``, ``"longmemeval"``, ``"beam"``, ``"locomo_plus"``,
+            ``"realtalk"``.
         sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order; BEAM:
             batches in file order.
         qa_pairs: The questions.

@@ -194,6 +194,7 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 LICENCE_WORDS = {
     "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
     "mit": "the MIT License",
+    "unknown": "no licence is stated upstream; see the data notes",
 }
 
 

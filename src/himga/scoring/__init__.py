@@ -7,6 +7,11 @@ Pure functions, the official text and rules in one place each, with their source
 - :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring._longmemeval`):
   LongMemEval's judge prompts, byte-identical to ``get_anscheck_prompt`` (xiaowu0162/LongMemEval@9e0b455); himga
   calls no model.
+- :func:`locomo_plus_judge_prompt`, :func:`locomo_plus_judge_request`, :func:`locomo_plus_label`,
+  :data:`LOCOMO_PLUS_JUDGE` (:mod:`himga.scoring._locomo_plus`): LoCoMo-Plus's judge as data (templates, source,
+  label rule correct/partial/wrong → 1/0.5/0, model and parameters, sha256); requests byte-identical to
+  ``llm_as_judge.py``'s (xjtuleeyf/Locomo-Plus@059f4e3).
+- REALTALK's F1 is LoCoMo's (:data:`REALTALK_SCORER`, danny911kr/REALTALK@b903e06 ``eval_memory/qa_tool.py``).
 - :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring._beam`): BEAM's judge
   as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the official
   reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
@@ -37,6 +42,14 @@ from himga.scoring._judged import format_judged, judge_line, judge_requests, jud
 from himga.scoring._judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring._verdicts import Verdicts, read_verdicts
 from himga.scoring._locomo import locomo_score
+from himga.scoring._locomo_plus import CATEGORY_NAMES as LOCOMO_PLUS_CATEGORIES
+from himga.scoring._locomo_plus import COGNITIVE as LOCOMO_PLUS_COGNITIVE
+from himga.scoring._locomo_plus import JUDGE_RECORD as LOCOMO_PLUS_JUDGE
+from himga.scoring._locomo_plus import cue_text as locomo_plus_cue_text
+from himga.scoring._locomo_plus import evidence_text as locomo_plus_evidence_text
+from himga.scoring._locomo_plus import judge_prompt as locomo_plus_judge_prompt
+from himga.scoring._locomo_plus import judge_request as locomo_plus_judge_request
+from himga.scoring._locomo_plus import read_label as locomo_plus_label
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
 from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
                                         read_predictions, replies_of)
@@ -46,17 +59,21 @@ from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, P
                                          paper_record, paper_tables)
 from himga.scoring._records import RecordIndex, match_records, record_index
 from himga.scoring._report import format_table, questions_by_id, score_questions, score_records, score_samples, scorer
-from himga.scoring._scorers import BEAM_SCORER, LOCOMO_SCORER, LONGMEMEVAL_SCORER, Row, Scorer
+from himga.scoring._scorers import BEAM_SCORER, LOCOMO_SCORER, LONGMEMEVAL_SCORER, REALTALK_SCORER, Row, Scorer
 from himga.scoring._beam import OFFICIAL_JUDGE as BEAM_JUDGE, judge_prompt as beam_judge_prompt, parse_reply as beam_parse_reply
 
 __all__ = [
     "BEAM_JUDGE",
     "BEAM_SCORER",
+    "LOCOMO_PLUS_CATEGORIES",
+    "LOCOMO_PLUS_COGNITIVE",
+    "LOCOMO_PLUS_JUDGE",
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
     "PAPER_AGGREGATIONS",
     "PAPER_FAMILIES",
     "PAPER_ROW_ORDERS",
+    "REALTALK_SCORER",
     "Judge",
     "LabelRule",
     "PaperOptions",
@@ -83,6 +100,11 @@ __all__ = [
     "judges",
     "judges_for",
     "labels_of",
+    "locomo_plus_cue_text",
+    "locomo_plus_evidence_text",
+    "locomo_plus_judge_prompt",
+    "locomo_plus_judge_request",
+    "locomo_plus_label",
     "locomo_score",
     "longmemeval_judge_prompt",
     "match_records",

@@ -77,7 +77,7 @@ def read_predictions(path: str | Path) -> dict[str, str]:
     return predictions_of(read_json_lines(path, "predictions"))
 
 
-def _label(name: str, number: int, value: dict, judge_label) -> bool:
+def _label(name: str, number: int, value: dict, judge_label) -> bool | float:
     if "autoeval_label" in value:  # the official evaluate_qa.py output (*.eval-results-<model>)
         label = value["autoeval_label"].get("label") if isinstance(value["autoeval_label"], dict) else None
         if not isinstance(label, bool):
@@ -86,8 +86,13 @@ def _label(name: str, number: int, value: dict, judge_label) -> bool:
     return judge_label(_string(name, number, value, "reply"))
 
 
-def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, str]]:
+def labels_of(file: InputFile, read_label=None) -> tuple[dict[str, bool | float], list[str], dict[str, str]]:
     """The verdicts of a labels file read by :func:`~himga.jsonio.run_inputs.read_json_lines`.
+
+    Args:
+        file: The file.
+        read_label: ``reply -> label``, how a ``reply`` is read (the scorer's ``read_label``; default LongMemEval's
+            :func:`~himga.scoring._longmemeval.judge_label`).
 
     Returns:
         ``({question_id: label}, judge models named in the file, {question_id: hypothesis the file holds})``;
@@ -95,6 +100,7 @@ def labels_of(file: InputFile) -> tuple[dict[str, bool], list[str], dict[str, st
     """
     from himga.scoring._longmemeval import judge_label
 
+    judge_label = read_label or judge_label
     models: set[str] = set()
     rows = []
     hypotheses: dict[str, str] = {}

@@ -54,8 +54,8 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
         dataset: ``"locomo"`` or ``"longmemeval"``.
         samples: The dataset's Samples (a list or :class:`~himga.data.LazySamples`).
         predictions: ``{question_id: hypothesis}`` (LoCoMo: scored with the official F1).
-        labels: ``{question_id: judge label}`` (LongMemEval: the judge's verdicts): ``True``/``False``, or
-            the integers ``1``/``0``.
+        labels: ``{question_id: judge label}`` (the judge's verdicts): LongMemEval ``True``/``False`` or the
+            integers ``1``/``0``; LoCoMo-Plus ``1``, ``0.5`` or ``0`` (the scorer's ``label_values``).
         partial: Score the given ids and report the missing ones instead of raising.
         file: The name of the file the ids came from, for messages.
 
@@ -140,25 +140,36 @@ def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[st
         raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has "
                                            f"{'a hypothesis' if bench.score is not None else 'a label'}")
     rows: list[Row] = []
+    also: dict[str, tuple[str, ...]] = {}  # the further rows a QA pair counts in (row_key gave several)
     for qid, qa in questions.items():
         if qid not in given:
             continue
         key = bench.row_key(qa)
+        if isinstance(key, tuple):
+            key, also[qid] = key[0], key[1:]
         if key not in bench.type_order:
             raise ConfigurationError(f"{dataset}: {qid}: question type {key!r} is not one of {', '.join(bench.type_order)}")
         if bench.score is None:
             label = given[qid]
-            if not (isinstance(label, bool) or (type(label) is int and label in (0, 1))):
-                raise SourceFormatError(file, brief(qid), f"expected a judge label True/False (or 1/0), got {brief(repr(label))}")
-            score = 1.0 if label else 0.0
+            if not (isinstance(label, bool) or (type(label) in (int, float) and label in bench.label_values)):
+                raise SourceFormatError(file, brief(qid), f"expected a judge label {_labels(bench)}, got {brief(repr(label))}")
+            score = float(label)
         else:
             if not isinstance(given[qid], str):
                 raise SourceFormatError(file, brief(qid), f"hypothesis: expected a string, got {type_name(given[qid])}")
             score = bench.score(qa, given[qid])
         rows.append((qid, key, float(score)))
-    per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
+    per_type = [{"type": t, **summarize([s for qid, key, s in rows if key == t or t in also.get(qid, ())])} for t in bench.type_order]
     return {"dataset": dataset, "metric": bench.metric, "per_type": per_type, **bench.summaries(rows),
             "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows}}
+
+
+def _labels(bench: Scorer) -> str:
+    """The label values a labels file may hold, for messages: ``True/False (or 1/0)``, ``1, 0.5 or 0``."""
+    if tuple(bench.label_values) == (0.0, 1.0):
+        return "True/False (or 1/0)"
+    values = [f"{v:g}" for v in sorted(bench.label_values, reverse=True)]
+    return f"{', '.join(values[:-1])} or {values[-1]}"
 
 
 def _cell(summary: dict) -> str:

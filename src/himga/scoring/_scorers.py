@@ -13,7 +13,7 @@ from himga.scoring import _beam as beam, _locomo as locomo, _longmemeval as long
 from himga.scoring._intervals import summarize
 from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperRules
 
-__all__ = ["BEAM_SCORER", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "Row", "Scorer"]
+__all__ = ["BEAM_SCORER", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "REALTALK_SCORER", "Row", "Scorer"]
 
 #: One scored question: ``(question_id, table row key, score)``.
 Row = tuple[str, str, float]
@@ -28,14 +28,16 @@ class Scorer:
         metric: What a per-question score is.
         source: Where the scoring rules were read (repository, path, commit, functions).
         type_order: The table's rows, in the papers' order.
-        row_key: ``qa -> type_order key`` of a QA pair.
+        row_key: ``qa -> type_order key`` of a QA pair, or a tuple of keys: the first is the QA pair's type, the
+            others further rows it also counts in (LoCoMo-Plus: ``("Cognitive", "Cognitive: causal")``).
         score: ``(qa, hypothesis) -> score`` when himga computes the score; ``None`` when a judge model gives
             it (the verdicts are read back with ``--labels``).
         summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
         gold_options: ``() -> dict``: the gold rules, for the run record.
         judge: The judge's registry name, request parameters and the sha256 of its templates; ``None`` without a judge.
         judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge of one request per question, whose
-            reply is a label (``score`` is ``None``; LongMemEval).
+            reply is a label (``score`` is ``None``; LongMemEval, LoCoMo-Plus); with :attr:`judge_context`,
+            ``(qa, hypothesis, context)``.
         judge_requests: ``(item_id, qa, hypothesis, variant) -> [request dict]`` when the judge is asked several
             requests per question (BEAM: one per rubric item), each with a ``request_id``.
         score_replies: ``(item_id, qa, hypothesis, {request_id: reply}, variant, file=) -> dict`` with the question's
@@ -43,6 +45,11 @@ class Scorer:
         judge_variants: The named variants of that judge, the default (the official behaviour) first.
         paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
             or ``None`` where the papers print none.
+        judge_context: ``sample -> context``: what a judge request needs from the QA pair's Sample besides the QA pair
+            (LoCoMo-Plus: the conversation its evidence text is read from); ``None`` when the QA pair suffices.
+        read_label: ``reply -> label``: a judge's reply text read as the official code reads it (LongMemEval: a
+            boolean; LoCoMo-Plus: 1, 0.5 or 0); ``None`` without a judge.
+        label_values: The label values a labels file may hold (``True``/``False`` count as 1/0).
     """
 
     name: str
@@ -59,6 +66,9 @@ class Scorer:
     judge_requests: Callable | None = None
     score_replies: Callable | None = None
     judge_variants: tuple[str, ...] = ()
+    judge_context: Callable | None = None
+    read_label: Callable[[str], float | bool] | None = None
+    label_values: tuple[float, ...] = (0.0, 1.0)
 
 
 def _locomo_key(qa) -> str:
@@ -70,10 +80,12 @@ def _locomo_summaries(rows: Sequence[Row]) -> dict:
             "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]])}
 
 
+_F1_METRIC = ("official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
+              "category 5: abstention phrase 0/1)")
+
 LOCOMO_SCORER = Scorer(
     name="locomo",
-    metric="official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
-           "category 5: abstention phrase 0/1)",
+    metric=_F1_METRIC,
     source=locomo.SOURCE,
     type_order=tuple(locomo.CATEGORY_NAMES[c] for c in locomo.CATEGORY_ORDER),
     row_key=_locomo_key,
@@ -81,6 +93,35 @@ LOCOMO_SCORER = Scorer(
     summaries=_locomo_summaries,
     gold_options=locomo.gold_options,
     paper=LOCOMO_PAPER_RULES,
+)
+
+#: REALTALK's categories: LoCoMo's 1-3 (``evaluate_memory.py`` skips "categories 4 and 5 (which are only in LoCoMo
+#: data.)"), in the authors' numbering order.
+_REALTALK_TYPES = tuple(locomo.CATEGORY_NAMES[c] for c in (1, 2, 3))
+
+#: REALTALK's memory-probing F1: LoCoMo's rule, function for function (``QATool.compute_lexical_score`` is
+#: ``eval_question_answering``'s score; checked against the authors' code on 2,184 predictions).
+REALTALK_SOURCE = {"repository": "danny911kr/REALTALK", "path": "eval_memory/qa_tool.py",
+                   "commit": "b903e06a9770bf4e5fe9018c3e132889666d3b4a",
+                   "functions": ["QATool.compute_lexical_score", "QATool.f1", "QATool.f1_score", "QATool.normalize_answer",
+                                 "evaluate_memory.run_evaluate"]}
+
+
+def _overall(rows: Sequence[Row]) -> dict:
+    return {"overall": summarize([s for _, _, s in rows])}
+
+
+REALTALK_SCORER = Scorer(
+    name="realtalk",
+    metric=_F1_METRIC.replace("category 5: abstention phrase 0/1", "REALTALK has categories 1-3"),
+    source=REALTALK_SOURCE,
+    type_order=_REALTALK_TYPES,
+    row_key=_locomo_key,
+    score=locomo.locomo_score,
+    summaries=_overall,
+    gold_options=lambda: {**{k: v for k, v in locomo.gold_options().items() if k not in ("category_order", "category_5")},
+                          "category_order": {str(c): locomo.CATEGORY_NAMES[c] for c in (1, 2, 3)},
+                          "gold": "answer of the source QA record (evaluate_memory.py: qa.get('answer', ''))"},
 )
 
 #: print_qa_metrics.py's task order.
@@ -124,6 +165,7 @@ LONGMEMEVAL_SCORER = Scorer(
     gold_options=_lme_gold_options,
     judge={"name": longmemeval.LONGMEMEVAL_JUDGE.name, **longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
     judge_request=longmemeval.judge_request,
+    read_label=longmemeval.judge_label,
 )
 
 #: report_results.py's column order.

@@ -20,7 +20,7 @@ from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_file
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
 from himga.sources._provenance import file_label, file_sha256, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset,
-                                   pinned_files, pinned_source, sha256_of, where_to_put)
+                                   listing_sha256, pinned_files, pinned_source, sha256_of, where_to_put)
 
 __all__ = [
     "OFFLINE_SWITCHES",
@@ -43,6 +43,7 @@ __all__ = [
     "first_difference",
     "get_dataset",
     "json_files",
+    "listing_sha256",
     "named_paths",
     "no_source_files",
     "offline_switch",

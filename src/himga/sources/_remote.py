@@ -24,6 +24,7 @@ __all__ = [
     "datasets_root",
     "download",
     "get_dataset",
+    "listing_sha256",
     "pinned_source",
     "sha256_of",
     "where_to_put",
@@ -126,6 +127,15 @@ class RemoteFile:
     def shown_name(self, path: str | Path) -> str:
         """``path`` as messages name it: its layout path when it is this pin's file of a layout, else its base name."""
         return self.layout_path if self.layout_path is not None and self.accepts(path) else Path(path).name
+
+
+def listing_sha256(entries: list[dict]) -> str:
+    """The sha256 of the ``sha256sum`` listing of ``entries`` (``{"path", "sha256"}``; ``"<sha256>  <path>\\n"`` each,
+    sorted by path): the :attr:`RemoteFile.sha256` of a pin of several files, which standard tools reproduce in a
+    checkout, e.g. ``find chats/100K -name '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` (BEAM) or
+    ``find data -maxdepth 1 -name '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` (REALTALK)."""
+    listing = "".join(f"{e['sha256']}  {e['path']}\n" for e in sorted(entries, key=lambda e: e["path"]))
+    return hashlib.sha256(listing.encode()).hexdigest()
 
 
 def datasets_root() -> Path | None:

@@ -1,0 +1,23 @@
+"""The ``himga_realtalk`` dataset: the REALTALK builder (:mod:`.realtalk`), its dataset card (``README.md``) and its
+catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports)."""
+
+from himga.data.relevance import EVIDENCE_TURNS as _RELEVANCE
+from himga.entry import Benchmark
+from himga.scoring import REALTALK_SCORER
+from himga_locomo import ENTRY as _LOCOMO
+from himga_realtalk import realtalk, records, validate_rules
+
+__all__ = ["ENTRY"]
+
+ENTRY = Benchmark(
+    name="realtalk",
+    title="REALTALK (HiMGA-normalized)",
+    load_name="himga_realtalk",
+    builder=realtalk.Realtalk,
+    row_modules=(realtalk, records, *_LOCOMO.row_modules),
+    validate_rules=validate_rules,
+    relevance_rule=_RELEVANCE,
+    card_notes="card_notes.md",
+    published_rows=10,
+    scorer=REALTALK_SCORER,
+)
