@@ -23,4 +23,5 @@ ENTRY = Benchmark(
     scorer=judge.SCORER,
     gold_variants=gold_report,
     auxiliary=_LOCOMO.auxiliary,
+    judges=(judge.JUDGE,),
 )

@@ -15,12 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from himga.data.schema import QuestionType
-from himga.scoring import (LOCOMO_PLUS_CATEGORIES, LOCOMO_PLUS_COGNITIVE, LOCOMO_PLUS_JUDGE, Row, Scorer, locomo_plus_cue_text,
-                           locomo_plus_evidence_text, locomo_plus_judge_request, locomo_plus_label, summarize)
+from himga.scoring import (LOCOMO_PLUS_CATEGORIES, LOCOMO_PLUS_COGNITIVE, LOCOMO_PLUS_JUDGE, LOCOMO_PLUS_TEMPLATES, Judge,
+                           LabelRule, Row, Scorer, locomo_plus_cue_text, locomo_plus_evidence_text, locomo_plus_judge_request,
+                           locomo_plus_label, summarize)
 from himga_locomo.records import AUDIT_KEY
 from himga_locomo.source_record import sample_to_record
 
-__all__ = ["RELATION_TYPES", "SCORER", "TYPE_ORDER", "judge_context", "judge_request", "row_key"]
+__all__ = ["JUDGE", "RELATION_TYPES", "SCORER", "TYPE_ORDER", "judge_context", "judge_request", "row_key"]
 
 #: The cognitive items' relation types, in the authors' order (``locomo_plus.json``: 101, 100, 100, 100).
 RELATION_TYPES = ("causal", "state", "goal", "value")
@@ -92,4 +93,30 @@ SCORER = Scorer(
     judge_context=judge_context,
     read_label=locomo_plus_label,
     label_values=(0.0, 0.5, 1.0),
+)
+
+
+def _messages(qa, hypothesis: str, context: Mapping[str, Any]) -> list[dict]:
+    return judge_request(qa, hypothesis, context)["messages"]
+
+
+#: The official judge in the registry of judges (``himga score locomo_plus --judge locomo_plus``): the same requests
+#: and labels as :data:`SCORER`'s route, beside any other judge that applies to LoCoMo-Plus.
+JUDGE = Judge(
+    name="locomo_plus",
+    title="LoCoMo-Plus's official judge (per-category prompts; correct / partial / wrong)",
+    source={"repository": LOCOMO_PLUS_JUDGE["source"]["repository"], "path": LOCOMO_PLUS_JUDGE["source"]["path"],
+            "commit": LOCOMO_PLUS_JUDGE["source"]["commit"], "symbol": "llm_as_judge.get_judge_prompt",
+            "licence": LOCOMO_PLUS_JUDGE["source"]["licence"],
+            "confirmed": "read and run at the commit (tests/fixtures/locomo_plus/)"},
+    templates=LOCOMO_PLUS_TEMPLATES,
+    label=LabelRule("locomo-plus-label", LOCOMO_PLUS_JUDGE["label_rule"] + " (llm_as_judge._parse_judge_response, label_to_score)",
+                    "graded", locomo_plus_label),
+    model=LOCOMO_PLUS_JUDGE["model"],
+    parameters={"temperature": LOCOMO_PLUS_JUDGE["temperature"], "max_tokens": LOCOMO_PLUS_JUDGE["max_tokens"]},
+    benchmarks=("locomo_plus",),
+    messages=_messages,
+    context=judge_context,
+    gold="a LoCoMo question's source answer (uncut; the errata's under gold='audited') and its cited turns; a cognitive "
+         "item's cue turns",
 )

@@ -32,6 +32,8 @@ PINS = {
              "c0ccd6b1c9efb30d29cf8c1db79eca870333373257b5c6317fe1db522b9192f1"),
     "beam-fixed": ("mohammadtavakoli78/BEAM", "src/evaluation/compute_metrics.py", "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
                    "c0ccd6b1c9efb30d29cf8c1db79eca870333373257b5c6317fe1db522b9192f1"),
+    "locomo_plus": ("xjtuleeyf/Locomo-Plus", "evaluation_framework/task_eval/prompt.py", "059f4e3d38f7f1f96765e8e2cb7de3097551bffb",
+                    "f93f48ecd89daa90a7169c5614ca5411ea5376d834ebb6c13e14762f79d2366f"),
     "magma": ("FredJiang0324/MAMGA", "memory/llm_judge.py", "11fd2a6ac8dd27abd32a3a3c6d93a8c13e01d4b4",
               "9e046360f2b68e6a467f2fbbe81bbd21fb759c7ea9085b60e5c7b6258b5311fd"),
 }
@@ -49,14 +51,14 @@ def locomo_qas(locomo_samples):
 
 
 def test_the_registry_pins_each_source():
-    assert list(judges()) == ["longmemeval", "beam", "beam-fixed", *LOCOMO_JUDGES]
+    assert list(judges()) == ["longmemeval", "beam", "beam-fixed", *LOCOMO_JUDGES, "locomo_plus"]
     assert {n: (j.source["repository"], j.source["path"], j.source["commit"], j.sha256) for n, j in judges().items()} == PINS
     assert {n: OFFICIAL["commits"][n] for n in LOCOMO_JUDGES} == {n: PINS[n][2] for n in LOCOMO_JUDGES}
     assert [j.name for j in judges_for("locomo")] == list(LOCOMO_JUDGES)
     assert [j.name for j in judges_for("longmemeval")] == ["longmemeval"]
     assert [j.name for j in judges_for("beam")] == ["beam", "beam-fixed"]
     assert {n: j.runs for n, j in judges().items()} == {"longmemeval": 1, "beam": 1, "beam-fixed": 1, "mem0": 1, "zep": 1,
-                                                        "memos": 3, "evermemos": 3, "magma": 1}
+                                                        "memos": 3, "evermemos": 3, "magma": 1, "locomo_plus": 1}
 
 
 def test_zep_keeps_its_typo_and_evermemos_equals_the_audit_copy(shared_data):
@@ -105,7 +107,7 @@ def test_locomo_judges_leave_category_5_out(locomo_qas):
 
 
 def test_unknown_judge_and_benchmark():
-    with pytest.raises(ConfigurationError, match="unknown judge 'gpt': expected one of beam, beam-fixed, evermemos, longmemeval, magma, mem0, memos, zep"):
+    with pytest.raises(ConfigurationError, match="unknown judge 'gpt': expected one of beam, beam-fixed, evermemos, locomo_plus, longmemeval, magma, mem0, memos, zep"):
         judge_named("gpt")
     with pytest.raises(ConfigurationError, match="judge 'mem0' applies to locomo, not longmemeval"):
         judge_named("mem0").prompt("longmemeval", {}, "x")

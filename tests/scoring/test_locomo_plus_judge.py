@@ -41,7 +41,7 @@ def test_the_fixture_names_the_official_commit_and_every_item():
     assert OFFICIAL["commit"] == LOCOMO_PLUS_JUDGE["source"]["commit"] == "059f4e3d38f7f1f96765e8e2cb7de3097551bffb"
     assert len(OFFICIAL["rows"]) == 2387
     assert (LOCOMO_PLUS_JUDGE["model"], LOCOMO_PLUS_JUDGE["temperature"], LOCOMO_PLUS_JUDGE["max_tokens"]) == ("gpt-4o-mini", 0.0, 512)
-    assert LOCOMO_PLUS_JUDGE["templates_sha256"] == M.templates_sha256() == "ad6a981aa2674180994c2d0062c6fd4923864586260b9e3d340e79a5036d4e19"
+    assert LOCOMO_PLUS_JUDGE["templates_sha256"] == M.templates_sha256() == "f93f48ecd89daa90a7169c5614ca5411ea5376d834ebb6c13e14762f79d2366f"
 
 
 def test_every_request_is_byte_identical(requests):
@@ -96,3 +96,32 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     assert report["run"]["judge"]["templates_sha256"] == LOCOMO_PLUS_JUDGE["templates_sha256"]
     assert [s["name"] for s in report["run"]["sources"]] == ["data/locomo10.json", "data/locomo_plus.json"]  # by their place in the layout
     assert all(s["is_pin"] for s in report["run"]["sources"])
+
+
+def test_the_judge_by_name_asks_and_scores_as_the_official_route(locomo_plus_dir, tmp_path, capsys):
+    """``--judge locomo_plus`` (the registry's entry, which reads each QA pair's Sample through its ``context``) sends
+    the official requests byte for byte and scores the same replies to the official summary."""
+    from himga.scoring import judge_named
+
+    judge = judge_named("locomo_plus")
+    assert judge.sha256 == LOCOMO_PLUS_JUDGE["templates_sha256"] and judge.source["commit"] == OFFICIAL["commit"]
+    predictions = tmp_path / "pred.jsonl"
+    predictions.write_text("".join(json.dumps({"question_id": r[0], "hypothesis": r[1]}) + "\n" for r in OFFICIAL["rows"]))
+    base = ["score", "locomo_plus", str(predictions), "--judge", "locomo_plus", "--data-dir", str(locomo_plus_dir),
+            "--cache-dir", str(tmp_path / "c")]
+    assert main([*base, "--prompts", str(tmp_path / "requests.jsonl")]) == 0
+    lines = [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(line.pop("question_id"), line.pop("judge"), line.pop("run")) for line in lines] == \
+        [(r[0], "locomo_plus", 1) for r in OFFICIAL["rows"]]
+    assert [_sha(line) for line in lines] == [r[2] for r in OFFICIAL["rows"]]
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text("".join(json.dumps({"question_id": r[0], "judge": "locomo_plus", "run": 1,
+                                           "reply": OFFICIAL["replies"][n % len(OFFICIAL["replies"])]}) + "\n"
+                               for n, r in enumerate(OFFICIAL["rows"])))
+    assert main([*base, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
+    judged = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))  # one judge: its report itself
+    assert (judged["scored"], round(judged["overall"]["mean"], 4)) == (2387, OFFICIAL["summary"]["overall_avg"])
+    rows = {r["type"]: r for r in judged["per_type"]}
+    for category, official in OFFICIAL["summary"]["by_category"].items():
+        assert (rows[category]["n"], round(rows[category]["mean"], 4)) == (official["count"], official["avg"])
+    assert [rows[f"Cognitive: {r}"]["n"] for r in ("causal", "state", "goal", "value")] == [101, 100, 100, 100]

@@ -112,7 +112,7 @@ def run_judged(args: argparse.Namespace) -> int:
         SourceFormatError: malformed predictions or verdicts, unknown or missing ids, verdicts on other hypotheses.
     """
     from himga.cli._args import options as builder_options
-    from himga.cli._run_inputs import load_questions, print_provenance
+    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.runs import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (check_hypotheses, check_ids, format_judged, judge_requests, judged_scope, match_records,
@@ -150,7 +150,8 @@ def run_judged(args: argparse.Namespace) -> int:
     missing = check_ids(name, [q for q in predictions if q in scope], [q for q in questions if q in scope],
                         partial=args.partial or args.labels is not None, partial_hint="--partial")
     if args.prompts:
-        requests = judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model)
+        contexts = {j.name: sample_contexts(args, options, predictions, j.context) for j in judges if j.context is not None}
+        requests = judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
         write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests))
         counts = ", ".join(f"{j.name} {sum(r['judge'] == j.name for r in requests)}" for j in judges)
         print(f"wrote {len(requests)} judge requests ({counts}) to {args.prompts}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from himga.errors import ConfigurationError
 
-__all__ = ["load_questions", "print_provenance"]
+__all__ = ["load_questions", "print_provenance", "sample_contexts"]
 
 
 def load_questions(args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
@@ -55,3 +55,19 @@ def print_provenance(entry, files: list, options: dict) -> None:
 
         _folder, pin = entry.auxiliary_pin("errata")
         print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")
+
+
+def sample_contexts(args: argparse.Namespace, options: dict, wanted, context) -> dict:
+    """``{question id: context(sample)}`` for the questions in ``wanted``: what a judge reads from a QA pair's Sample
+    besides the QA pair (LoCoMo-Plus: the cited turns' text), one pass over the samples of the build
+    :func:`load_questions` made (a cache hit)."""
+    from himga.data.ids import item_id
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    out = {}
+    for sample in LazySamples(ds):
+        if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
+            out.update(dict.fromkeys(ids, context(sample)))
+    return out

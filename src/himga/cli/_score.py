@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.cli._paper import paper_options
     from himga.runs import dumps_report, run_record
     from himga.scoring import scorer, format_table, score_questions
-    from himga.cli._run_inputs import load_questions, print_provenance
+    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.cli._args import options as builder_options
     from himga.runs import run_identity
 
@@ -128,8 +128,9 @@ def run(args: argparse.Namespace) -> int:
             lines = [json.dumps(request, ensure_ascii=False) for qid in questions if qid in predictions
                      for request in bench.judge_requests(qid, questions[qid], predictions[qid], variant)]
         else:
-            contexts = _judge_contexts(bench, args, options, predictions)
-            lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid], *contexts.get(qid, ()))},
+            contexts = sample_contexts(args, options, predictions, bench.judge_context) if bench.judge_context else {}
+            lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid],
+                                                                            *((contexts[qid],) if qid in contexts else ()))},
                                 ensure_ascii=False)
                      for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
@@ -182,20 +183,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}")
     return 0
 
-
-def _judge_contexts(bench, args, options, wanted) -> dict[str, tuple]:
-    """``{question id: (context,)}`` for a judge whose requests need the QA pair's Sample (``bench.judge_context``),
-    one pass over the samples of the build ``load_questions`` made (a cache hit); ``{}`` otherwise (the QA pair suffices)."""
-    if bench.judge_context is None:
-        return {}
-    from himga.data.ids import item_id
-    from himga.data.lazy import LazySamples
-    from himga.data.loaders import build_dataset
-
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
-    out = {}
-    for sample in LazySamples(ds):
-        if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
-            context = (bench.judge_context(sample),)
-            out.update(dict.fromkeys(ids, context))
-    return out

@@ -45,6 +45,7 @@ from himga.scoring._locomo import locomo_score
 from himga.scoring._locomo_plus import CATEGORY_NAMES as LOCOMO_PLUS_CATEGORIES
 from himga.scoring._locomo_plus import COGNITIVE as LOCOMO_PLUS_COGNITIVE
 from himga.scoring._locomo_plus import JUDGE_RECORD as LOCOMO_PLUS_JUDGE
+from himga.scoring._locomo_plus import JUDGE_TEMPLATES as LOCOMO_PLUS_TEMPLATES
 from himga.scoring._locomo_plus import cue_text as locomo_plus_cue_text
 from himga.scoring._locomo_plus import evidence_text as locomo_plus_evidence_text
 from himga.scoring._locomo_plus import judge_prompt as locomo_plus_judge_prompt
@@ -68,6 +69,7 @@ __all__ = [
     "LOCOMO_PLUS_CATEGORIES",
     "LOCOMO_PLUS_COGNITIVE",
     "LOCOMO_PLUS_JUDGE",
+    "LOCOMO_PLUS_TEMPLATES",
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
     "PAPER_AGGREGATIONS",

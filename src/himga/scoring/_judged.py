@@ -22,14 +22,17 @@ __all__ = ["format_judged", "judge_line", "judge_requests", "judged_scope", "sco
 
 
 def judged_scope(dataset: str, questions: Mapping, judge: Judge) -> dict:
-    """The questions ``judge`` scores (by its model or its rule), in dataset order."""
+    """The questions ``judge`` scores (by its model or its rule), in dataset order (every one for a judge with a
+    :attr:`~himga.scoring.Judge.context`)."""
     return {qid: qa for qid, qa in questions.items()
-            if judge.rule_score(dataset, qa, "") is not None or judge.prompts(dataset, qa, "") is not None}
+            if judge.context is not None or judge.rule_score(dataset, qa, "") is not None or judge.prompts(dataset, qa, "") is not None}
 
 
 def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, str], judges: list[Judge], *,
-                   model: str | None = None) -> list[dict]:
+                   model: str | None = None, contexts: Mapping[str, Mapping[str, object]] | None = None) -> list[dict]:
     """Every request the judges ask for the predictions: one per question, judge and run.
+
+    ``contexts`` holds, for each judge with a :attr:`~himga.scoring.Judge.context`, that context by question id.
 
     Returns:
         ``{"question_id", "judge", "run", ["item",] "model", **parameters, "messages"}`` dicts, judge by judge,
@@ -41,7 +44,8 @@ def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, s
         for qid, qa in questions.items():
             if qid not in predictions or judge.rule_score(dataset, qa, predictions[qid]) is not None:
                 continue
-            if (prompts := judge.prompts(dataset, qa, predictions[qid])) is None:
+            context = (contexts or {}).get(judge.name, {}).get(qid)
+            if (prompts := judge.prompts(dataset, qa, predictions[qid], context)) is None:
                 continue
             for run in range(1, judge.runs + 1):
                 for item, messages in enumerate(prompts, 1):
@@ -97,16 +101,19 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
     if extra := [brief(q) for q in verdicts if q not in asked and q in questions]:
         raise SourceFormatError(file, "$", f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
                                            f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}")
-    items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) for qid in asked}
+    items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) if judge.itemized else 1 for qid in asked}
     complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
     rows: list[Row] = []
     runs: list[list[Row]] = [[] for _ in range(judge.runs)]
     left_out = set(missing)
+    also: dict[str, tuple[str, ...]] = {}  # the further rows a QA pair counts in (row_key gave several)
     for qid, qa in scope.items():
         if qid in left_out:
             continue
         key = bench.row_key(qa)
+        if isinstance(key, tuple):
+            key, also[qid] = key[0], key[1:]
         fixed = judge.rule_score(dataset, qa, predictions[qid])
         scores = [fixed] * judge.runs if fixed is not None else [
             judge.score_items(dataset, qa, predictions[qid], [verdicts[qid][r][i] for i in range(1, items[qid] + 1)])
@@ -118,7 +125,7 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
         raise SourceFormatError(file, "$", f"nothing to score: no question has every verdict of judge {judge.name}")
 
     def table(part: list[Row]) -> dict:
-        per_type = {t: summarize([s for _, k, s in part if k == t]) for t in bench.type_order}
+        per_type = {t: summarize([s for qid, k, s in part if k == t or t in also.get(qid, ())]) for t in bench.type_order}
         return {**{f"type:{t}": v for t, v in per_type.items()}, **bench.summaries(part)}
 
     summaries = _with_runs(table(rows), [table(run) for run in runs])

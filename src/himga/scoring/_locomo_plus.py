@@ -22,13 +22,13 @@ whose JSON has ``"reason"`` before ``"label"`` is read by ``json.loads``; a repl
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
 from himga.errors import ConfigurationError, type_name
+from himga.scoring._judges._type import template_sha256
 
-__all__ = ["CATEGORY_NAMES", "COGNITIVE", "JUDGE", "JUDGE_RECORD", "LABEL_SCORES", "REQUEST_PREFIX", "SOURCE", "TEMPLATES",
+__all__ = ["CATEGORY_NAMES", "COGNITIVE", "JUDGE", "JUDGE_RECORD", "JUDGE_TEMPLATES", "LABEL_SCORES", "REQUEST_PREFIX", "SOURCE", "TEMPLATES",
            "cue_text", "evidence_text", "judge_prompt", "judge_request", "label_score", "parse_reply", "read_label",
            "templates_sha256"]
 
@@ -207,9 +207,14 @@ Return your judgment strictly in JSON format:
 _LABEL_AND_REASON = re.compile(r'\{[^{}]*"label"\s*:\s*["\']([^"\']+)["\'][^{}]*"reason"\s*:\s*["\']([^"\']*)["\']', re.DOTALL)
 
 
+#: Every text of the judge: the request prefix and the per-category templates (the registry's ``templates``).
+JUDGE_TEMPLATES = {"request_prefix": REQUEST_PREFIX, **TEMPLATES}
+
+
 def templates_sha256() -> str:
-    """The sha256 of the templates and the request prefix (``json.dumps`` with sorted keys, UTF-8), for the run record."""
-    return hashlib.sha256(json.dumps({"templates": TEMPLATES, "request_prefix": REQUEST_PREFIX}, sort_keys=True).encode()).hexdigest()
+    """The sha256 of :data:`JUDGE_TEMPLATES` as the registry of judges hashes templates
+    (:func:`himga.scoring._judges.template_sha256`: ``json.dumps`` with sorted keys, UTF-8), for the run record."""
+    return template_sha256(JUDGE_TEMPLATES)
 
 
 def judge_prompt(category: str, evidence: str, prediction: str, gold: object = "") -> str:

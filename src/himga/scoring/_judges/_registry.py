@@ -44,7 +44,7 @@ def judge_named(name: str) -> Judge:
     """The judge called ``name``.
 
     Raises:
-        ConfigurationError: ``unknown judge 'x': expected one of beam, beam-fixed, evermemos, longmemeval, magma, mem0, memos, zep``.
+        ConfigurationError: ``unknown judge 'x': expected one of beam, beam-fixed, evermemos, locomo_plus, longmemeval, magma, mem0, memos, zep``.
     """
     registry = judges()
     if name not in registry:

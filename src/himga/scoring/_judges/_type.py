@@ -66,12 +66,15 @@ class Judge:
         benchmarks: The datasets the judge applies to (their QA pairs are what :attr:`messages` reads).
         messages: ``(qa, hypothesis) -> list of chat messages``, or ``None`` for a question the judge leaves out
             (LoCoMo's judges skip category 5). An :attr:`itemized` judge returns one list of messages per item
-            instead (BEAM asks once per rubric item).
+            instead (BEAM asks once per rubric item). With :attr:`context`: ``(qa, hypothesis, context)``.
         rule: ``(dataset, qa, hypothesis) -> score or None``: a score the source computes without the model
             (MAGMA's category-5 rule), else ``None``.
         itemized: Whether :attr:`messages` gives several requests per question (one per item).
         combine: ``(dataset, qa, hypothesis, [value of each item's reply]) -> score``: one run's score from its
             items' :attr:`LabelRule.read` values (default: the single value, or the mean of the items').
+        context: ``sample -> context``: what the judge reads from the QA pair's Sample besides the QA pair (LoCoMo-Plus:
+            the cited turns' text), passed to :attr:`messages`; ``None`` when the QA pair suffices. A judge with a
+            context scores every question of its benchmarks (none is left out).
         gold: The gold rule of the rendering, in words (for the run record).
         scope: Which questions the judge scores, in words.
     """
@@ -89,9 +92,14 @@ class Judge:
     rule: Callable[[str, Any, str], float | None] | None = None
     itemized: bool = False
     combine: Callable[[str, Any, str, list], float] | None = None
+    context: Callable[[Any], Any] | None = None
     gold: str = ""
     scope: str = "every question"
     notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.context is not None and self.itemized:
+            raise ConfigurationError(f"judge {self.name}: a judge with a context asks once per question (not itemized)")
 
     @property
     def sha256(self) -> str:
@@ -102,8 +110,10 @@ class Judge:
         """Whether the judge applies to ``dataset``."""
         return dataset in self.benchmarks
 
-    def prompt(self, dataset: str, qa, hypothesis: str) -> list[dict] | None:
+    def prompt(self, dataset: str, qa, hypothesis: str, context: Any = None) -> list[dict] | None:
         """The chat messages the source sends for one hypothesis, or ``None`` when the judge leaves it out.
+
+        ``context`` is :attr:`context` of the QA pair's Sample, for a judge that has one.
 
         Raises:
             ConfigurationError: the judge does not apply to ``dataset``, or ``hypothesis`` is not a string.
@@ -112,15 +122,17 @@ class Judge:
             raise ConfigurationError(f"judge {self.name!r} applies to {', '.join(self.benchmarks)}, not {dataset}")
         if not isinstance(hypothesis, str):
             raise ConfigurationError(f"judge {self.name}: hypothesis: expected a string, got {type(hypothesis).__name__}")
+        if self.context is not None:
+            return self.messages(qa, hypothesis, context)
         return self.messages(qa, hypothesis)
 
-    def prompts(self, dataset: str, qa, hypothesis: str) -> list[list[dict]] | None:
+    def prompts(self, dataset: str, qa, hypothesis: str, context: Any = None) -> list[list[dict]] | None:
         """One list of chat messages per item (a single item unless :attr:`itemized`), or ``None`` (left out).
 
         Raises:
             ConfigurationError: as :meth:`prompt`.
         """
-        found = self.prompt(dataset, qa, hypothesis)
+        found = self.prompt(dataset, qa, hypothesis, context)
         return None if found is None else list(found) if self.itemized else [found]
 
     def score_items(self, dataset: str, qa, hypothesis: str, values: list) -> float:
