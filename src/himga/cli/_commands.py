@@ -78,10 +78,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
                    num_shards=args.num_shards, gold=args.gold, errata=args.errata, view=args.view)
     for config, size in sizes.items():
-        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
+        folder = Path(args.out_dir) / "data" / config
+        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {folder}/'}"
                  if size is not None else "on the card (no split size known)")
         print(f"{args.dataset}/{config}: {where}")
-    print(f"card: {args.out_dir}/README.md")
+    print(f"card: {Path(args.out_dir) / 'README.md'}")
     entry = benchmark(args.dataset)
     for config in sizes:
         if note := entry.note(config) if config in entry.configs else None:
@@ -122,29 +123,27 @@ def cmd_qrels(args: argparse.Namespace) -> int:
 
     summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    out = Path(args.out_dir)
     for name, lines in summary.lines.items():
-        print(f"  {args.out_dir}/{name}: {lines} lines")
-    gold = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))["gold"]
+        print(f"  {out / name}: {lines} lines")
+    gold = json.loads((out / "identity.json").read_text(encoding="utf-8"))["gold"]
     errata = f" ({gold['errata']}, sha256 {gold['errata_sha256']})" if gold["errata"] else ""
-    print(f"  {args.out_dir}/identity.json: gold {gold['variant']}{errata}")
+    print(f"  {out / 'identity.json'}: gold {gold['variant']}{errata}")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
     return 0
 
 
 def cmd_subset(args: argparse.Namespace) -> int:
-    from himga.runs import check_outputs
+    from himga.runs import check_outputs, source_inputs
     from himga.subset import subset, write_ids
-    from himga.cache import build_files
 
-    inputs = {"errata": getattr(args, "errata", None),
-              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    inputs = {"errata": getattr(args, "errata", None), "source": args.data_dir}
     check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, exclude_category=args.exclude_category,
                    exclude_type=args.exclude_type, **_options(args))
-    files = build_files(benchmark(args.dataset), args.config, args.data_dir)
-    check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    check_outputs({"out": args.out}, {**inputs, **source_inputs(benchmark(args.dataset), args.config, args.data_dir)})
     write_ids(drawn.ids, args.out)
     how = []
     if args.stratify:
