@@ -93,7 +93,10 @@ def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> dataset
     files = None
     if data_files is not None:
         # existing files literally, even with [ ] * ? in their names; relative to data_dir when it is given
-        files = builders.source_files(data_files, base=data_dir)
+        from himga.sources import reading_sources
+
+        with reading_sources(entry.name):  # only the files named are examined here
+            files = builders.source_files(data_files, base=data_dir)
         builder_kwargs["data_files"] = builders.escaped(files)
     elif data_dir is not None:
         builder_kwargs["data_dir"] = builders.existing_source(entry, data_dir)

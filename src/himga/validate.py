@@ -99,7 +99,7 @@ def iter_source_samples(
 
     Raises:
         SourceFormatError: malformed input (the same errors as a build).
-        ConfigurationError, DownloadError, ChecksumError: as for a build.
+        ConfigurationError, DownloadError, ChecksumError, SourceUnreadableError: as for a build.
     """
     from himga.cache import path_builder
 
@@ -108,7 +108,7 @@ def iter_source_samples(
     files = builder.source_files()
 
     def samples() -> Iterator[Sample]:
-        for _key, row in builder._generate_examples(files=tuple(str(f) for f in files)):
+        for _key, row in builder.generate_examples(files):
             yield row_to_sample(SAMPLE_FEATURES.decode_example(SAMPLE_FEATURES.encode_example(row)))
 
     return files, samples()

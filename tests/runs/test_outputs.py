@@ -4,12 +4,12 @@ never among the sources (a later load of the folder would read them), never over
 from __future__ import annotations
 
 import errno
-import json
 import os
 from pathlib import Path
 
 import pytest
 
+from helpers.tiny_sources import tiny_locomo
 from himga.cli import main
 from himga.errors import ConfigurationError
 from himga.runs import check_outputs
@@ -17,18 +17,9 @@ from himga.runs import check_outputs
 WHY = "write outputs elsewhere (a later load of the sources would read them as sources)"
 
 
-def _locomo(folder: Path) -> Path:
-    turns = [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}, {"speaker": "B", "dia_id": "D1:2", "text": "yo"}]
-    record = {"sample_id": "s1", "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": turns},
-              "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}]}
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
-    return folder
-
-
 @pytest.fixture
 def src(tmp_path) -> Path:
-    return _locomo(tmp_path / "lc")
+    return tiny_locomo(tmp_path / "lc")
 
 
 def _run(capsys, *argv) -> tuple[int, str]:
@@ -85,7 +76,7 @@ def test_subset_score_and_export_use_the_same_check(src, tmp_path, capsys):
 
 def test_a_failed_qrels_leaves_no_empty_folder(tmp_path, capsys):
     """A source whose ids a TREC file cannot hold: nothing is written, and the folder qrels made is gone again."""
-    src = _locomo(tmp_path / "src")
+    src = tiny_locomo(tmp_path / "src")
     out = tmp_path / "new" / "out"
     from himga.qrels import write_qrels
     from himga.data import load_locomo
@@ -159,7 +150,7 @@ def test_unwritable_output_as_another_user(as_nobody, tmp_path):
     base = Path(tempfile.mkdtemp(prefix="himga-ro-"))
     try:
         base.chmod(0o755)
-        src = _locomo(base / "src")
+        src = tiny_locomo(base / "src")
         (base / "cache").mkdir()
         os.chown(base / "cache", 65534, 65534)
         himga = str(Path(sys.executable).with_name("himga"))
@@ -172,7 +163,7 @@ def test_unwritable_output_as_another_user(as_nobody, tmp_path):
 
 
 def test_check_outputs_api(tmp_path):
-    src = _locomo(tmp_path / "src")
+    src = tiny_locomo(tmp_path / "src")
     check_outputs({"--out": tmp_path / "r.json"}, {"source": src})
     with pytest.raises(ConfigurationError, match="is the source folder"):
         check_outputs({"out_dir": src}, {"source": src}, folders={"out_dir"})

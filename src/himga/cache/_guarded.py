@@ -48,6 +48,7 @@ from himga.cache import _manifest as cache
 from himga.entry import entry_of_builder
 from himga.cache._progress import split_generator
 from himga.errors import CacheError, ConfigurationError, HimgaError
+from himga.sources import reading_sources, unreadable_source
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
 
@@ -251,13 +252,37 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
 
         Raises:
             ConfigurationError: ``data_files`` that match no file; and as :attr:`files_rule`.
+            SourceUnreadableError: the source folder cannot be listed.
         """
         if self.config.data_files is not None:
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError(f"{self.name}: data_files matched no file")
             return files
-        return type(self).files_rule(self.config, self.config.data_dir or None)
+        with reading_sources(self._benchmark_name(), self._source_roots()):
+            return type(self).files_rule(self.config, self.config.data_dir or None)
+
+    def _benchmark_name(self) -> str:
+        """The catalogue name of this builder's benchmark (``"locomo"``), for messages."""
+        entry = entry_of_builder(type(self))
+        return entry.name if entry is not None else self.name
+
+    def _source_roots(self) -> list[str]:
+        """The source paths given to this build: ``data_dir`` (a file or a folder) and the ``data_files``."""
+        roots = [str(self.config.data_dir)] if self.config.data_dir else []
+        if self.config.data_files is not None:
+            roots += [str(f) for split_files in self.config.data_files.values() for f in split_files]
+        return roots
+
+    def generate_examples(self, files: list[Path]):
+        """``(key, row)`` of ``files`` as the build generates them (:meth:`_generate_examples`), without writing
+        anything (``himga validate``), with the build's errors.
+
+        Raises:
+            SourceUnreadableError: a source file cannot be read; and what :meth:`_generate_examples` raises.
+        """
+        with reading_sources(self._benchmark_name(), [*self._source_roots(), *map(str, files)]):
+            yield from self._generate_examples(files=tuple(str(f) for f in files))
 
     def _split_generators(self, dl_manager):
         # One generator over all files, given as a tuple (datasets would shard a list): a sample's running
@@ -281,6 +306,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                     raise _read_only(folder, denied) from e
                 if (damage := _damage(folder)) is not None:
                     raise damage from e
+                if (unreadable := unreadable_source(self._benchmark_name(), e, self._source_roots())) is not None:
+                    raise unreadable from e  # an OSError about a source, also behind datasets' wrapper
                 if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := unwrap(e)) is not e:
                     raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
                 raise

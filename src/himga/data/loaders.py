@@ -47,6 +47,7 @@ def build_dataset(
     Raises:
         ConfigurationError: unknown name, config or option.
         SourceFormatError: a malformed source file (names the file and the record path).
+        SourceUnreadableError: a source file or folder cannot be read (no permission, an I/O error).
         DownloadError, ChecksumError: the default source could not be fetched or verified.
     """
     entry = benchmark(name)
