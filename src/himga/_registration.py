@@ -95,6 +95,7 @@ def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> dataset
         # existing files literally, even with [ ] * ? in their names; relative to data_dir when it is given
         from himga.sources import reading_sources
 
+        entry.builder.check_split_names(data_files)
         with reading_sources(entry.name):  # only the files named are examined here
             files = builders.source_files(data_files, base=data_dir)
         builder_kwargs["data_files"] = builders.escaped(files)

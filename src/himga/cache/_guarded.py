@@ -38,6 +38,7 @@ import os
 import shutil
 import threading
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 
 import datasets
@@ -215,17 +216,36 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     """
 
     @classmethod
-    def check_config_keywords(cls, kwargs: dict) -> None:
-        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field (before a
-        subclass decides anything from the others).
+    def check_split_names(cls, data_files) -> None:
+        """Refuse ``data_files`` given as ``{split: files}`` with a split other than ``test``, the one split every
+        himga build makes (``datasets`` would merge ``{"train": a, "test": b}`` into it silently). The one rule of
+        every route: the builder itself, :func:`himga.cache.make_builder`, ``datasets.load_dataset("himga_…")``.
 
         Raises:
-            ConfigurationError: names the keyword and the config's documented options.
+            ConfigurationError: ``longmemeval: data_files split 'train': himga builds one split, 'test'; pass the
+                files as a list, or as {'test': [...]}``.
+        """
+        if not isinstance(data_files, Mapping):
+            return
+        for split in data_files:
+            if str(split) != str(datasets.Split.TEST):
+                entry = entry_of_builder(cls)
+                raise ConfigurationError(f"{entry.name if entry is not None else cls.__name__}: data_files split {str(split)!r}: "
+                                         "himga builds one split, 'test'; pass the files as a list, or as {'test': [...]}")
+
+    @classmethod
+    def check_config_keywords(cls, kwargs: dict) -> None:
+        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field, and ``data_files`` of
+        another split than ``test`` (:meth:`check_split_names`), before a subclass decides anything from the others.
+
+        Raises:
+            ConfigurationError: names the keyword and the config's documented options, or the split.
         """
         _check_config_keywords(cls, kwargs)
+        cls.check_split_names(kwargs.get("data_files"))
 
     def __init__(self, *args, **kwargs):
-        _check_config_keywords(type(self), kwargs)
+        type(self).check_config_keywords(kwargs)
         with _read_only_tolerant_locks():
             try:
                 super().__init__(*args, **kwargs)

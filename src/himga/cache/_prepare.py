@@ -60,7 +60,8 @@ def make_builder(
             (:meth:`~himga.catalog.Benchmark.check_options`).
 
     Raises:
-        ConfigurationError: unknown dataset, config or option value; a source that does not exist.
+        ConfigurationError: unknown dataset, config or option value; a source that does not exist; ``data_files``
+            as ``{split: files}`` with another split than ``test``.
     """
     entry = entry_of(entry)
     entry.check_options(options, make_builder)
@@ -117,6 +118,7 @@ def unchecked_builder(
         data_dir = _default_source(entry, config)
     files = None
     if data_files is not None:
+        entry.builder.check_split_names(data_files)
         with reading_sources(entry.name):  # only the files named are examined here
             files = source_files(data_files, base=data_dir)
         data_dir = None
