@@ -13,7 +13,8 @@ Row, field by field:
     ``sample_id`` = ``question_id``; ``dataset`` = ``"longmemeval"``; speakers ``None``;
     ``sessions[i]`` = (``haystack_session_ids[i]``, ``haystack_sessions[i]``, ``haystack_dates[i]``), in
         file order (duplicate ids and blank turns kept as they are);
-    message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``) → ``raw``;
+    message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``, a boolean where
+        present) → ``raw``;
     one QA pair: ``question_id``, ``question``, ``answer`` as ``str`` (ints occur), ``question_type``
         from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning),
         ``evidence.session_ids`` = ``answer_session_ids``, ``raw`` = the question dict without
@@ -92,6 +93,8 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
             elif n == 3 and type(turn.get("has_answer")) is bool:
                 raw = _HAS_ANSWER[turn["has_answer"]]
             else:
+                if "has_answer" in turn and type(turn["has_answer"]) is not bool:  # relevance reads it: true or false only
+                    raise _fail(file, f"{path}[{len(out)}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid)
                 raw = json.dumps({k: v for k, v in turn.items() if k not in _TURN_KEYS}, ensure_ascii=False)
             append({"role": turn["role"], "content": turn["content"], "turn_id": None, "date_str": None, "raw": raw})
             continue
@@ -126,7 +129,8 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
         The row (``raw`` columns as JSON text, ``None`` when empty); see the module docstring.
 
     Raises:
-        SourceFormatError: a required key is missing or has the wrong type, or the three haystack
+        SourceFormatError: a required key is missing or has the wrong type (``has_answer`` too: ``true`` or ``false``;
+            ids by :func:`himga.identifiers.id_problem`: no whitespace, not empty), or the three haystack
             lists differ in length, e.g. ``longmemeval_s_cleaned.json: $[212].haystack_dates: 47 dates
             for 48 sessions (question 7161e7e2)``.
     """
