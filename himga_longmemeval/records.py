@@ -16,7 +16,8 @@ Row, field by field:
     message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``, a boolean where
         present) → ``raw``;
     one QA pair: ``question_id``, ``question``, ``answer`` as ``str`` (ints occur), ``question_type``
-        from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning),
+        from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning, logged again on
+        every load of the build: :func:`unknown_types`),
         ``evidence.session_ids`` = ``answer_session_ids``, ``raw`` = the question dict without
         ``haystack_sessions``;
     ``Sample.raw`` = ``{"question_date": ...}``.
@@ -34,7 +35,7 @@ from typing import Any
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
-__all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record"]
+__all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record", "unknown_types", "warn_unknown_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -112,9 +113,31 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
 def _question_type(value: str, qid: str) -> str:
     qtype = QUESTION_TYPES.get(value)
     if qtype is None:
-        logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+        warn_unknown_type(qid, value)
         return _FALLBACK_TYPE
     return qtype
+
+
+def warn_unknown_type(qid: str, value: Any) -> None:
+    """Log that question ``qid``'s ``question_type`` ``value`` is none of :data:`QUESTION_TYPES` (it is counted as
+    ``single_session_user``): when a build meets it, and again on every load of that build (:func:`unknown_types`)."""
+    logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+
+
+def unknown_types(qa_rows) -> list[tuple[str, Any]]:
+    """``(question_id, source question_type)`` of the QA rows whose type is unknown (counted as ``single_session_user``).
+
+    Args:
+        qa_rows: ``(question_type, raw)`` of QA rows: the row's type and its ``raw`` JSON text (the source
+            question without its haystack, which holds the type as written).
+    """
+    found = []
+    for qtype, raw in qa_rows:
+        if qtype == _FALLBACK_TYPE and raw is not None:
+            question = json.loads(raw)
+            if question.get("question_type") not in QUESTION_TYPES:
+                found.append((question.get("question_id"), question.get("question_type")))
+    return found
 
 
 def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:

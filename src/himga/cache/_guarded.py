@@ -8,7 +8,7 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
   so it is renamed into place with the cache.
 * ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
   ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow read
-  error becomes a :class:`~himga.errors.CacheError` naming the folder.
+  error becomes a :class:`~himga.errors.CacheError` naming the folder; then the builder's :meth:`~GuardedBuilder.load_warnings`.
 * ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
   the user cannot write) is read without writing anything; an incomplete one is a ``CacheError`` saying
   the cache is read-only; a full disk while building is a ``CacheError`` naming the folder (``datasets``
@@ -334,6 +334,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
 
     def _save_info(self):
         super()._save_info()
+        self._built_here = True  # this object built the rows and logged as it went: as_dataset need not repeat it
         if "://" not in str(self._output_dir):  # the build's .incomplete folder, renamed into place next
             cache.record(self._output_dir)
 
@@ -356,7 +357,17 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 spec = "+".join(self.info.splits) if str(spec) == "all" else str(spec)
             expected = make_file_instructions(self.dataset_name, splits, spec, "arrow", str(folder)).num_examples
             cache.check_rows(folder, str(spec), ds.num_rows, expected)
+            if not self.__dict__.get("_built_here"):
+                self.load_warnings(ds)
         return result
+
+    def load_warnings(self, dataset: datasets.Dataset) -> None:
+        """Log, on every load of a built cache, what the build logged about its rows (a LongMemEval question type
+        the benchmark does not have): a load served from the cache would otherwise say nothing. Default: nothing.
+
+        Args:
+            dataset: The rows read (a split or a slice), memory-mapped.
+        """
 
 
 def _splits_read(split, result) -> list:
