@@ -39,6 +39,7 @@ def test_stats_locomo_json(shared_data, capsys, tmp_path):
         "dataset": "locomo", "config": "default", "samples": 10, "sessions": 272, "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2}, "messages": 5882,
         "qa_pairs": 1986, "abstentions": 446,
         "question_types": {"single_hop": 841, "adversarial": 446, "temporal": 321, "multi_hop": 282, "open_domain": 96},
+        "sources": ["locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"],  # the table's "source:" lines
     }
 
 

@@ -46,24 +46,29 @@ def cmd_stats(args: argparse.Namespace) -> int:
         audit = entry.gold_report.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
+    from himga.sources import provenance_lines
+    from himga.cache import build_files
+
+    sources = provenance_lines(entry, build_files(entry, args.config, args.data_dir))
+    errata = None
+    if audit is not None:
+        from himga.sources import provenance
+
+        _folder, pin = entry.auxiliary_pin("errata")
+        errata = provenance(entry.gold_report.errata_file(args.errata), [pin])
     if args.json:
-        print(json.dumps({**stats, "note": note} if note else stats, indent=2))
+        extra = {"note": note} if note else {}
+        print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
     else:
         print(format_stats(title, stats))
         if note:
             print(f"note: {note}")
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
-        from himga.sources import provenance_lines
-        from himga.cache import build_files
-
-        for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):
+        for line in sources:
             print(f"source: {line}")
-        if audit is not None:
-            from himga.sources import provenance
-
-            _folder, pin = entry.auxiliary_pin("errata")
-            print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
+        if errata is not None:
+            print(f"errata: {errata}")
     if args.plot:
         from himga.report.plot import plot_stats
 
