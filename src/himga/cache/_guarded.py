@@ -9,6 +9,8 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
 * ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
   ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow read
   error becomes a :class:`~himga.errors.CacheError` naming the folder; then the builder's :meth:`~GuardedBuilder.load_warnings`.
+* ``download_and_prepare``: a folder holding the manifest but not ``dataset_info.json`` (removed after the build)
+  is a damaged cache (``datasets`` would take it for unbuilt and rebuild over it).
 * ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
   the user cannot write) is read without writing anything; an incomplete one is a ``CacheError`` saying
   the cache is read-only; a full disk while building is a ``CacheError`` naming the folder (``datasets``
@@ -312,6 +314,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
         target = str(output_dir or self.cache_dir)
         folder, local = Path(target), "://" not in target
+        if local and (folder / cache.MANIFEST).exists() and not (folder / cache.INFO_FILE).exists():
+            cache.check_sizes(folder)  # a built cache without dataset_info.json: damaged, never rebuilt over silently
         if local and not (folder / cache.INFO_FILE).exists() and not _writable(folder.parent):
             raise _read_only(folder)
         with _read_only_tolerant_locks():

@@ -196,12 +196,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from datasets import config
 
-    from himga.cache import find_caches, verify
+    from himga.cache import find_caches, find_incomplete, verify
     from himga.errors import CacheError
 
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given
         raise ConfigurationError(f"unknown dataset {', '.join(map(repr, unknown))}; expected one of {list(DATASETS)}")
     root = args.cache_dir or config.HF_DATASETS_CACHE
+    if args.cache_dir is not None and Path(root).exists() and not Path(root).is_dir():
+        from himga.sources import path_kind
+
+        raise ConfigurationError(f"--cache-dir {str(root)!r} is {path_kind(root)}, not a folder")
     if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
         raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
     if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
@@ -217,6 +221,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         bad += [folder] if problems else []
     if not folders:
         print(f"no himga caches under {root}")
+    for left in find_incomplete(root, args.dataset or DATASETS):  # not damage: nothing reads them
+        size = sum(p.stat().st_size for p in left.rglob("*") if p.is_file())
+        print(f"left     {left} ({size / 1e6:,.1f} MB): left by an interrupted (or a running) build; nothing reads it, and the "
+              f"next build of the same inputs replaces it; to free the space: rm -rf {shlex.quote(str(left))}")
     if bad:
         remove = " ".join(shlex.quote(str(f)) for f in bad)
         raise CacheError(root, f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: rm -rf {remove}")
