@@ -7,6 +7,7 @@ their claims (the comments and the printed blocks) are compared with what they p
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import re
@@ -69,6 +70,20 @@ def test_readme_starts_with_the_two_commands_ci_and_newcomers_run():
     assert first[1].startswith("python3 -m venv .venv && .venv/bin/pip install -e '.[test,plot]' && .venv/bin/python -m pytest -q ")
     ci = _text(ROOT / ".ci" / "run")
     assert "python3 -m venv .venv\n" in ci and "-e '.[test,plot]'" in ci and "\n.venv/bin/python -m pytest -q " in ci
+
+
+def test_readme_says_where_the_first_commands_run():
+    assert "from a clone of this repository, with `../shared` beside it" in _text(README).split("## ")[0]
+
+
+def test_readme_command_block_lists_every_command():
+    """The "Command line" block names each command of `himga --help`, in its order, and no other."""
+    from himga.cli import build_parser
+
+    (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    block = _blocks(_section(README, "## Command line"))[0]
+    named = [line.split()[1] for line in block.splitlines() if not line.startswith("himga --")]
+    assert list(dict.fromkeys(named)) == list(sub.choices)
 
 
 def test_departures_table_is_on_the_first_screen():

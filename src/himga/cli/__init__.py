@@ -25,9 +25,18 @@ from himga.catalog import NAMES as DATASETS
 from himga.errors import HimgaError, redacted
 
 
+class _Parser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` without abbreviations (``--data`` is not ``--data-dir``: a typo of a flag, or a
+    flag added later, must not silently pick another one); subcommands' parsers are of this class too."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command."""
-    parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="himga", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

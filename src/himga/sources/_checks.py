@@ -47,11 +47,14 @@ def check_source_kind(name: str, path: str | Path) -> None:
         path: The source path given.
 
     Raises:
-        ConfigurationError: an empty path (``--data-dir ""``: ``Path("")`` is the working directory);
+        ConfigurationError: a path that is no ``str`` or ``os.PathLike`` (``123``); an empty path (``--data-dir ""``:
+            ``Path("")`` is the working directory);
             ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
             files: no source can be read from it"``.
         SourceUnreadableError: ``path`` cannot even be examined (a folder above it denies access).
     """
+    if not isinstance(path, (str, os.PathLike)):  # load_locomo(123): Path() would raise a bare TypeError
+        raise ConfigurationError(f"{name}: the source path must be a str or a path (os.PathLike), got {type(path).__name__} {path!r}")
     if str(path) == "":  # Path("") is "." : an empty --data-dir "" would read the working directory
         raise ConfigurationError(f"{name}: the source path is empty: give a file or a folder (leave it out for the pinned source)")
     kind = path_kind(Path(path).expanduser())
