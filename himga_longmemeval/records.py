@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
@@ -134,9 +135,27 @@ def unknown_types(qa_rows) -> list[tuple[str, Any]]:
     found = []
     for qtype, raw in qa_rows:
         if qtype == _FALLBACK_TYPE and raw is not None:
-            question = json.loads(raw)
-            if question.get("question_type") not in QUESTION_TYPES:
-                found.append((question.get("question_id"), question.get("question_type")))
+            fields = _top_level(raw, ("question_id", "question_type"))
+            if fields.get("question_type") not in QUESTION_TYPES:
+                found.append((fields.get("question_id"), fields.get("question_type")))
+    return found
+
+
+_decode = json.JSONDecoder().raw_decode
+_SEPARATOR = re.compile(r"\s*[,:]?\s*")
+
+
+def _top_level(text: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The values of ``keys`` in the JSON object ``text``, decoding its members in order only until all are found
+    (``question_id`` and ``question_type`` come first in the source files, the long haystack lists after them)."""
+    found: dict[str, Any] = {}
+    i = _SEPARATOR.match(text, text.index("{") + 1).end()
+    while text[i] != "}" and len(found) < len(keys):
+        name, i = _decode(text, i)
+        value, i = _decode(text, _SEPARATOR.match(text, i).end())
+        if name in keys:
+            found[name] = value
+        i = _SEPARATOR.match(text, i).end()
     return found
 
 

@@ -310,6 +310,20 @@ def test_export_sizes_on_the_datasets_and_benchmarks_pages(shared_data, tmp_path
     assert "LoCoMo 741,540 of 2,805,274" in _text(DOCS / "benchmarks.md")
 
 
+def test_oracle_export_sizes_name_their_shard_count(shared_data, tmp_path, capsys):
+    """The oracle sample's export: 942,291 bytes in one file, 1,259,659 in the default 16."""
+    source = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
+    sizes = {}
+    for shards in ([], ["--num-shards", "1"]):
+        out = tmp_path / f"out{len(shards)}"
+        _cli(["export", "longmemeval", str(out), "--config", "oracle", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c"), *shards], capsys)
+        files = list((out / "data").rglob("*.parquet"))
+        sizes[len(files)] = sum(p.stat().st_size for p in files)
+    assert sizes == {16: 1_259_659, 1: 942_291}
+    page = " ".join(_text(DOCS / "datasets-export-and-hub.md").split())
+    assert "3,079,019 bytes → 942,291 bytes (0.31×) with `--num-shards 1`, and 1,259,659 bytes (0.41×) in the default 16 files" in page
+
+
 def test_failure_modes_shadowing_folder(tmp_path):
     """Probe B4: an empty ``himga/`` folder in the working directory is imported instead of an editable install,
     as the page says (``himga.__file__`` is ``None``, nothing registered); a regular install wins over it."""
