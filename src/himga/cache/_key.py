@@ -18,7 +18,6 @@ from pathlib import Path
 
 from himga.entry import Benchmark, entry_of
 from himga.jsonio import file_identity
-from himga.sources import reading_sources
 from himga.version import __version__
 
 __all__ = ["cache_key", "code_hash", "row_files"]
@@ -88,23 +87,18 @@ def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: 
         entry: The benchmark.
         data_dir: A source folder or file (absolute), or ``None``.
         data_files: Source files (from :func:`himga.cache.source_files`), or ``None``.
-
-    Raises:
-        SourceUnreadableError: a source folder cannot be listed, or a file examined.
     """
-    entry = entry_of(entry)
-    key = code_hash(entry)
-    with reading_sources(entry.name):
-        if data_files is not None:
-            paths = list(data_files)
-        elif data_dir is not None and Path(data_dir).is_dir():
-            paths = sorted(p for p in Path(data_dir).iterdir() if p.is_file())
-        elif data_dir is not None and Path(data_dir).is_file():
-            paths = [Path(data_dir)]
-        else:
-            return key
-        digest = hashlib.sha256()
-        for path in paths:
-            identity = "\0".join(map(str, file_identity(path.stat())))
-            digest.update(f"{path}\0{identity}\n".encode())
+    key = code_hash(entry_of(entry))
+    if data_files is not None:
+        paths = list(data_files)
+    elif data_dir is not None and Path(data_dir).is_dir():
+        paths = sorted(p for p in Path(data_dir).iterdir() if p.is_file())
+    elif data_dir is not None and Path(data_dir).is_file():
+        paths = [Path(data_dir)]
+    else:
+        return key
+    digest = hashlib.sha256()
+    for path in paths:
+        identity = "\0".join(map(str, file_identity(path.stat())))
+        digest.update(f"{path}\0{identity}\n".encode())
     return f"{key}-{digest.hexdigest()[:8]}"

@@ -124,13 +124,15 @@ def unchecked_builder(
         data_dir = None
     else:
         data_dir = existing_source(entry, data_dir)
+    with reading_sources(entry.name, [data_dir, *(files or [])]):  # the key lists a folder and stats each file
+        key = cache_key(entry, data_dir, files)
     try:
         return entry.builder(
             cache_dir=str(cache_dir) if cache_dir is not None else None,
             config_name=config,
             data_dir=data_dir,
             data_files=escaped(files) if files is not None else None,
-            hash=cache_key(entry, data_dir, files),
+            hash=key,
             **options,
         )
     except TypeError as e:  # an option the config does not have
