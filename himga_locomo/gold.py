@@ -31,7 +31,7 @@ from typing import Literal, Any
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.reader import load_json
-from himga.sources import RemoteFile, get_dataset, sha256_of, warn_if_modified
+from himga.sources import RemoteFile, get_dataset, path_kind, sha256_of, warn_if_modified
 from himga.jsonio.rawcell import raw_dict, raw_text
 from himga_locomo.records import AUDIT_KEY, cut_category3, normalize_evidence
 
@@ -133,7 +133,7 @@ def errata_path(errata: str | Path | None) -> Path:
     downloaded once into ``$HIMGA_CACHE/locomo-audit/`` and verified against its sha256.
 
     Raises:
-        ConfigurationError: ``errata`` does not exist or is a directory; ``$HIMGA_DATASETS_ROOT`` is set without a
+        ConfigurationError: ``errata`` does not exist or is no file (a directory, ``/dev/null``); ``$HIMGA_DATASETS_ROOT`` is set without a
             ``locomo-audit/`` folder, or that folder has no ``errors.json``.
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
@@ -142,7 +142,8 @@ def errata_path(errata: str | Path | None) -> Path:
             raise ConfigurationError("locomo: the errata path is empty: give a file (leave it out for the pinned errata)")
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
-            what = "is a directory, expected a file" if path.is_dir() else "does not exist"
+            kind = path_kind(path)
+            what = {"a folder": "is a directory, expected a file", "missing": "does not exist"}.get(kind, f"is {kind}, expected a file")
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
     path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename

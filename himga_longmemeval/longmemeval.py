@@ -27,7 +27,7 @@ from himga.jsonio.jsonlines import iter_records
 from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
                            warn_if_modified)
 from himga_longmemeval.folder import folder_files, resolve_source
-from himga_longmemeval.records import question_to_row
+from himga_longmemeval.records import question_to_row, unknown_types, warn_unknown_type
 
 _CITATION = """\
 @inproceedings{wu2025longmemeval,
@@ -207,6 +207,17 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             license=_LICENSE,
             citation=_CITATION,
         )
+
+    def load_warnings(self, dataset: datasets.Dataset) -> None:
+        """Log again the unknown question types of the rows read (:func:`~himga_longmemeval.records.unknown_types`):
+        only the QA rows counted as ``single_session_user`` are looked at, read from the memory-mapped columns."""
+        import pyarrow.compute as pc
+
+        qa = pc.list_flatten(dataset.data.table.column("qa_pairs"))
+        fallback = pc.equal(pc.struct_field(qa, "question_type"), "single_session_user")
+        raws = pc.filter(pc.struct_field(qa, "raw"), fallback).to_pylist()
+        for qid, value in unknown_types(("single_session_user", raw) for raw in raws):
+            warn_unknown_type(qid, value)
 
     def _generate_examples(self, files):
         count = 0

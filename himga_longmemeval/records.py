@@ -13,9 +13,11 @@ Row, field by field:
     ``sample_id`` = ``question_id``; ``dataset`` = ``"longmemeval"``; speakers ``None``;
     ``sessions[i]`` = (``haystack_session_ids[i]``, ``haystack_sessions[i]``, ``haystack_dates[i]``), in
         file order (duplicate ids and blank turns kept as they are);
-    message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``) → ``raw``;
+    message: ``role``, ``content``, ``turn_id`` ``None``; any other turn key (``has_answer``, a boolean where
+        present) → ``raw``;
     one QA pair: ``question_id``, ``question``, ``answer`` as ``str`` (ints occur), ``question_type``
-        from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning),
+        from the hyphen or underscore form (unknown → ``single_session_user`` with a logged warning, logged again on
+        every load of the build: :func:`unknown_types`),
         ``evidence.session_ids`` = ``answer_session_ids``, ``raw`` = the question dict without
         ``haystack_sessions``;
     ``Sample.raw`` = ``{"question_date": ...}``.
@@ -28,12 +30,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
-__all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record"]
+__all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record", "unknown_types", "warn_unknown_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +95,8 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
             elif n == 3 and type(turn.get("has_answer")) is bool:
                 raw = _HAS_ANSWER[turn["has_answer"]]
             else:
+                if "has_answer" in turn and type(turn["has_answer"]) is not bool:  # relevance reads it: true or false only
+                    raise _fail(file, f"{path}[{len(out)}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid)
                 raw = json.dumps({k: v for k, v in turn.items() if k not in _TURN_KEYS}, ensure_ascii=False)
             append({"role": turn["role"], "content": turn["content"], "turn_id": None, "date_str": None, "raw": raw})
             continue
@@ -109,9 +114,49 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
 def _question_type(value: str, qid: str) -> str:
     qtype = QUESTION_TYPES.get(value)
     if qtype is None:
-        logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+        warn_unknown_type(qid, value)
         return _FALLBACK_TYPE
     return qtype
+
+
+def warn_unknown_type(qid: str, value: Any) -> None:
+    """Log that question ``qid``'s ``question_type`` ``value`` is none of :data:`QUESTION_TYPES` (it is counted as
+    ``single_session_user``): when a build meets it, and again on every load of that build (:func:`unknown_types`)."""
+    logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+
+
+def unknown_types(qa_rows) -> list[tuple[str, Any]]:
+    """``(question_id, source question_type)`` of the QA rows whose type is unknown (counted as ``single_session_user``).
+
+    Args:
+        qa_rows: ``(question_type, raw)`` of QA rows: the row's type and its ``raw`` JSON text (the source
+            question without its haystack, which holds the type as written).
+    """
+    found = []
+    for qtype, raw in qa_rows:
+        if qtype == _FALLBACK_TYPE and raw is not None:
+            fields = _top_level(raw, ("question_id", "question_type"))
+            if fields.get("question_type") not in QUESTION_TYPES:
+                found.append((fields.get("question_id"), fields.get("question_type")))
+    return found
+
+
+_decode = json.JSONDecoder().raw_decode
+_SEPARATOR = re.compile(r"\s*[,:]?\s*")
+
+
+def _top_level(text: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The values of ``keys`` in the JSON object ``text``, decoding its members in order only until all are found
+    (``question_id`` and ``question_type`` come first in the source files, the long haystack lists after them)."""
+    found: dict[str, Any] = {}
+    i = _SEPARATOR.match(text, text.index("{") + 1).end()
+    while text[i] != "}" and len(found) < len(keys):
+        name, i = _decode(text, i)
+        value, i = _decode(text, _SEPARATOR.match(text, i).end())
+        if name in keys:
+            found[name] = value
+        i = _SEPARATOR.match(text, i).end()
+    return found
 
 
 def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
@@ -126,7 +171,8 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
         The row (``raw`` columns as JSON text, ``None`` when empty); see the module docstring.
 
     Raises:
-        SourceFormatError: a required key is missing or has the wrong type, or the three haystack
+        SourceFormatError: a required key is missing or has the wrong type (``has_answer`` too: ``true`` or ``false``;
+            ids by :func:`himga.identifiers.id_problem`: no whitespace, not empty), or the three haystack
             lists differ in length, e.g. ``longmemeval_s_cleaned.json: $[212].haystack_dates: 47 dates
             for 48 sessions (question 7161e7e2)``.
     """

@@ -14,16 +14,20 @@ order, ``has_answer`` in ``Message.raw``, ``question_date`` in ``Sample.raw``) a
 - ``answer_session_not_in_haystack``: an ``answer_session_ids`` entry that is no haystack session id.
 - ``unparseable_date``: a haystack or question date in no format ``parse_date`` knows (such dates
   are left out of the two date rules).
+- ``unknown_question_type``: a ``question_type`` that is none of the benchmark's six (in either spelling); the
+  row counts it as ``single_session_user`` (:func:`himga_longmemeval.records.unknown_types`).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding
+from himga_longmemeval.records import unknown_types
 
 __all__ = ["KINDS", "findings"]
 
@@ -35,6 +39,7 @@ KINDS = {
     "answer_session_without_has_answer": "answer sessions without any has_answer turn",
     "answer_session_not_in_haystack": "answer_session_ids not in the haystack",
     "unparseable_date": "dates that cannot be parsed",
+    "unknown_question_type": "question types the benchmark does not have",
 }
 
 
@@ -86,3 +91,5 @@ def findings(sample) -> Iterator[Finding]:
                 yield Finding("answer_session_without_has_answer", sid, f"session {answer_id}",
                               f"{len(session.messages)} turns, none with has_answer: true")
     yield from bad_dates
+    for qid, value in unknown_types((qa.question_type.value, json.dumps(qa.raw)) for qa in sample.qa_pairs):
+        yield Finding("unknown_question_type", qid, "", f"{value!r}: counted as single_session_user")

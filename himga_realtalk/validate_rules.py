@@ -9,7 +9,7 @@ REALTALK's references get wrong. Counts on the pinned files in brackets:
   ``""``, ``"D58"``, ``"D:56"``, ``"D13:45:D20:19"``). The ``D`` of REALTALK's ids counts days, not sessions.
 - ``malformed_evidence`` [46], ``non_id_evidence`` [8], ``evidence_changed`` [46], ``empty_evidence`` [2]: as for
   LoCoMo, with REALTALK's normalization.
-- ``speaker_not_named``: messages whose speaker is neither ``name.speaker_1`` nor ``name.speaker_2`` [0].
+- a speaker who is neither ``name.speaker_1`` nor ``name.speaker_2``: the generic ``third_speaker`` of every benchmark [0].
 - ``message_date_order``: a message dated before the message it follows [0].
 """
 
@@ -28,7 +28,6 @@ __all__ = ["KINDS", "findings", "unresolved"]
 KINDS = {
     "unresolved_evidence": "evidence strings naming no dia_id of their conversation (shown with what they normalize to)",
     **EVIDENCE_KINDS,
-    "speaker_not_named": "messages whose speaker is neither name.speaker_1 nor name.speaker_2",
     "message_date_order": "messages dated before the message they follow",
 }
 
@@ -56,12 +55,9 @@ def findings(sample) -> Iterator[Finding]:
             detail = f"{item!r} -> {', '.join(ids)} (resolved)"
         yield Finding("unresolved_evidence", sid, f"QA {qid}", detail)
     yield from evidence_findings(sample, normalize_evidence)
-    speakers = {sample.speaker_a, sample.speaker_b}
     previous = None
     for session in sample.sessions:
         for m in session.messages:
-            if m.role not in speakers:
-                yield Finding("speaker_not_named", sid, f"turn {m.turn_id}", repr(m.role))
             try:
                 when = parse_date(m.date_str)
             except DateFormatError:

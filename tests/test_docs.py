@@ -7,6 +7,7 @@ their claims (the comments and the printed blocks) are compared with what they p
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import re
@@ -69,6 +70,20 @@ def test_readme_starts_with_the_two_commands_ci_and_newcomers_run():
     assert first[1].startswith("python3 -m venv .venv && .venv/bin/pip install -e '.[test,plot]' && .venv/bin/python -m pytest -q ")
     ci = _text(ROOT / ".ci" / "run")
     assert "python3 -m venv .venv\n" in ci and "-e '.[test,plot]'" in ci and "\n.venv/bin/python -m pytest -q " in ci
+
+
+def test_readme_says_where_the_first_commands_run():
+    assert "from a clone of this repository, with `../shared` beside it" in _text(README).split("## ")[0]
+
+
+def test_readme_command_block_lists_every_command():
+    """The "Command line" block names each command of `himga --help`, in its order, and no other."""
+    from himga.cli import build_parser
+
+    (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    block = _blocks(_section(README, "## Command line"))[0]
+    named = [line.split()[1] for line in block.splitlines() if not line.startswith("himga --")]
+    assert list(dict.fromkeys(named)) == list(sub.choices)
 
 
 def test_departures_table_is_on_the_first_screen():
@@ -310,6 +325,20 @@ def test_export_sizes_on_the_datasets_and_benchmarks_pages(shared_data, tmp_path
     assert f"{size:,}" == "741,540" and round(size / 2_805_274, 2) == 0.26
     assert "LoCoMo `locomo10.json` 2,805,274 bytes → 741,540 bytes (0.26×)" in _text(DOCS / "datasets-export-and-hub.md")
     assert "LoCoMo 741,540 of 2,805,274" in _text(DOCS / "benchmarks.md")
+
+
+def test_oracle_export_sizes_name_their_shard_count(shared_data, tmp_path, capsys):
+    """The oracle sample's export: 942,291 bytes in one file, 1,259,659 in the default 16."""
+    source = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
+    sizes = {}
+    for shards in ([], ["--num-shards", "1"]):
+        out = tmp_path / f"out{len(shards)}"
+        _cli(["export", "longmemeval", str(out), "--config", "oracle", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c"), *shards], capsys)
+        files = list((out / "data").rglob("*.parquet"))
+        sizes[len(files)] = sum(p.stat().st_size for p in files)
+    assert sizes == {16: 1_259_659, 1: 942_291}
+    page = " ".join(_text(DOCS / "datasets-export-and-hub.md").split())
+    assert "3,079,019 bytes → 942,291 bytes (0.31×) with `--num-shards 1`, and 1,259,659 bytes (0.41×) in the default 16 files" in page
 
 
 def test_failure_modes_shadowing_folder(tmp_path):

@@ -54,7 +54,7 @@ def test_a_200000_character_id_writes_nothing(tmp_path, capsys):
     src = _locomo(tmp_path / "src", "c" * 200_000)
     assert main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == f"himga: error: {MESSAGE}\n"
-    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_200000_character_id_as_another_user(as_nobody):
@@ -66,7 +66,7 @@ def test_a_200000_character_id_as_another_user(as_nobody):
         himga = str(Path(sys.executable).with_name("himga"))
         done = as_nobody(himga, "qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"), str(base / "out"))
         assert (done.returncode, done.stderr) == (2, f"himga: error: {MESSAGE}\n")
-        assert not (base / "out").exists() or list((base / "out").iterdir()) == []
+        assert not (base / "out").exists()
     finally:
         shutil.rmtree(base)
 
@@ -84,7 +84,7 @@ def test_many_tiny_turns_and_questions_write_nothing(tmp_path, capsys):
     assert capsys.readouterr().err == (
         "himga: error: cannot write TREC files: sample s: its candidates (3,000 questions × 3,000 turns) would take "
         "146,383,890 bytes, more than 256 bytes per character of its text (7,396,608); the released benchmarks need at most 42\n")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == []
+    assert not (tmp_path / "out").exists()  # the folder qrels made is removed again
 
 
 def test_the_real_locomo_candidates_are_within_the_bound(shared_data, tmp_path):

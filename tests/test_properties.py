@@ -35,7 +35,8 @@ BUILDS = settings(max_examples=40, deadline=None, database=None, suppress_health
 OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain", "category3_answer": "scorer"}
 
 text = st.text(max_size=12)  # any Unicode except surrogates
-ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)  # ids: no control characters
+ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12).filter(
+    lambda i: not any(c.isspace() for c in i))  # ids (himga.identifiers): no control characters, no whitespace, not empty
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=6)
 plain_keys = st.text(string.ascii_lowercase + "_", min_size=1, max_size=8)

@@ -124,7 +124,7 @@ def _sample(qid: str) -> Sample:
 def test_a_bad_id_writes_nothing(tmp_path):
     write_qrels([_sample("q1")], tmp_path)
     before = {p.name: p.read_text() for p in tmp_path.iterdir()}
-    with pytest.raises(ConfigurationError, match="query id 'q 2' is empty or contains whitespace"):
+    with pytest.raises(ConfigurationError, match="query id 'q 2': expected an id without whitespace, got 'q 2'"):
         write_qrels([_sample("q3"), _sample("q 2")], tmp_path)
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before  # old files intact, no temporary files
     with pytest.raises(ConfigurationError, match="occurs twice"):

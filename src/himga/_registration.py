@@ -88,12 +88,15 @@ def check_datasets() -> None:
 def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
     """The ``DatasetModule`` of benchmark ``entry``: our builder, its code hash, absolute source paths."""
     from himga import cache as builders
+    from himga.sources import reading_sources
 
     builder_kwargs: dict[str, Any] = {}
     files = None
     if data_files is not None:
         # existing files literally, even with [ ] * ? in their names; relative to data_dir when it is given
-        files = builders.source_files(data_files, base=data_dir)
+        entry.builder.check_split_names(data_files)
+        with reading_sources(entry.name):  # only the files named are examined here
+            files = builders.source_files(data_files, base=data_dir)
         builder_kwargs["data_files"] = builders.escaped(files)
     elif data_dir is not None:
         builder_kwargs["data_dir"] = builders.existing_source(entry, data_dir)
@@ -104,11 +107,9 @@ def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> dataset
         root = datasets_root()
         if root is not None and (root / entry.name).is_dir():
             source_dir = str(root / entry.name)
-    return datasets.load.DatasetModule(
-        module_path=entry.builder_module,
-        hash=builders.cache_key(entry, source_dir, files),  # covers the identity of every source file
-        builder_kwargs=builder_kwargs,
-    )
+    with reading_sources(entry.name, [source_dir, *(files or [])]):
+        key = builders.cache_key(entry, source_dir, files)  # covers the identity of every source file
+    return datasets.load.DatasetModule(module_path=entry.builder_module, hash=key, builder_kwargs=builder_kwargs)
 
 
 def _entry(load_name: str) -> Benchmark | None:

@@ -25,6 +25,7 @@ __all__ = [
     "MissingDependencyError",
     "SourceChangedError",
     "SourceFormatError",
+    "SourceUnreadableError",
     "UploadError",
     "redacted",
     "shown",
@@ -120,6 +121,28 @@ class SourceChangedError(HimgaError):
 
     def __reduce__(self):
         return (type(self), (self.file,))
+
+
+class SourceUnreadableError(HimgaError, OSError):
+    """A source file or folder exists but cannot be read (no permission, an I/O error): one wording on every
+    route, ``locomo: source '/data/u/locomo10.json' is unreadable (Permission denied)``. Also an ``OSError``, so
+    ``except OSError`` still catches it.
+
+    Attributes:
+        path: The file or folder that could not be read (a ``str``), also ``filename``.
+        errno, strerror: Those of the operating system's error (``errno.EACCES``, ``"Permission denied"``).
+    """
+
+    def __init__(self, name: str, path: object, strerror: str, errno: int | None = None) -> None:
+        super().__init__(errno, strerror)
+        self.name, self.path, self.filename = name, str(path), str(path)
+        self.detail = f"{name}: source {shown(repr(str(path)))} is unreadable ({strerror})"
+
+    def __str__(self) -> str:
+        return self.detail
+
+    def __reduce__(self):
+        return (type(self), (self.name, self.path, self.strerror, self.errno))
 
 
 class ChecksumError(HimgaError):

@@ -38,6 +38,7 @@ GENERIC_KINDS = {
     "dangling_evidence": "evidence turn ids that point at no turn (after normalization)",
     "duplicate_question": "question texts asked more than once within a sample",
     "duplicate_turn_id": "turn ids used by more than one message within a sample",
+    "third_speaker": "speakers who are neither speaker_a nor speaker_b",
 }
 
 
@@ -47,7 +48,8 @@ class Report:
 
     Attributes:
         dataset: ``"locomo"`` or ``"longmemeval"``.
-        config: The builder config (``None``: the default).
+        config: The builder config the source was read as (the default's name when none was given, or the config
+            a file's name says), as ``himga stats`` names it.
         files: The source file names read.
         samples: How many samples were checked.
         kinds: Every kind checked (kind → title), in display order.
@@ -109,19 +111,28 @@ def iter_source_samples(
 
     Raises:
         SourceFormatError: malformed input (the same errors as a build).
-        ConfigurationError, DownloadError, ChecksumError: as for a build.
+        ConfigurationError, DownloadError, ChecksumError, SourceUnreadableError: as for a build.
     """
-    from himga.cache import path_builder
+    return _read(_builder(entry, config, data_dir))
 
-    with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:  # a builder whose cache is never written
-        builder = path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
+
+def _read(builder) -> tuple[list[Path], Iterator[Sample]]:
+    """``(files, samples)`` of :func:`iter_source_samples`, from the builder."""
     files = builder.source_files()
 
     def samples() -> Iterator[Sample]:
-        for _key, row in builder._generate_examples(files=tuple(str(f) for f in files)):
+        for _key, row in builder.generate_examples(files):
             yield row_to_sample(SAMPLE_FEATURES.decode_example(SAMPLE_FEATURES.encode_example(row)))
 
     return files, samples()
+
+
+def _builder(entry: Benchmark, config: str | None, data_dir: str | Path | None):
+    """The builder of ``entry`` for ``data_dir``, with a cache folder that is removed at once (nothing is written)."""
+    from himga.cache import path_builder
+
+    with tempfile.TemporaryDirectory(prefix="himga-validate-") as scratch:
+        return path_builder(benchmark(entry), config, data_dir, cache_dir=scratch)
 
 
 def generic_findings(sample: Sample) -> Iterator[Finding]:
@@ -130,7 +141,9 @@ def generic_findings(sample: Sample) -> Iterator[Finding]:
     ``dangling_evidence``: each ``qa.evidence.turn_ids`` entry that is no message's ``turn_id``;
     ``duplicate_question``: each question text that more than one QA pair of the sample asks
     (one finding per text, listing the QA ids); ``duplicate_turn_id``: each turn id carried by more
-    than one message (evidence pointing at it is ambiguous).
+    than one message (evidence pointing at it is ambiguous); ``third_speaker``: in a sample naming its two
+    speakers (LoCoMo), each other name a message has, with how many messages (LoCoMo's scorers and the system view
+    know two speakers).
     """
     turn_ids = {m.turn_id for s in sample.sessions for m in s.messages}
     for qa in sample.qa_pairs:
@@ -147,6 +160,11 @@ def generic_findings(sample: Sample) -> Iterator[Finding]:
     for turn_id, n in turns.items():
         if n > 1:
             yield Finding("duplicate_turn_id", sample.sample_id, "", f"{turn_id} on {n} messages")
+    speakers = (sample.speaker_a, sample.speaker_b)
+    if None not in speakers:
+        others = Counter(m.role for s in sample.sessions for m in s.messages if m.role not in speakers)
+        for name, n in others.items():
+            yield Finding("third_speaker", sample.sample_id, "", f"{name!r} on {n} messages (speakers {speakers[0]!r} and {speakers[1]!r})")
 
 
 def validate(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> Report:
@@ -169,7 +187,9 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     """
     entry = benchmark(name)  # unknown names → ConfigurationError
     rules = entry.rules
-    files, samples = iter_source_samples(entry, config, data_dir=data_dir)
+    builder = _builder(entry, config, data_dir)
+    config = builder.config.name  # as resolved, as himga stats names it
+    files, samples = _read(builder)
     kinds = {**rules.KINDS, **GENERIC_KINDS}
     found: list[Finding] = []
     count = 0
@@ -199,7 +219,8 @@ def format_report(report: Report, *, limit: int = 20) -> str:
     Returns:
         The text, lines joined by ``\\n``.
     """
-    title = f"{report.dataset}{f' ({report.config})' if report.config else ''}"
+    single = report.config is None or len(benchmark(report.dataset).configs) == 1
+    title = report.dataset if single else f"{report.dataset} ({report.config})"
     named = ", ".join(shown(f) for f in report.files) if len(report.files) <= 3 else f"{len(report.files)} files"
     lines = [f"himga validate {title}: {named} ({report.samples:,} samples)"]
     lines += [f"  source: {shown(line)}" for line in report.provenance] + [""]

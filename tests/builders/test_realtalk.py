@@ -89,8 +89,8 @@ def test_validate_lists_every_unresolved_reference(shared_data):
     report = validate("realtalk", data_dir=shared_data / "realtalk")
     assert report.samples == 10
     assert report.counts == {"unresolved_evidence": 188, "malformed_evidence": 46, "non_id_evidence": 8, "evidence_changed": 46,
-                             "empty_evidence": 2, "speaker_not_named": 0, "message_date_order": 0, "dangling_evidence": 136,
-                             "duplicate_question": 1, "duplicate_turn_id": 0}
+                             "empty_evidence": 2, "message_date_order": 0, "dangling_evidence": 136,
+                             "duplicate_question": 1, "duplicate_turn_id": 0, "third_speaker": 0}
     per = Counter(f.sample_id for f in report.findings if f.kind == "unresolved_evidence")
     assert per == {k: v[4] for k, v in MEASURED.items()}
     details = [f.detail for f in report.findings if f.kind == "unresolved_evidence"]

@@ -74,6 +74,17 @@ def garbled_manifest(folder, inp):
     (folder / cache.MANIFEST).write_text('{"hash": "xxh3_64", "files": {"x": {}}}', encoding="utf-8")
 
 
+def missing_info(folder, inp):
+    """``dataset_info.json`` gone: ``datasets`` would take the folder for unbuilt and rebuild over it, silently."""
+    (folder / cache.INFO_FILE).unlink()
+
+
+def arrow_is_a_folder(folder, inp):
+    path = arrow_file(folder)
+    path.unlink()
+    path.mkdir()
+
+
 def cut_and_manifest_rewritten(folder, inp):
     """A batch-boundary cut whose manifest was rewritten to match (sizes agree): the row count still differs."""
     cut_at_batch_boundary(folder, inp)
@@ -81,7 +92,7 @@ def cut_and_manifest_rewritten(folder, inp):
 
 
 FAULTS = [cut_at_batch_boundary, cut_mid_batch, empty_arrow, missing_arrow, truncated_info, missing_manifest,
-          garbled_manifest, cut_and_manifest_rewritten]
+          garbled_manifest, cut_and_manifest_rewritten, missing_info, arrow_is_a_folder]
 
 
 def _expect_error_or_fresh(route, value, fresh, folder: Path) -> None:
@@ -195,3 +206,20 @@ def test_rows_that_no_longer_decode_are_a_cache_error(fault, inp, reference, cac
     shutil.rmtree(folder)
     for name in checked:
         assert routes[name](inp, cache_dir) == fresh[name], name
+
+
+def test_open_and_verify_say_the_same(inp, cache_copy, routes):
+    """A missing dataset_info.json, and a folder in place of the Arrow file: one wording on open and in verify."""
+    cache_dir, folder = cache_copy
+    name = arrow_file(folder).name
+    arrow_is_a_folder(folder, inp)
+    with pytest.raises(CacheError, match=rf": {re.escape(name)} is a folder, not a file; remove the folder"):
+        routes["load"](inp, cache_dir)
+    assert cache.verify(folder) == [f"{name} is a folder, not a file"]
+    shutil.rmtree(folder / name)
+    missing_info(folder, inp)
+    (folder / name).write_bytes(b"")  # (the manifest check reports the first problem it meets)
+    with pytest.raises(CacheError, match=rf"damaged cache {re.escape(str(folder))}: dataset_info.json is missing"):
+        routes["load"](inp, cache_dir)
+    assert "dataset_info.json is missing" in cache.verify(folder)
+

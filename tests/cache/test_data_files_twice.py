@@ -44,7 +44,7 @@ CASES = [
     ("locomo10.json", ["locomo10.json", "./locomo10.json"], "locomo10.json", "./locomo10.json"),
     ("locomo10.json", ["locomo10.json", "link.json"], "locomo10.json", "link.json"),
     ("link.json", ["*.json"], "*.json", "*.json"),  # matches hard.json, then link.json: one inode (and locomo10.json)
-    ("locomo10.json", {"test": "locomo10.json", "train": "locomo10.json"}, "locomo10.json", "locomo10.json"),
+    ("hard.json", {"test": ["locomo10.json", "hard.json"]}, "locomo10.json", "hard.json"),  # (another split: test_split_names)
 ]
 
 

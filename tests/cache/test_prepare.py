@@ -11,7 +11,7 @@ import pytest
 from himga.cli import main
 from himga.data import build_dataset
 from himga.cache import unwrap
-from himga.errors import SourceFormatError
+from himga.errors import SourceFormatError, SourceUnreadableError
 
 
 def test_unwrap_prefers_the_himga_error_then_an_os_error_behind_datasets_wrapper():
@@ -33,7 +33,7 @@ def test_unwrap_prefers_the_himga_error_then_an_os_error_behind_datasets_wrapper
         assert unwrap(other) is other  # only datasets' wrapper is unwrapped to an OSError
 
 
-def test_unreadable_source_is_the_os_error_and_one_cli_line(tmp_path, monkeypatch, capsys):
+def test_unreadable_source_is_a_himga_error_and_one_cli_line(tmp_path, monkeypatch, capsys):
     source = tmp_path / "locomo10.json"
     source.write_text(json.dumps([]), encoding="utf-8")
 
@@ -41,10 +41,10 @@ def test_unreadable_source_is_the_os_error_and_one_cli_line(tmp_path, monkeypatc
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
     monkeypatch.setattr("himga_locomo.locomo.load_json", denied)
-    with pytest.raises(PermissionError) as info:
+    with pytest.raises(SourceUnreadableError) as info:
         build_dataset("locomo", path=tmp_path, cache_dir=tmp_path / "cache")
     assert isinstance(info.value.__cause__, datasets.exceptions.DatasetGenerationError)
     assert unwrap(info.value) is info.value  # the re-raised error's chain is a cycle; unwrap still ends
     assert main(["stats", "locomo", "--data-dir", str(tmp_path), "--cache-dir", str(tmp_path / "cache")]) == 2
-    assert capsys.readouterr().err == f"himga: error: [Errno 13] Permission denied: '{source}'\n"
+    assert capsys.readouterr().err == f"himga: error: locomo: source '{source}' is unreadable (Permission denied)\n"
     assert not list((tmp_path / "cache").rglob("dataset_info.json"))

@@ -162,7 +162,7 @@ def test_another_user_gets_one_line_for_an_unreadable_source(as_nobody, shared_d
         himga = str(Path(sys.executable).with_name("himga"))
         done = as_nobody(himga, "stats", "locomo", "--data-dir", str(base / "src"), "--cache-dir", str(base / "cache"))
         assert done.returncode == 2 and done.stdout == ""
-        assert done.stderr == f"himga: error: [Errno 13] Permission denied: '{source}'\n"
+        assert done.stderr == f"himga: error: locomo: source '{source}' is unreadable (Permission denied)\n"
         assert not list((base / "cache").rglob("dataset_info.json")) and not list((base / "cache").rglob("*.incomplete"))
     finally:
         shutil.rmtree(base)

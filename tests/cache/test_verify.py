@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import shutil
 
 from himga.cache import _manifest as cache
 from himga.cli import main
@@ -76,3 +77,26 @@ def test_cli_verify_without_caches(tmp_path, capsys):
     assert capsys.readouterr().err == "himga: error: unknown dataset 'nosuch'; expected one of ['locomo', 'longmemeval', 'beam', 'locomo_plus', 'realtalk']\n"
     assert main(["verify", "--cache-dir", str(tmp_path / "typo")]) == 2  # not "no caches": exit 0 would read as all well
     assert capsys.readouterr().err == f"himga: error: --cache-dir {str(tmp_path / 'typo')!r}: no such folder\n"
+
+
+def test_cli_verify_lists_leftovers_of_interrupted_builds(inp, cache_copy, capsys):
+    """A build killed with SIGKILL leaves ``<hash>.incomplete``: listed (with its size and the command that removes
+    it), not damage (exit 0); ``datasets`` replaces it when the same inputs are built again."""
+    cache_dir, folder = cache_copy
+    left = folder.with_name(folder.name + ".incomplete")
+    left.mkdir()
+    (left / "part.arrow").write_bytes(b"x" * 2_000_000)
+    assert main(["verify", "--cache-dir", str(cache_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"ok       {folder} (")
+    assert lines[1:] == [f"left     {left} (2.0 MB): left by an interrupted (or a running) build; nothing reads it, and the "
+                         f"next build of the same inputs replaces it; to free the space: rm -rf {left}"]
+    shutil.rmtree(folder)
+    assert main(["verify", inp.name, "--cache-dir", str(cache_dir)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"no himga caches under {cache_dir}", lines[1]]
+
+
+def test_cli_verify_on_a_file(tmp_path, capsys):
+    (afile := tmp_path / "afile").write_text("x")
+    assert main(["verify", "--cache-dir", str(afile)]) == 2
+    assert capsys.readouterr().err == f"himga: error: --cache-dir {str(afile)!r} is a regular file, not a folder\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -39,6 +40,7 @@ def test_stats_locomo_json(shared_data, capsys, tmp_path):
         "dataset": "locomo", "config": "default", "samples": 10, "sessions": 272, "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2}, "messages": 5882,
         "qa_pairs": 1986, "abstentions": 446,
         "question_types": {"single_hop": 841, "adversarial": 446, "temporal": 321, "multi_hop": 282, "open_domain": 96},
+        "sources": ["locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"],  # the table's "source:" lines
     }
 
 
@@ -187,3 +189,15 @@ def test_ctrl_c_during_build_is_one_line_and_exit_130(tmp_path, progress_bars_on
     assert proc.returncode == 130
     assert (out, visible(err)) == ("", ["himga: interrupted"])
     assert not list(cache.rglob("dataset_info.json")) and not list(cache.rglob("*.arrow"))  # nothing cached
+
+
+def test_no_flag_is_an_abbreviation(tmp_path, capsys):
+    """``--data`` is not ``--data-dir``: a typo must not pick another flag, on any command."""
+    from himga.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert parser.allow_abbrev is False and {n: p.allow_abbrev for n, p in sub.choices.items()} == dict.fromkeys(sub.choices, False)
+    with pytest.raises(SystemExit) as info:
+        main(["stats", "locomo", "--data", str(tmp_path)])
+    assert info.value.code == 2 and "unrecognized arguments: --data " in capsys.readouterr().err

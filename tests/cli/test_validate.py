@@ -9,7 +9,7 @@ import pytest
 
 from himga.cli import main
 from himga.errors import SourceFormatError
-from himga.validate import validate
+from himga.validate import format_report, validate
 
 LOCOMO_COUNTS = {
     "malformed_evidence": 6,
@@ -20,6 +20,7 @@ LOCOMO_COUNTS = {
     "dangling_evidence": 2,
     "duplicate_question": 12,
     "duplicate_turn_id": 0,
+    "third_speaker": 0,
 }
 
 
@@ -92,7 +93,23 @@ def test_cli_table_and_json(shared_data, tmp_path, capsys):
 
 def test_cli_json_to_stdout_only(shared_data, capsys):
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo" / "locomo10.json"), "--json", "-"]) == 0
-    assert json.loads(capsys.readouterr().out)["counts"] == LOCOMO_COUNTS
+    report = json.loads(capsys.readouterr().out)
+    assert (report["counts"], report["config"]) == (LOCOMO_COUNTS, "default")  # the config as himga stats names it
+
+
+def test_the_config_is_the_one_the_build_resolves(shared_data):
+    oracle = validate("longmemeval", data_dir=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle")
+    assert oracle.config == "oracle"
+    assert format_report(oracle).startswith("himga validate longmemeval (oracle): longmemeval_oracle_pair.json (2 samples)")
+
+
+def test_a_third_speaker_is_reported(tmp_path):
+    record = {"sample_id": "s1", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}, {"speaker": "Mallory", "dia_id": "D1:2", "text": "psst"},
+        {"speaker": "Mallory", "dia_id": "D1:3", "text": "again"}]}, "qa": []}
+    (tmp_path / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
+    report = validate("locomo", data_dir=tmp_path)
+    assert _of(report, "third_speaker") == [("s1", "", "'Mallory' on 2 messages (speakers 'Ann' and 'Bob')")]
 
 
 def test_validate_writes_no_cache(shared_data, tmp_path, monkeypatch):
@@ -115,9 +132,11 @@ def test_longmemeval_oracle_sample(shared_data):
         "answer_session_without_has_answer": 7,
         "answer_session_not_in_haystack": 0,
         "unparseable_date": 0,
+        "unknown_question_type": 0,
         "dangling_evidence": 0,
         "duplicate_question": 0,
         "duplicate_turn_id": 0,
+        "third_speaker": 0,
         }
     assert _of(report, "session_after_question")[0] == (
         "gpt4_78cf46a3", "session answer_5a78688d_2", "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14")
@@ -157,7 +176,8 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
     assert report.counts == {
         "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4,
         "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
-        "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
+        "unknown_question_type": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
+        "third_speaker": 0,
     }
     assert _of(report, "session_after_question") == [("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")]
     assert _of(report, "blank_turn")[:2] == [

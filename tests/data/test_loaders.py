@@ -55,3 +55,14 @@ def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
     assert str(caught.value) == message
     for internal in ("filename", "repo_id", "revision", "sha256", "writer_batch_size", "description", "version", "errata_sha256"):
         assert internal not in message
+
+
+def test_arguments_of_the_wrong_type_are_configuration_errors(tmp_path):
+    """``lazy="yes"`` counted as true and ``load_locomo(123)`` was a bare TypeError."""
+    for call in (lambda: load_locomo(tmp_path, lazy="yes"), lambda: load_longmemeval(tmp_path, lazy="no"),
+                 lambda: load_dataset("locomo", data_dir=tmp_path, lazy=1)):
+        with pytest.raises(ConfigurationError, match=r"^lazy: expected True or False, got ('yes'|'no'|1)$"):
+            call()
+    with pytest.raises(ConfigurationError) as info:
+        load_locomo(123)
+    assert str(info.value) == "locomo: the source path must be a str or a path (os.PathLike), got int 123"

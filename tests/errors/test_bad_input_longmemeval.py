@@ -112,6 +112,17 @@ CASES = [
     ("NUL in question_id", _mutated(_set("question_id", "x\0y")), f"{FILE}: $[1].question_id: expected an id without control characters, got 'x\\x00y'"),
     ("ESC in a session id", _mutated(_set("haystack_session_ids", 0, "s1\x1b[31m")), f"{FILE}: $[1].haystack_session_ids[0]: expected an id without control characters, got 's1\\x1b[31m' {Q2}"),
     ("tab in an answer session id", _mutated(_set("answer_session_ids", ["s\t1"])), f"{FILE}: $[1].answer_session_ids[0]: expected an id without control characters, got 's\\t1' {Q2}"),
+    # ids a TREC file cannot hold: whitespace of any kind, or nothing at all
+    ("question_id with a space", _mutated(_set("question_id", "q 1")), f"{FILE}: $[1].question_id: expected an id without whitespace, got 'q 1'"),
+    ("empty question_id", _mutated(_set("question_id", "")), f"{FILE}: $[1].question_id: expected a non-empty id, got ''"),
+    ("question_id with a no-break space", _mutated(_set("question_id", "q\xa0x")), f"{FILE}: $[1].question_id: expected an id without whitespace, got 'q\\xa0x'"),
+    ("question_id with a line separator", _mutated(_set("question_id", "q\u2028x")), f"{FILE}: $[1].question_id: expected an id without whitespace, got 'q\\u2028x'"),
+    ("session id with a space", _mutated(_set("haystack_session_ids", 0, "s 1")), f"{FILE}: $[1].haystack_session_ids[0]: expected an id without whitespace, got 's 1' {Q2}"),
+    ("empty answer session id", _mutated(_set("answer_session_ids", [""])), f"{FILE}: $[1].answer_session_ids[0]: expected a non-empty id, got '' {Q2}"),
+    # has_answer decides relevance: true or false, nothing else
+    ("has_answer 'yes'", _mutated(_set("haystack_sessions", 0, 0, "has_answer", "yes")), f"{FILE}: $[1].haystack_sessions[0][0].has_answer: expected boolean, got string {Q2}"),
+    ("has_answer null", _mutated(_set("haystack_sessions", 0, 0, "has_answer", None)), f"{FILE}: $[1].haystack_sessions[0][0].has_answer: expected boolean, got null {Q2}"),
+    ("has_answer 1", _mutated(_set("haystack_sessions", 0, 1, "has_answer", 1)), f"{FILE}: $[1].haystack_sessions[0][1].has_answer: expected boolean, got number {Q2}"),
     # numbers beyond a double, integers beyond 64 bits (§11: the C parser's limit, explained)
     ("answer 1e400", _mutated(_set("answer", "X")).replace(b'"X"', b"1e400"), f"{FILE}: $[1]: {NOT_FINITE}: parse error: numeric (floating point) overflow {Q2}"),
     ("answer -1e400", _mutated(_set("answer", "X")).replace(b'"X"', b"-1e400"), f"{FILE}: $[1]: {NOT_FINITE}: parse error: numeric (floating point) overflow {Q2}"),

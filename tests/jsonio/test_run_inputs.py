@@ -141,3 +141,43 @@ def test_sources_and_records_tell_json_lines_by_one_rule():
     cases = {b'{"a": 1}\n{"a": 2}\n': True, b'{"a": 1}\n': False, b'[{"a": 1}]': False, b'{\n "a": 1\n}\n': False,
              b'\xef\xbb\xbf {"a": 1}\n\n{"b": 2}': True, b'{"a": 1\n{"a": 2}\n': False}
     assert {data: json_lines_by_content(io.BytesIO(data).read) for data in cases} == cases
+
+
+# ---- a bound on each line: /dev/zero or a file of one endless line ends in an error, not in memory exhaustion ----
+
+
+def test_the_line_limit():
+    from himga.jsonio.run_inputs import MAX_LINE_BYTES
+
+    assert MAX_LINE_BYTES == 64 * 2**20
+
+
+def test_a_line_past_the_limit_is_refused_naming_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.setattr("himga.jsonio.run_inputs.MAX_LINE_BYTES", 100)
+    path = _file(tmp_path, "p.jsonl", GOOD + GOOD + b'{"question_id": "c", "hypothesis": "' + b"x" * 100 + b'"}\n')
+    assert _error(read_predictions, path) == ("p.jsonl: line 3: longer than 100 bytes, the limit of a line of a run's "
+                                              "input (himga.jsonio.run_inputs.MAX_LINE_BYTES): write one record per line")
+    exactly = _file(tmp_path, "q.jsonl", b'{"question_id": "a", "hypothesis": "' + b"x" * (100 - 38) + b'"}\n')
+    assert len(exactly.read_bytes()) == 101 and read_predictions(exactly)  # 100 bytes and the newline: read
+    ids = _file(tmp_path, "ids.txt", b"a\n" + b"b" * 101)
+    assert _error(read_id_lines, ids).startswith("ids.txt: line 2: longer than 100 bytes")
+
+
+def test_dev_zero_stops_at_the_limit(tmp_path, capsys):
+    """A character device of endless bytes: read up to the limit (64 MiB), then one error line."""
+    from himga.cli import main
+
+    assert main(["score", "locomo", "/dev/zero", "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("himga: error: zero: line 1: longer than 67,108,864 bytes, the limit of a line of a "
+                                       "run's input (himga.jsonio.run_inputs.MAX_LINE_BYTES): write one record per line\n")
+
+
+def test_memory_stays_bounded_on_dev_zero(tmp_path):
+    """In a process limited to 1 GiB of address space, reading /dev/zero is the error above, not a MemoryError."""
+    import subprocess
+
+    script = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+              "from himga.jsonio.run_inputs import read_records\n"
+              "try:\n    read_records('/dev/zero')\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:42])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout == "SourceFormatError zero: line 1: longer than 67,108,864 bytes\n", done.stderr

@@ -41,8 +41,13 @@ def test_an_output_that_is_an_input_is_refused(gold, shared_data, tmp_path, caps
                                            "refusing to overwrite an input\n")
     source = shared_data / "locomo" / "locomo10.json"
     assert main(_args(gold, shared_data, tmp_path, "--out", str(source))) == 2
-    assert capsys.readouterr().err == (f"himga: error: --out {str(source)!r} is the source locomo10.json file "
-                                       f"{str(source)!r}: refusing to overwrite an input\n")
+    assert capsys.readouterr().err == (f"himga: error: --out {str(source)!r} is inside the source folder "
+                                       f"{str(source.parent)!r}: write outputs elsewhere (a later load of the sources "
+                                       "would read them as sources)\n")
+    as_file = ["score", "locomo", str(gold), "--data-dir", str(source), "--cache-dir", str(tmp_path / "c"), "--out", str(source)]
+    assert main(as_file) == 2  # the source given as a file: the output is that file
+    assert capsys.readouterr().err == (f"himga: error: --out {str(source)!r} is the source file {str(source)!r}: "
+                                       "refusing to overwrite an input\n")
     assert gold.read_bytes() == before
 
 

@@ -76,6 +76,8 @@ def cli_routes(capsys):
         assert printed.pop("dataset") == dataset
         assert printed.pop("config") == (config or {"locomo": "default", "longmemeval": "oracle"}[dataset])  # the sources here
         printed.pop("note", None)
+        sources = printed.pop("sources")  # the provenance lines, as the table's "source:" lines
+        assert sources and all(isinstance(line, str) for line in sources)
         assert printed == dataset_stats(samples)
         return samples
 

@@ -100,7 +100,8 @@ def test_errata_paths(tmp_path, capsys):
     source.write_text(json.dumps(ONE))
     (tmp_path / "dir ü").mkdir()
     for errata, expected in (("", "locomo: the errata path is empty: give a file (leave it out for the pinned errata)"),
-                             (str(tmp_path / "dir ü"), f"locomo: errata file '{tmp_path}/dir ü' is a directory, expected a file")):
+                             (str(tmp_path / "dir ü"), f"locomo: errata file '{tmp_path}/dir ü' is a directory, expected a file"),
+                             ("/dev/null", "locomo: errata file '/dev/null' is a character device, expected a file")):
         with pytest.raises(ConfigurationError) as e:
             load_dataset("locomo", data_dir=source, gold="audited", errata=errata, cache_dir=tmp_path / "c")
         assert str(e.value) == expected

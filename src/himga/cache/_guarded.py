@@ -8,7 +8,9 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
   so it is renamed into place with the cache.
 * ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
   ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow read
-  error becomes a :class:`~himga.errors.CacheError` naming the folder.
+  error becomes a :class:`~himga.errors.CacheError` naming the folder; then the builder's :meth:`~GuardedBuilder.load_warnings`.
+* ``download_and_prepare``: a folder holding the manifest but not ``dataset_info.json`` (removed after the build)
+  is a damaged cache (``datasets`` would take it for unbuilt and rebuild over it).
 * ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
   the user cannot write) is read without writing anything; an incomplete one is a ``CacheError`` saying
   the cache is read-only; a full disk while building is a ``CacheError`` naming the folder (``datasets``
@@ -38,6 +40,7 @@ import os
 import shutil
 import threading
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 
 import datasets
@@ -48,6 +51,7 @@ from himga.cache import _manifest as cache
 from himga.entry import entry_of_builder
 from himga.cache._progress import split_generator
 from himga.errors import CacheError, ConfigurationError, HimgaError
+from himga.sources import reading_sources, unreadable_source
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
 
@@ -214,14 +218,33 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     """
 
     @classmethod
-    def check_config_keywords(cls, kwargs: dict) -> None:
-        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field (before a
-        subclass decides anything from the others).
+    def check_split_names(cls, data_files) -> None:
+        """Refuse ``data_files`` given as ``{split: files}`` with a split other than ``test``, the one split every
+        himga build makes (``datasets`` would merge ``{"train": a, "test": b}`` into it silently). The one rule of
+        every route: the builder itself, :func:`himga.cache.make_builder`, ``datasets.load_dataset("himga_…")``.
 
         Raises:
-            ConfigurationError: names the keyword and the config's documented options.
+            ConfigurationError: ``longmemeval: data_files split 'train': himga builds one split, 'test'; pass the
+                files as a list, or as {'test': [...]}``.
+        """
+        if not isinstance(data_files, Mapping):
+            return
+        for split in data_files:
+            if str(split) != str(datasets.Split.TEST):
+                entry = entry_of_builder(cls)
+                raise ConfigurationError(f"{entry.name if entry is not None else cls.__name__}: data_files split {str(split)!r}: "
+                                         "himga builds one split, 'test'; pass the files as a list, or as {'test': [...]}")
+
+    @classmethod
+    def check_config_keywords(cls, kwargs: dict) -> None:
+        """Refuse a keyword that is neither a ``DatasetBuilder`` argument nor a config field, and ``data_files`` of
+        another split than ``test`` (:meth:`check_split_names`), before a subclass decides anything from the others.
+
+        Raises:
+            ConfigurationError: names the keyword and the config's documented options, or the split.
         """
         _check_config_keywords(cls, kwargs)
+        cls.check_split_names(kwargs.get("data_files"))
 
     #: ``config_rule(config_name, data_dir, data_files, builder_configs, default) -> config name``: the config a source
     #: says by its names (LongMemEval's file names, BEAM's tier folders), checked against the one asked for; ``None``:
@@ -229,7 +252,7 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     config_rule = None
 
     def __init__(self, *args, config_name: str | None = None, **kwargs):
-        _check_config_keywords(type(self), kwargs)  # a misspelled option first, then the source's config
+        type(self).check_config_keywords(kwargs)  # a misspelled option and a foreign split first, then the source's config
         rule = type(self).config_rule
         if rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
             config_name = rule(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs,
@@ -261,13 +284,37 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
 
         Raises:
             ConfigurationError: ``data_files`` that match no file; and as :attr:`files_rule`.
+            SourceUnreadableError: the source folder cannot be listed.
         """
         if self.config.data_files is not None:
             files = [Path(f) for split_files in self.config.data_files.values() for f in split_files]
             if not files:
                 raise ConfigurationError(f"{self.name}: data_files matched no file")
             return files
-        return type(self).files_rule(self.config, self.config.data_dir or None)
+        with reading_sources(self._benchmark_name(), self._source_roots()):
+            return type(self).files_rule(self.config, self.config.data_dir or None)
+
+    def _benchmark_name(self) -> str:
+        """The catalogue name of this builder's benchmark (``"locomo"``), for messages."""
+        entry = entry_of_builder(type(self))
+        return entry.name if entry is not None else self.name
+
+    def _source_roots(self) -> list[str]:
+        """The source paths given to this build: ``data_dir`` (a file or a folder) and the ``data_files``."""
+        roots = [str(self.config.data_dir)] if self.config.data_dir else []
+        if self.config.data_files is not None:
+            roots += [str(f) for split_files in self.config.data_files.values() for f in split_files]
+        return roots
+
+    def generate_examples(self, files: list[Path]):
+        """``(key, row)`` of ``files`` as the build generates them (:meth:`_generate_examples`), without writing
+        anything (``himga validate``), with the build's errors.
+
+        Raises:
+            SourceUnreadableError: a source file cannot be read; and what :meth:`_generate_examples` raises.
+        """
+        with reading_sources(self._benchmark_name(), [*self._source_roots(), *map(str, files)]):
+            yield from self._generate_examples(files=tuple(str(f) for f in files))
 
     def _split_generators(self, dl_manager):
         # One generator over all files, given as a tuple (datasets would shard a list): a sample's running
@@ -277,6 +324,8 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     def download_and_prepare(self, output_dir=None, *args, **kwargs):
         target = str(output_dir or self.cache_dir)
         folder, local = Path(target), "://" not in target
+        if local and (folder / cache.MANIFEST).exists() and not (folder / cache.INFO_FILE).exists():
+            cache.check_sizes(folder)  # a built cache without dataset_info.json: damaged, never rebuilt over silently
         if local and not (folder / cache.INFO_FILE).exists() and not _writable(folder.parent):
             raise _read_only(folder)
         with _read_only_tolerant_locks():
@@ -291,12 +340,15 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                     raise _read_only(folder, denied) from e
                 if (damage := _damage(folder)) is not None:
                     raise damage from e
+                if (unreadable := unreadable_source(self._benchmark_name(), e, self._source_roots())) is not None:
+                    raise unreadable from e  # an OSError about a source, also behind datasets' wrapper
                 if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := unwrap(e)) is not e:
                     raise ours from e  # datasets.load_dataset too raises our error (the source file and path)
                 raise
 
     def _save_info(self):
         super()._save_info()
+        self._built_here = True  # this object built the rows and logged as it went: as_dataset need not repeat it
         if "://" not in str(self._output_dir):  # the build's .incomplete folder, renamed into place next
             cache.record(self._output_dir)
 
@@ -319,7 +371,17 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 spec = "+".join(self.info.splits) if str(spec) == "all" else str(spec)
             expected = make_file_instructions(self.dataset_name, splits, spec, "arrow", str(folder)).num_examples
             cache.check_rows(folder, str(spec), ds.num_rows, expected)
+            if not self.__dict__.get("_built_here"):
+                self.load_warnings(ds)
         return result
+
+    def load_warnings(self, dataset: datasets.Dataset) -> None:
+        """Log, on every load of a built cache, what the build logged about its rows (a LongMemEval question type
+        the benchmark does not have): a load served from the cache would otherwise say nothing. Default: nothing.
+
+        Args:
+            dataset: The rows read (a split or a slice), memory-mapped.
+        """
 
 
 def _splits_read(split, result) -> list:

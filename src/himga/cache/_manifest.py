@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,7 +29,8 @@ import xxhash
 
 from himga.errors import CacheError
 
-__all__ = ["HASH", "INFO_FILE", "MANIFEST", "check_rows", "check_sizes", "damaged", "undecodable", "find_caches", "record", "verify"]
+__all__ = ["HASH", "INFO_FILE", "MANIFEST", "check_rows", "check_sizes", "damaged", "undecodable", "find_caches", "find_incomplete",
+           "record", "verify"]
 
 #: The manifest's file name inside a cache folder.
 MANIFEST = "himga_checksums.json"
@@ -105,23 +107,34 @@ def _read_manifest(folder: Path) -> dict[str, dict] | str:
     return files
 
 
+def _file_problem(folder: Path, name: str, entry: dict) -> str | None:
+    """What is wrong with file ``name`` of ``folder`` against its manifest ``entry`` (``stat`` only), or ``None``:
+    the one wording of an open (:func:`check_sizes`) and of :func:`verify`."""
+    try:
+        found = (folder / name).stat()
+    except FileNotFoundError:
+        return f"{name} is missing"
+    if not stat.S_ISREG(found.st_mode):
+        return f"{name} is a folder, not a file" if stat.S_ISDIR(found.st_mode) else f"{name} is not a regular file"
+    if found.st_size != entry["size"]:
+        return f"{name} has {found.st_size:,} bytes, {entry['size']:,} when it was built"
+    return None
+
+
 def check_sizes(folder: str | os.PathLike) -> None:
     """Check that every file listed in ``folder``'s manifest exists with its recorded size (``stat`` only).
 
     Raises:
-        CacheError: the manifest is missing or unreadable, or a file is missing or has another size.
+        CacheError: the manifest is missing or unreadable, or a file (``dataset_info.json`` included) is missing,
+            is no regular file, or has another size.
     """
     folder = Path(folder)
     files = _read_manifest(folder)
     if isinstance(files, str):
         raise damaged(folder, files)
     for name, entry in files.items():
-        try:
-            size = (folder / name).stat().st_size
-        except FileNotFoundError:
-            raise damaged(folder, f"{name} is missing") from None
-        if size != entry["size"]:
-            raise damaged(folder, f"{name} has {size:,} bytes, {entry['size']:,} when it was built")
+        if (problem := _file_problem(folder, name, entry)) is not None:
+            raise damaged(folder, problem)
 
 
 def check_rows(folder: str | os.PathLike, split: str, rows: int, expected: int | None) -> None:
@@ -162,12 +175,9 @@ def verify(folder: str | os.PathLike) -> list[str]:
         return [files]
     problems = []
     for name, entry in files.items():
-        path = folder / name
-        if not path.is_file():
-            problems.append(f"{name} is missing")
-        elif (size := path.stat().st_size) != entry["size"]:
-            problems.append(f"{name} has {size:,} bytes, {entry['size']:,} when it was built")
-        elif (actual := file_hash(path)) != entry[HASH]:
+        if (problem := _file_problem(folder, name, entry)) is not None:
+            problems.append(problem)
+        elif (actual := file_hash(folder / name)) != entry[HASH]:
             problems.append(f"{name}: {HASH} {actual}, {entry[HASH]} when it was built (bytes altered)")
     if problems:
         return problems
@@ -204,3 +214,16 @@ def find_caches(root: str | os.PathLike, names: Iterable[str]) -> list[Path]:
         for marker in (INFO_FILE, MANIFEST):
             found.update(p.parent for p in root.glob(f"{name}/*/*/*/{marker}") if not p.parent.name.endswith(".incomplete"))
     return sorted(found)
+
+
+def find_incomplete(root: str | os.PathLike, names: Iterable[str]) -> list[Path]:
+    """The ``<hash>.incomplete`` folders under a ``datasets`` cache root, sorted: what a build killed before its end
+    (SIGKILL, a crash, power loss) leaves, or a build still running. Nothing reads them; ``datasets`` builds the same
+    inputs into the same folder again and removes it.
+
+    Args:
+        root: A ``datasets`` cache folder.
+        names: Builder names, as for :func:`find_caches`.
+    """
+    root = Path(root)
+    return sorted(p for name in names for p in root.glob(f"{name}/*/*/*.incomplete") if p.is_dir())

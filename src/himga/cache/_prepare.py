@@ -18,7 +18,7 @@ from himga.cache._guarded import unwrap
 from himga.cache._progress import rows_progress
 from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
-from himga.sources import check_source_kind, source_path
+from himga.sources import check_source_kind, reading_sources, source_path
 
 __all__ = [
     "build_files",
@@ -60,7 +60,8 @@ def make_builder(
             (:meth:`~himga.catalog.Benchmark.check_options`).
 
     Raises:
-        ConfigurationError: unknown dataset, config or option value; a source that does not exist.
+        ConfigurationError: unknown dataset, config or option value; a source that does not exist; ``data_files``
+            as ``{split: files}`` with another split than ``test``.
     """
     entry = entry_of(entry)
     entry.check_options(options, make_builder)
@@ -79,10 +80,11 @@ def path_builder(entry: Benchmark, config: str | None, path: str | Path | None, 
     if path is not None:
         check_source_kind(entry.name, path)
         path = Path(path).expanduser()
-        if path.is_file():
-            data_files = [str(path)]
-        else:
-            data_dir = path
+        with reading_sources(entry.name, [path]):
+            if path.is_file():
+                data_files = [str(path)]
+            else:
+                data_dir = path
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, **kwargs)
 
 
@@ -116,17 +118,21 @@ def unchecked_builder(
         data_dir, data_files = _default_source(entry, config)
     files = None
     if data_files is not None:
-        files = source_files(data_files, base=data_dir)
+        entry.builder.check_split_names(data_files)
+        with reading_sources(entry.name):  # only the files named are examined here
+            files = source_files(data_files, base=data_dir)
         data_dir = None
     else:
         data_dir = existing_source(entry, data_dir)
+    with reading_sources(entry.name, [data_dir, *(files or [])]):  # the key lists a folder and stats each file
+        key = cache_key(entry, data_dir, files)
     try:
         return entry.builder(
             cache_dir=str(cache_dir) if cache_dir is not None else None,
             config_name=config,
             data_dir=data_dir,
             data_files=escaped(files) if files is not None else None,
-            hash=cache_key(entry, data_dir, files),
+            hash=key,
             **options,
         )
     except TypeError as e:  # an option the config does not have
@@ -244,7 +250,8 @@ def prepare(builder: datasets.GeneratorBasedBuilder, **kwargs: Any) -> datasets.
             ``datasets`` writes to a temporary folder and renames it on success).
         CacheError: a damaged cache, an incomplete read-only one, a full disk (see
             :mod:`himga.cache._guarded`).
-        OSError: what stopped a build that ``datasets`` wrapped, e.g. an unreadable source file.
+        SourceUnreadableError: a source file or folder cannot be read (:func:`himga.sources.unreadable_source`).
+        OSError: another operating-system error that stopped a build ``datasets`` wrapped.
     """
     try:
         with rows_progress():  # no "Generating test split: 0 examples" above an error

@@ -4,14 +4,18 @@ Each command is one function ``cmd_<name>(args) -> int`` (:mod:`himga.cli._comma
 :mod:`himga.cli._score`), registered in :func:`build_parser`; the arguments they share are in
 :mod:`himga.cli._args`.
 Errors from himga (bad input, offline, ...) print one line to stderr and exit with status 2; Ctrl-C
-prints one line and exits with 130.
+prints one line and exits with 130, SIGTERM (``kill``, ``timeout``, a job scheduler) likewise with 143: both unwind
+as an exception, so a build in progress removes its ``.incomplete`` folder and caches nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 
 from himga.errors import HimgaError, redacted
 
@@ -40,6 +44,15 @@ def __getattr__(name: str):
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` without abbreviations (``--data`` is not ``--data-dir``: a typo of a flag, or a
+    flag added later, must not silently pick another one); subcommands' parsers are of this class too."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``himga`` command, one subcommand per command.
 
@@ -51,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  add_source_args)
     import himga.cli as commands  # the cmd_* functions, looked up here (imported on first use, see __getattr__)
 
-    parser = argparse.ArgumentParser(prog="himga", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="himga", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -119,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
     p.set_defaults(func=commands.cmd_sources)
 
-    p = sub.add_parser("verify", help="re-hash every file of the built caches and count their rows (changes nothing)")
+    p = sub.add_parser("verify", help="re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes nothing)")
     p.add_argument("dataset", nargs="*", metavar="{" + ",".join(DATASETS) + "}", help="which benchmarks' caches (default: every one)")
     add_cache_dir(p)
     p.set_defaults(func=commands.cmd_verify)
@@ -137,6 +150,27 @@ def _one_line(message: str) -> str:
     return message if message.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread: whatever cleans up after Ctrl-C cleans up after it."""
+
+
+def _terminate(signum, frame):
+    raise _Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds():
+    """While the block runs (in the main thread), SIGTERM raises :class:`_Terminated` instead of killing the process."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``himga`` console script; returns the exit status."""
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # as argparse answers it, without the catalogue
@@ -144,14 +178,16 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(0)
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        with _sigterm_unwinds():
+            return args.func(args)
     except (HimgaError, OSError) as e:  # bad input, offline, unwritable output: one line, no traceback
         if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
             return 0
         print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's status for SIGINT; builds cache nothing
-        print("himga: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: one line, the shell's status for the signal; builds cache nothing
+        terminated = isinstance(e, _Terminated)
+        print(f"himga: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
 

@@ -46,24 +46,29 @@ def cmd_stats(args: argparse.Namespace) -> int:
         audit = entry.gold_report.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
+    from himga.sources import provenance_lines
+    from himga.cache import build_files
+
+    sources = provenance_lines(entry, build_files(entry, args.config, args.data_dir))
+    errata = None
+    if audit is not None:
+        from himga.sources import provenance
+
+        _folder, pin = entry.auxiliary_pin("errata")
+        errata = provenance(entry.gold_report.errata_file(args.errata), [pin])
     if args.json:
-        print(json.dumps({**stats, "note": note} if note else stats, indent=2))
+        extra = {"note": note} if note else {}
+        print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
     else:
         print(format_stats(title, stats))
         if note:
             print(f"note: {note}")
         if audit is not None:
             print(entry.gold_report.format_summary(audit))
-        from himga.sources import provenance_lines
-        from himga.cache import build_files
-
-        for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):
+        for line in sources:
             print(f"source: {line}")
-        if audit is not None:
-            from himga.sources import provenance
-
-            _folder, pin = entry.auxiliary_pin("errata")
-            print(f"errata: {provenance(entry.gold_report.errata_file(args.errata), [pin])}")
+        if errata is not None:
+            print(f"errata: {errata}")
     if args.plot:
         from himga.report.plot import plot_stats
 
@@ -78,10 +83,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
                    num_shards=args.num_shards, gold=args.gold, errata=args.errata, view=args.view)
     for config, size in sizes.items():
-        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {args.out_dir}/data/{config}/'}"
+        folder = Path(args.out_dir) / "data" / config
+        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {folder}/'}"
                  if size is not None else "on the card (no split size known)")
         print(f"{args.dataset}/{config}: {where}")
-    print(f"card: {args.out_dir}/README.md")
+    print(f"card: {Path(args.out_dir) / 'README.md'}")
     entry = benchmark(args.dataset)
     for config in sizes:
         if note := entry.note(config) if config in entry.configs else None:
@@ -122,29 +128,27 @@ def cmd_qrels(args: argparse.Namespace) -> int:
 
     summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    out = Path(args.out_dir)
     for name, lines in summary.lines.items():
-        print(f"  {args.out_dir}/{name}: {lines} lines")
-    gold = json.loads((Path(args.out_dir) / "identity.json").read_text(encoding="utf-8"))["gold"]
+        print(f"  {out / name}: {lines} lines")
+    gold = json.loads((out / "identity.json").read_text(encoding="utf-8"))["gold"]
     errata = f" ({gold['errata']}, sha256 {gold['errata_sha256']})" if gold["errata"] else ""
-    print(f"  {args.out_dir}/identity.json: gold {gold['variant']}{errata}")
+    print(f"  {out / 'identity.json'}: gold {gold['variant']}{errata}")
     for qid, doc in summary.dangling:
         print(f"dangling: query {qid} cites {doc}, which is no turn of the conversation (kept as relevant)")
     return 0
 
 
 def cmd_subset(args: argparse.Namespace) -> int:
-    from himga.runs import check_outputs
+    from himga.runs import check_outputs, source_inputs
     from himga.subset import subset, write_ids
-    from himga.cache import build_files
 
-    inputs = {"errata": getattr(args, "errata", None),
-              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+    inputs = {"errata": getattr(args, "errata", None), "source": args.data_dir}
     check_outputs({"out": args.out}, inputs)  # before the draw
     drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
                    stratify=args.stratify, keep_abstention=args.keep_abstention, exclude_category=args.exclude_category,
                    exclude_type=args.exclude_type, **_options(args))
-    files = build_files(benchmark(args.dataset), args.config, args.data_dir)
-    check_outputs({"out": args.out}, {**inputs, **{f"source {Path(f).name}": f for f in files}})
+    check_outputs({"out": args.out}, {**inputs, **source_inputs(benchmark(args.dataset), args.config, args.data_dir)})
     write_ids(drawn.ids, args.out)
     how = []
     if args.stratify:
@@ -183,12 +187,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     from datasets import config
 
-    from himga.cache import find_caches, verify
+    from himga.cache import find_caches, find_incomplete, verify
     from himga.errors import CacheError
 
     if unknown := sorted(set(args.dataset) - set(DATASETS)):  # not argparse choices: nargs="*" rejects none given
         raise ConfigurationError(f"unknown dataset {', '.join(map(repr, unknown))}; expected one of {list(DATASETS)}")
     root = args.cache_dir or config.HF_DATASETS_CACHE
+    if args.cache_dir is not None and Path(root).exists() and not Path(root).is_dir():
+        from himga.sources import path_kind
+
+        raise ConfigurationError(f"--cache-dir {str(root)!r} is {path_kind(root)}, not a folder")
     if args.cache_dir is not None and not Path(root).is_dir():  # a mistyped folder must not read as "nothing wrong"
         raise ConfigurationError(f"--cache-dir {str(root)!r}: no such folder")
     if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
@@ -204,6 +212,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         bad += [folder] if problems else []
     if not folders:
         print(f"no himga caches under {root}")
+    for left in find_incomplete(root, args.dataset or DATASETS):  # not damage: nothing reads them
+        size = sum(p.stat().st_size for p in left.rglob("*") if p.is_file())
+        print(f"left     {left} ({size / 1e6:,.1f} MB): left by an interrupted (or a running) build; nothing reads it, and the "
+              f"next build of the same inputs replaces it; to free the space: rm -rf {shlex.quote(str(left))}")
     if bad:
         remove = " ".join(shlex.quote(str(f)) for f in bad)
         raise CacheError(root, f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: rm -rf {remove}")

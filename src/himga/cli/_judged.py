@@ -129,7 +129,7 @@ def run_judged(args: argparse.Namespace) -> int:
     options = builder_options(args)
     outputs = {"--out": args.out, "--prompts": args.prompts}
     inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
-              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+              "source": args.data_dir}
     for i, path in enumerate(args.probe_report or []):
         inputs[f"probe report {i + 1}"] = path
     check_outputs(outputs, inputs)

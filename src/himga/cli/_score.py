@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from himga.errors import ConfigurationError
 
@@ -105,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("only one input can be '-' (standard input)")
     outputs = {"--out": args.out, "--prompts": args.prompts}
     inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
-              "source": args.data_dir if args.data_dir and not Path(args.data_dir).is_dir() else None}
+              "source": args.data_dir}
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build

@@ -14,6 +14,7 @@ import datasets
 
 from himga.cache import path_builder, prepare
 from himga.catalog import Benchmark, benchmark
+from himga.errors import ConfigurationError
 
 from .ids import read_ids, rows_with_ids
 from .lazy import LazySamples
@@ -47,6 +48,7 @@ def build_dataset(
     Raises:
         ConfigurationError: unknown name, config or option.
         SourceFormatError: a malformed source file (names the file and the record path).
+        SourceUnreadableError: a source file or folder cannot be read (no permission, an I/O error).
         DownloadError, ChecksumError: the default source could not be fetched or verified.
     """
     entry = benchmark(name)
@@ -77,6 +79,20 @@ def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
         scoped = benchmark(name).relevance.scoped_ids  # ids unique within a sample only: qualified, as item_id does
         pairs.append((sample_id, [f"{sample_id}:{q}" for q in local] if scoped else local))
     return pairs
+
+
+def _checked(name: str, caller, options: dict[str, Any], lazy: Any) -> Benchmark:
+    """The entry called ``name``, after the checks of a loader's arguments (before any build).
+
+    Raises:
+        ConfigurationError: an unknown name or option; ``lazy`` that is not ``True`` or ``False`` (``"yes"`` would
+            otherwise count as true, ``"no"`` too).
+    """
+    entry = benchmark(name)
+    entry.check_options(options, caller)
+    if not isinstance(lazy, bool):
+        raise ConfigurationError(f"lazy: expected True or False, got {lazy!r}")
+    return entry
 
 
 def _samples(dataset: datasets.Dataset, lazy: bool, ids: str | Path | None = None) -> list[Sample] | LazySamples:
@@ -126,8 +142,7 @@ def load_locomo(
         >>> samples[0].sessions[0].date_str  # doctest: +SKIP
         '1:56 pm on 8 May, 2023'
     """
-    entry = benchmark("locomo")
-    entry.check_options(options, load_locomo)
+    entry = _checked("locomo", load_locomo, options, lazy)
     return _samples(_build(entry, None, path, cache_dir, options), lazy, ids)
 
 
@@ -167,8 +182,7 @@ def load_longmemeval(
             file (holding other configs' files), or with the files of several configs.
         SourceChangedError: the file changed while it was read.
     """
-    entry = benchmark("longmemeval")
-    entry.check_options(options, load_longmemeval)
+    entry = _checked("longmemeval", load_longmemeval, options, lazy)
     return _samples(_build(entry, config, path, cache_dir, options), lazy, ids)
 
 
@@ -203,6 +217,5 @@ def load_dataset(
         ValueError: unknown ``name`` (a :class:`~himga.errors.ConfigurationError`).
         DownloadError: offline with no local copy; the message says where to put the file.
     """
-    entry = benchmark(name)
-    entry.check_options(options, load_dataset)
+    entry = _checked(name, load_dataset, options, lazy)
     return _samples(_build(entry, config, data_dir, cache_dir, options), lazy, ids)

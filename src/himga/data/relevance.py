@@ -196,10 +196,6 @@ LONGMEMEVAL = RelevanceRule(
     scoped_ids=False,
 )
 
-def _speaker_lines(session) -> str:
-    return "\n".join(f"{m.role}: {m.content}" for m in session.messages)
-
-
 #: LoCoMo (and LoCoMo-Plus, whose inserted sessions' turns ``cue:1`` name no session: the session holding them
 #: counts): evidence turn ids; candidate turns are every turn with a ``turn_id``.
 LOCOMO = RelevanceRule(

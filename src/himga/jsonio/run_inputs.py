@@ -8,7 +8,8 @@ sha256 is of exactly those bytes, for the run record. The guarantees are those o
 :func:`himga.jsonio.reader.parse_json_text` (nesting bound :data:`~himga.jsonio.MAX_DEPTH`, duplicate keys,
 finite numbers, with the line's JSON path); every id is checked by :func:`himga.identifiers.id_problem`
 (at most :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` characters, no control characters) before any
-message shows it.
+message shows it. A line longer than :data:`MAX_LINE_BYTES` (64 MiB) stops the read with an error naming ``file: line N``:
+``/dev/zero`` or an endless line would otherwise grow the process without bound.
 """
 
 from __future__ import annotations
@@ -25,12 +26,17 @@ from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 from himga.jsonio.reader import parse_json_text
 from himga.jsonio._sniff import json_lines_by_content, not_json
 
-__all__ = ["STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines", "read_records"]
+__all__ = ["MAX_LINE_BYTES", "STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines", "read_records"]
 
 #: The name that reads standard input.
 STDIN = "-"
 #: An input's longest id, in characters: a LoCoMo query id qualifies a ``sample_id`` (``conv-26:0``).
 MAX_INPUT_ID_LENGTH = MAX_QUALIFIED_ID_LENGTH
+#: An input's longest line, in bytes (its newline not counted): a record of JSON Lines, an id, or a JSON array written
+#: on one line. Reading stops there (``/dev/zero`` or an endless line would exhaust memory): a one-line array
+#: larger than this is refused; JSON Lines (one record per line) has no limit on the file.
+MAX_LINE_BYTES = 64 * 2**20
+_CHUNK = 1 << 20
 
 
 @dataclass
@@ -62,14 +68,29 @@ def input_name(path: str | Path) -> str:
 
 def _read_bytes(path: str | Path, what: str) -> bytes:
     if str(path) == STDIN:
-        return sys.stdin.buffer.read()
+        return _bounded(sys.stdin.buffer, input_name(path))
     try:
         with open(path, "rb") as f:
-            return f.read()
+            return _bounded(f, input_name(path))
     except FileNotFoundError:
         raise ConfigurationError(f"{what} file {str(path)!r} does not exist") from None
     except IsADirectoryError:
         raise ConfigurationError(f"{what} file {str(path)!r} is a directory, expected a file") from None
+
+
+def _bounded(f, name: str) -> bytes:
+    """All of ``f``'s bytes, read in 1 MiB chunks; a SourceFormatError at the first line longer than :data:`MAX_LINE_BYTES`."""
+    chunks, line, current = [], 1, 0  # current: the bytes read of line number ``line``
+    while chunk := f.read(_CHUNK):
+        chunks.append(chunk)
+        for i, part in enumerate(chunk.split(b"\n")):
+            if i:
+                line, current = line + 1, 0
+            current += len(part)
+            if current > MAX_LINE_BYTES:
+                raise SourceFormatError(name, f"line {line}", f"longer than {MAX_LINE_BYTES:,} bytes, the limit of a line of a run's "
+                                        "input (himga.jsonio.run_inputs.MAX_LINE_BYTES): write one record per line")
+    return b"".join(chunks)
 
 
 def _text_lines(path: str | Path, what: str, *, json: bool, data: bytes | None = None) -> tuple[str, str, list[tuple[int, bytes, str]]]:
@@ -110,7 +131,8 @@ def read_json_lines(path: str | Path, what: str = "predictions") -> InputFile:
 
     Raises:
         SourceFormatError: not UTF-8, invalid JSON, nested too deeply, a duplicate key, a line that is not
-            an object (``pred.jsonl: line 3: expected an object, got array``), no line at all.
+            an object (``pred.jsonl: line 3: expected an object, got array``), no line at all, a line longer than
+            :data:`MAX_LINE_BYTES`.
         ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
@@ -149,7 +171,8 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
 
     Raises:
         SourceFormatError: as :func:`read_json_lines`; for an array: invalid JSON (line and column), an item that
-            is not an object (``results.json: $[3]: expected an object, got string``), an empty array.
+            is not an object (``results.json: $[3]: expected an object, got string``), an empty array, a line longer
+            than :data:`MAX_LINE_BYTES` (an array written on one line is one line).
         ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
@@ -182,8 +205,8 @@ def read_id_lines(path: str | Path) -> InputFile:
         An :class:`InputFile` whose ``lines`` hold the ids, in file order.
 
     Raises:
-        SourceFormatError: not UTF-8, an invalid id (too long, control characters), an id twice
-            (``ids.txt: line 7: 'conv-26:3' is also on line 2``), no id at all.
+        SourceFormatError: not UTF-8, an invalid id (too long, control characters, whitespace), an id twice
+            (``ids.txt: line 7: 'conv-26:3' is also on line 2``), no id at all, a line longer than :data:`MAX_LINE_BYTES`.
         ConfigurationError: the file does not exist or is a directory.
     """
     name, sha, lines = _text_lines(path, "ids", json=False)

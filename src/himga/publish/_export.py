@@ -58,6 +58,7 @@ from himga.publish._export_configs import VIEWS, export_configs, export_name, go
 from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs, shard_metadata)
 from himga.publish._source_labels import SourceFile, checked_sources, select_configs
+from himga.runs import check_outputs, source_inputs
 from himga.sources import cache_root
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs"]
@@ -261,7 +262,8 @@ def export(
 
     Raises:
         ConfigurationError: unknown dataset, config or gold variant, ``gold``/``errata`` for a benchmark
-            without gold variants; a config whose file ``data_dir`` does not give
+            without gold variants; ``out_dir`` is, holds or is inside a source file or folder, is a file or a link
+            to nothing, or cannot be written (:func:`himga.runs.check_outputs`); a config whose file ``data_dir`` does not give
             (or whose name says another config); a source file that is another config's pinned file;
             ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
             ``name`` did not write (see :func:`~himga.publish._read_export.check_export_target`; nothing is changed).
@@ -273,9 +275,11 @@ def export(
     options = gold_options(entry, gold, errata)
     if view is not None and (view not in VIEWS or options):
         raise ConfigurationError(f"{name}: view: expected one of {', '.join(VIEWS)} (without gold/errata: a view has no gold), got {view!r}")
+    outputs, inputs = {"out_dir": out_dir}, {"source": data_dir, "errata": errata}
     check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
     if card_only and data_dir is not None:  # the card an export of these files has, and nothing else
         check_export_target(name, out, [])
+        check_outputs(outputs, inputs, folders=outputs)  # not among the sources, writable
         with tempfile.TemporaryDirectory(prefix="himga-card-") as tmp:
             sizes = export(entry, Path(tmp) / "export", configs, data_dir=data_dir, cache_dir=cache_dir, num_shards=num_shards,
                            gold=gold, errata=errata, view=view)
@@ -287,8 +291,11 @@ def export(
                for c in builder_configs}  # export config → builder config
     wanted = list(targets)
     check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
+    check_outputs(outputs, inputs, folders=outputs)  # not among the sources, writable
     described: dict = {}  # each file hashed once, before any build
     sources = {target: checked_sources(entry, config, data_dir, described=described) for target, config in targets.items()}
+    for config in set(targets.values()):  # the pinned files too
+        check_outputs(outputs, {**inputs, **source_inputs(entry, config, data_dir)}, folders=outputs)
     record = gold_record(entry, options) if wanted else None  # the errata file hashed (or fetched) before any build
     out.mkdir(parents=True, exist_ok=True)
     staging = out / STAGING

@@ -24,6 +24,7 @@ recall in :mod:`himga.data.relevance`. Every file is written completely or not a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -169,8 +170,11 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         ConfigurationError: an id is empty, contains whitespace or a control character, or is longer than
             :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` (258) characters, or a query id repeats.
         OSError: the folder is not writable (no file is then replaced).
+
+    After a failure no file is replaced and the folders this call created are removed again.
     """
     out = Path(out_dir)
+    made = [p for p in (out, *out.parents) if not p.exists()]  # removed again if nothing is written
     out.mkdir(parents=True, exist_ok=True)
     names = ["queries.tsv", "excluded.tsv", "dangling.tsv"]
     names += [f"{kind}.{g}.{ext}" for g in GRANULARITIES for kind, ext in (("qrels", "txt"), ("candidates", "tsv"))]
@@ -214,10 +218,14 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
             h.close()
         for n in names:
             os.replace(out / f".{n}.tmp", out / n)
+        made = []
     finally:
         for n, h in handles.items():
             h.close()
             (out / f".{n}.tmp").unlink(missing_ok=True)
+        for folder in made:  # the folders this call made, innermost first: a failure leaves none behind
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     return summary
 
 
@@ -245,15 +253,18 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
         ``pytrec_eval`` or ``ir_measures``.
 
     Raises:
-        The errors of :func:`himga.data.build_dataset` and :func:`write_qrels`.
+        ConfigurationError: ``out_dir`` is, holds or is inside a source file or folder, is a file, or cannot be
+            written (:func:`himga.runs.check_outputs`, before the build); and the errors of
+            :func:`himga.data.build_dataset` and :func:`write_qrels`.
     """
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
+    from himga.runs import check_outputs, run_identity, source_inputs, write_text
 
-    from himga.runs import write_text
-    from himga.runs import run_identity
-
+    outputs, inputs = {"out_dir": out_dir}, {"errata": options.get("errata"), "source": data_dir}
+    check_outputs(outputs, inputs, folders=outputs)  # before the build
     ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
+    check_outputs(outputs, {**inputs, **source_inputs(name, ds.info.config_name, data_dir)}, folders=outputs)
     summary = write_qrels(LazySamples(ds), out_dir)
     identity = run_identity(name, ds.info.config_name, data_dir=data_dir, **options)
     del identity["ids"], identity["subset_fingerprint"]  # qrels cover every QA pair

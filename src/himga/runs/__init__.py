@@ -6,7 +6,7 @@ The modules behind this face are private.
 """
 
 from himga.runs._identity import GoldIdentity, fingerprint, gold_identity, run_identity, source_hashes
-from himga.runs._outputs import check_outputs, write_text
+from himga.runs._outputs import check_outputs, source_inputs, write_text
 from himga.runs._record import dumps_report, run_record, source_record
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "run_identity",
     "run_record",
     "source_hashes",
+    "source_inputs",
     "source_record",
     "write_text",
 ]

@@ -14,7 +14,8 @@ Whether a local file is byte-identical to a pinned one, or holds the same conten
 answer; :func:`offline_switch` is the one offline decision. The modules behind this face are private.
 """
 
-from himga.sources._checks import OneFileEach, check_source_kind, named_paths, path_kind, source_path
+from himga.sources._checks import (OneFileEach, check_source_kind, named_paths, path_kind, reading_sources, source_path,
+                                  unreadable_source)
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
@@ -52,10 +53,12 @@ __all__ = [
     "pinned_source",
     "provenance",
     "provenance_lines",
+    "reading_sources",
     "record_content",
     "record_sha256",
     "sha256_of",
     "source_path",
+    "unreadable_source",
     "warn_if_modified",
     "where_to_put",
 ]

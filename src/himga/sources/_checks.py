@@ -5,15 +5,16 @@ is :func:`himga.jsonio.file_identity`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.errors import ConfigurationError, HimgaError, SourceFormatError, SourceUnreadableError
 
-__all__ = ["OneFileEach", "check_source_kind", "named_paths", "path_kind", "source_path"]
+__all__ = ["OneFileEach", "check_source_kind", "named_paths", "path_kind", "reading_sources", "source_path", "unreadable_source"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
@@ -47,13 +48,22 @@ def check_source_kind(name: str, path: str | Path) -> None:
         path: The source path given.
 
     Raises:
-        ConfigurationError: an empty path (``--data-dir ""``: ``Path("")`` is the working directory);
+        ConfigurationError: a path that is no ``str`` or ``os.PathLike`` (``123``); an empty path (``--data-dir ""``:
+            ``Path("")`` is the working directory);
             ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
             files: no source can be read from it"``.
+        SourceUnreadableError: ``path`` cannot even be examined (a folder above it denies access).
     """
+    if not isinstance(path, (str, os.PathLike)):  # load_locomo(123): Path() would raise a bare TypeError
+        raise ConfigurationError(f"{name}: the source path must be a str or a path (os.PathLike), got {type(path).__name__} {path!r}")
     if str(path) == "":  # Path("") is "." : an empty --data-dir "" would read the working directory
         raise ConfigurationError(f"{name}: the source path is empty: give a file or a folder (leave it out for the pinned source)")
     kind = path_kind(Path(path).expanduser())
+    if kind.startswith("unreadable"):
+        try:
+            Path(path).expanduser().stat()
+        except OSError as e:
+            raise SourceUnreadableError(name, path, e.strerror or str(e), e.errno) from None
     if kind not in ("a regular file", "a folder", "missing"):
         raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
 
@@ -83,6 +93,49 @@ def named_paths(data_dir: Any, data_files: Any) -> list[str]:
     if isinstance(data_files, Mapping):
         return [f for v in data_files.values() for f in named_paths(None, v)]
     return [str(f) for f in data_files]
+
+
+def unreadable_source(name: str, error: BaseException, roots: Iterable[str | Path] | None = None) -> SourceUnreadableError | None:
+    """The :class:`~himga.errors.SourceUnreadableError` for an ``OSError`` met while reading benchmark ``name``'s
+    sources, else ``None``: the one translation of every route (a build, the cache key, ``himga validate``).
+
+    Args:
+        name: The benchmark's name, for the message.
+        error: What was raised; its cause/context chain is searched for an ``OSError`` naming a file (a himga
+            error is never translated).
+        roots: The source files and folders read: only an error about one of them, or about a path inside one, is
+            a source's (a build also writes its cache). ``None``: any path (where only sources are touched).
+
+    Returns:
+        ``locomo: source '/data/u/locomo10.json' is unreadable (Permission denied)``, or ``None``.
+    """
+    resolved = None if roots is None else [Path(os.path.abspath(r)) for r in roots if r is not None]
+    seen, visited = error, set()
+    while seen is not None and id(seen) not in visited:
+        visited.add(id(seen))
+        if isinstance(seen, HimgaError):
+            return None
+        if isinstance(seen, OSError) and seen.filename is not None and seen.errno is not None:
+            path = Path(os.path.abspath(os.fsdecode(seen.filename)))
+            if resolved is None or any(path == r or path.is_relative_to(r) for r in resolved):
+                return SourceUnreadableError(name, seen.filename, seen.strerror or str(seen), seen.errno)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+@contextlib.contextmanager
+def reading_sources(name: str, roots: Iterable[str | Path] | None = None) -> Iterator[None]:
+    """Within the block, an ``OSError`` about a source is :func:`unreadable_source`'s error (others pass unchanged).
+
+    Raises:
+        SourceUnreadableError: a source file or folder could not be read.
+    """
+    try:
+        yield
+    except OSError as e:
+        if (unreadable := unreadable_source(name, e, roots)) is None:
+            raise
+        raise unreadable from e
 
 
 class OneFileEach:

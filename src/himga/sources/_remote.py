@@ -139,14 +139,26 @@ def listing_sha256(entries: list[dict]) -> str:
 
 
 def datasets_root() -> Path | None:
-    """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset."""
+    """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset or empty (``HIMGA_DATASETS_ROOT=`` is unset)."""
     root = os.environ.get("HIMGA_DATASETS_ROOT")
     return Path(root).expanduser() if root else None
 
 
 def cache_root() -> Path:
-    """``$HIMGA_CACHE``, default ``~/.cache/himga``: downloaded sources live in ``<cache>/<name>/``."""
-    return Path(os.environ.get("HIMGA_CACHE", "~/.cache/himga")).expanduser()
+    """``$HIMGA_CACHE``, default (also when empty) ``~/.cache/himga``: downloaded sources live in ``<cache>/<name>/``.
+
+    Raises:
+        ConfigurationError: it, or a folder above it, is a file (or anything but a folder).
+    """
+    root = Path(os.environ.get("HIMGA_CACHE") or "~/.cache/himga").expanduser()
+    blocker = next((p for p in (root, *root.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        from himga.sources._checks import path_kind
+
+        where = "" if blocker == root else f": {str(blocker)!r}"
+        raise ConfigurationError(f"the download cache {str(root)!r} (HIMGA_CACHE){where} is {path_kind(blocker)}, not a folder: "
+                                 "point HIMGA_CACHE at a folder")
+    return root
 
 
 def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
