@@ -102,9 +102,14 @@ def normalize_evidence(evidence: list[str]) -> list[str]:
 
 def _answer(qa: dict, category: int, options: dict[str, str], file: str, path: str) -> str:
     if category == 5:
+        trap = qa.get("adversarial_answer")
+        if "adversarial_answer" in qa and (isinstance(trap, bool) or not isinstance(trap, (str, int, float))):
+            raise _fail(file, f"{path}.adversarial_answer", f"expected string or number, got {type_name(trap)}")
         if options["adversarial_answer"] == "abstain":
             return ABSTENTION_ANSWER
-        value = qa.get("adversarial_answer") or qa.get("answer") or ""  # the seed's rule
+        if not trap and "answer" not in qa:  # the seed's rule falls back to answer, never to an empty gold
+            raise _fail(file, path, "missing required key 'adversarial_answer'")
+        value = trap or qa["answer"]  # the seed's rule
     else:
         if "answer" not in qa:
             raise _fail(file, path, "missing required key 'answer'")

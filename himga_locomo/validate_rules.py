@@ -14,6 +14,7 @@ one implementation. Definitions (counts on ``locomo10.json`` in brackets):
 - ``empty_evidence`` [4]: QA pairs whose evidence list is empty (or missing).
 - ``date_without_session`` [16]: ``session_N_date_time`` keys whose ``session_N`` has no turns
   (or does not exist); all 16 in conv-26.
+- ``generated_sample_id`` [0]: a record without ``sample_id``, given its index as its id (``raw["sample_id_generated"]``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ EVIDENCE_KINDS = {
     "empty_evidence": "empty evidence lists",
 }
 
-KINDS = {**EVIDENCE_KINDS, "date_without_session": "dates without sessions"}
+KINDS = {**EVIDENCE_KINDS, "date_without_session": "dates without sessions",
+         "generated_sample_id": "records without sample_id (their index is their id)"}
 
 
 def findings(sample) -> Iterator[Finding]:
@@ -46,6 +48,8 @@ def findings(sample) -> Iterator[Finding]:
         :class:`~himga.validate.Finding` of the kinds in :data:`KINDS`, QA pairs in source order.
     """
     yield from evidence_findings(sample)
+    if sample.raw.get("sample_id_generated"):
+        yield Finding("generated_sample_id", sample.sample_id, f"$[{sample.sample_id}]", "no sample_id: the record's index is its id")
     extra = sample.raw.get("conversation_extra", {})
     for key, value in extra.items():
         if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):

@@ -17,6 +17,7 @@ LOCOMO_COUNTS = {
     "evidence_changed": 8,
     "empty_evidence": 4,
     "date_without_session": 16,
+    "generated_sample_id": 0,
     "dangling_evidence": 2,
     "duplicate_question": 12,
     "duplicate_turn_id": 0,

@@ -1,9 +1,6 @@
 """LoCoMo records against the shared rules: ids a TREC file cannot hold are refused where the source is read (the
 identifier rule of :mod:`himga.identifiers`, which LoCoMo's readers call), and the category-5 ``adversarial_answer``
-is checked as every other field is.
-
-The ``xfail(strict=True)`` tests state rules the LoCoMo records modules do not follow yet; they pass (and so
-fail as xfails) once those modules apply them.
+is checked as every other field is; a record without ``sample_id`` is reported by ``himga validate``.
 """
 
 from __future__ import annotations
@@ -62,10 +59,7 @@ def test_evidence_lists_separated_by_whitespace_are_still_read(tmp_path):
     assert load_locomo(tmp_path, cache_dir=tmp_path / "c")[1].qa_pairs[0].evidence.turn_ids == ["D1:1", "D1:2"]
 
 
-# ---- rules the LoCoMo records modules do not apply yet ---------------------------------------------------
-
-PENDING_A3 = "probe A3: the category-5 adversarial_answer is not type-checked, and the seed's rule falls back to '' silently"
-
+# ---- the category-5 trap answer and a generated sample id ------------------------------------------------
 
 def _seed_loader(path, cache_dir):
     from himga.data import load_locomo
@@ -81,14 +75,12 @@ ADVERSARIAL = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING_A3)
 @pytest.mark.parametrize(("mode", "bad", "message"), [c[1:] for c in ADVERSARIAL], ids=[c[0] for c in ADVERSARIAL])
 def test_adversarial_answer_is_checked(tmp_path, mode, bad, message):
     loader = _seed_loader if mode == "seed" else LOADERS["locomo"]["load_locomo"]
     _load(loader, tmp_path, bad, message)
 
 
-@pytest.mark.xfail(strict=True, reason="probe A8: a record without sample_id silently gets its index ('0') as its id")
 def test_a_generated_sample_id_is_reported(tmp_path):
     from himga.validate import validate
 
