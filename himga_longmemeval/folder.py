@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from himga.errors import ConfigurationError, SourceFormatError, shown
-from himga.sources import SOURCE_SUFFIXES, check_source_entry, check_source_kind, named_paths, no_source_files, path_kind
+from himga.errors import ConfigurationError, shown
+from himga.sources import SOURCE_SUFFIXES, check_source_entry, named_paths, no_source_files, path_kind
 
 __all__ = ["config_of", "folder_files", "resolve_source"]
 

@@ -1,7 +1,8 @@
 """Shared fixtures: an environment of its own (caches, Hub settings), no progress bars, the real data.
 
 Real-data tests take the ``shared_data`` fixture: ``../shared/data`` beside the project, or the folder
-named by ``HIMGA_TEST_DATA`` (holding ``locomo/locomo10.json`` and ``longmemeval/``). Without it they
+named by ``HIMGA_TEST_DATA`` (holding ``locomo/``, ``longmemeval/``, ``beam/``,
+``locomo-plus/``, ``realtalk/`` and ``locomo-audit/``, as ``../shared/data/README.md`` lists them). Without it they
 skip with the reason, and the run ends with one line saying how many skipped and how to run them;
 under CI (``CI`` set) a missing folder is a failure, never a skip.
 """
@@ -106,7 +107,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
-            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/ and longmemeval/) to run them",
+            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/ and locomo-audit/) to run them",
             yellow=True,
             bold=True,
         )

@@ -3,7 +3,6 @@ as the official code stitches them (tests/fixtures/locomo_plus/official-stitched
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections import Counter

@@ -121,7 +121,6 @@ def test_locomo_takes_no_judge_options(tmp_path, capsys):
 
 
 def test_labels_from_another_judge_are_noted(longmemeval_file, tmp_path, capsys):
-    questions = json.loads(longmemeval_file.read_text())
     hyp = _jsonl(tmp_path / "hyp.jsonl", [{"question_id": x["question_id"], "hypothesis": x["hypothesis"]} for x in METRICS["labels"]])
     labels = _jsonl(tmp_path / "l.jsonl", [dict(x, autoeval_label={"model": "gpt-4o-mini-2024-07-18", "label": False})
                                            for x in METRICS["labels"]])
