@@ -10,15 +10,18 @@ Row (one per item, ``sample_id`` ``cognitive-<i>``, ``i`` the item's index in ``
 
 - ``sessions``: the conversation's sessions (the LoCoMo row's own, the same messages) and two inserted ones,
   ``cue`` (the cue dialogue) and ``query`` (the trigger), in time order as ``build_context`` sorts them (a stable
-  sort: an inserted session follows a session of the same time); ``cue``/``query`` are dated as the official code
-  dates them, ``"%Y-%m-%d %H:%M"`` (``cue_time``, ``query_time``); their turns are ``cue:1``, ``cue:2``, ``query:1``,
+  sort: an inserted session follows a session of the same time); ``cue``/``query`` are dated at the official times
+  in the style of the conversation's own dates (``"9:55 am on 15 October, 2023"``, :func:`locomo_session_date`: a date
+  in another style would single out the gold session to any system that reads dates; the official model input has
+  no dates, and its ``"%Y-%m-%d %H:%M"`` strings stay in ``raw``); their turns are ``cue:1``, ``cue:2``, ``query:1``,
   the speaker ``A`` mapped to ``speaker_a`` and any other to ``speaker_b``, the source label kept in ``raw.speaker``
   (a dialogue without an ``A:``/``B:`` line adds no session, as it adds no turn officially);
 - one QA pair: ``question`` the ``trigger_query`` as written (the official ``trigger``), ``answer`` ``""`` (there is
   no reference answer: the judge compares the response with the cue), ``question_type`` ``cognitive``, evidence the
   cue's turn ids, ``raw`` the item itself;
 - ``raw``: ``locomo_sample_id``, ``placement`` (and ``seed``), ``cue_session_idx`` (the official index of the last
-  session at or before the cue, ``None`` when the cue precedes them all), ``cue_time``, ``query_time``,
+  session at or before the cue, ``None`` when the cue precedes them all), ``cue_time``, ``query_time`` (as
+  ``build_context`` writes them, ``"2023-10-15 09:55"``),
   ``time_gap_days`` (``parse_time_gap``: 0 when the gap names no number of weeks, months or years).
 """
 
@@ -35,7 +38,8 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.rawcell import raw_text
 from himga_locomo.qa_records import require
 
-__all__ = ["KEYS", "cognitive_row", "compute_insertion", "map_speaker", "parse_ab_dialogue", "parse_time_gap", "placements"]
+__all__ = ["KEYS", "cognitive_row", "compute_insertion", "locomo_session_date", "map_speaker", "parse_ab_dialogue", "parse_time_gap",
+           "placements"]
 
 #: The keys of a cognitive item that the row reads (the others stay in the QA pair's ``raw`` only).
 KEYS = ("cue_dialogue", "trigger_query", "time_gap")
@@ -124,10 +128,22 @@ def _session_times(conversation: dict, file: str, path: str) -> list[tuple[str, 
     return out
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+           "December")
+
+
+def locomo_session_date(when: dt.datetime) -> str:
+    """``when`` written as LoCoMo writes a session's date: ``"9:55 am on 15 October, 2023"`` (the hour and the day
+    without a leading zero, ``am``/``pm`` in lower case, English month names whatever the locale); it reads back with
+    LoCoMo's own format (:data:`himga.data.dates.FORMATS` ``locomo_session``) to ``when`` to the minute."""
+    return (f"{when.hour % 12 or 12}:{when.minute:02d} {'am' if when.hour < 12 else 'pm'} on {when.day} "
+            f"{_MONTHS[when.month - 1]}, {when.year}")
+
+
 def _inserted(session_id: str, turns: list[dict[str, str]], labels: list[dict[str, str]], when: dt.datetime) -> dict[str, Any]:
     messages = [{"role": t["speaker"], "content": t["text"], "turn_id": f"{session_id}:{k}", "date_str": None,
                  "raw": raw_text({"speaker": label["speaker"]})} for k, (t, label) in enumerate(zip(turns, labels, strict=True), 1)]
-    return {"session_id": session_id, "messages": messages, "date_str": when.strftime(_OUT_TIME), "title": None}
+    return {"session_id": session_id, "messages": messages, "date_str": locomo_session_date(when), "title": None}
 
 
 def cognitive_row(item: Any, index: int, record: dict, row: dict[str, Any], *, file: str, path: str, record_file: str,
@@ -163,7 +179,7 @@ def cognitive_row(item: Any, index: int, record: dict, row: dict[str, Any], *, f
     events = [(t, by_id[sid]) for sid, t in times if sid in by_id] + inserted  # a dialogue without A:/B: lines adds nothing
     events.sort(key=lambda event: event[0])  # stable, as build_context's events.sort
     raw = {"locomo_sample_id": row["sample_id"], "placement": placement, **({"seed": seed} if placement == "random" else {}),
-           "cue_session_idx": cue_idx, "cue_time": cue["date_str"], "query_time": query["date_str"],
+           "cue_session_idx": cue_idx, "cue_time": cue_time.strftime(_OUT_TIME), "query_time": query_time.strftime(_OUT_TIME),
            "time_gap_days": parse_time_gap(gap)}
     qa = {"question_id": "0", "question": trigger, "answer": "", "question_type": "cognitive",
           "evidence": {"turn_ids": [m["turn_id"] for m in cue["messages"]], "session_ids": []}, "raw": raw_text(item)}

@@ -3,8 +3,10 @@ as the official code stitches them (tests/fixtures/locomo_plus/official-stitched
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -107,6 +109,13 @@ def test_every_stitched_conversation_equals_the_official_output(samples):
     mine = [[i, s.raw["locomo_sample_id"], s.raw["cue_session_idx"], s.raw["cue_time"], s.raw["query_time"],
              sum(len(x.messages) for x in s.sessions), _sha(_official_context(s))] for i, s in enumerate(cognitive)]
     assert [m for m, o in zip(mine, OFFICIAL["rows"], strict=True) if m != o] == []
+    # the inserted sessions are dated at the official times, written as LoCoMo writes a session's date
+    inserted = [{x.session_id: x for x in s.sessions if x.session_id in ("cue", "query")} for s in cognitive]
+    times = [(x["cue"].datetime, x["query"].datetime) for x in inserted]
+    assert times == [(dt.datetime.strptime(s.raw["cue_time"], "%Y-%m-%d %H:%M"), dt.datetime.strptime(s.raw["query_time"], "%Y-%m-%d %H:%M"))
+                     for s in cognitive]
+    assert {re.sub(r"\d+", "9", re.sub(r"[A-Z][a-z]+", "M", session.date_str)) for x in inserted for session in x.values()} == {
+        "9:9 am on 9 M, 9", "9:9 pm on 9 M, 9"}
 
 
 def test_the_full_official_items(samples):
@@ -121,8 +130,9 @@ def test_the_full_official_items(samples):
         assert position == full["cue_position"]
     first = cognitive[0]
     assert [(s.session_id, s.date_str) for s in first.sessions[-4:]] == [
-        ("cue", "2023-10-15 09:55"), ("18", "6:55 pm on 20 October, 2023"), ("19", "9:55 am on 22 October, 2023"),
-        ("query", "2023-10-29 09:55")]
+        ("cue", "9:55 am on 15 October, 2023"), ("18", "6:55 pm on 20 October, 2023"), ("19", "9:55 am on 22 October, 2023"),
+        ("query", "9:55 am on 29 October, 2023")]
+    assert (first.raw["cue_time"], first.raw["query_time"]) == ("2023-10-15 09:55", "2023-10-29 09:55")  # the official strings
     cue = first.sessions[-4].messages
     assert [(m.turn_id, m.role, m.raw) for m in cue] == [("cue:1", "Caroline", {"speaker": "A"}), ("cue:2", "Melanie", {"speaker": "B"})]
     assert first.qa_pairs[0].evidence.turn_ids == ["cue:1", "cue:2"]

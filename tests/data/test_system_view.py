@@ -13,7 +13,9 @@ answer sessions, ``answer_4be1b6b4_2``, and the abstentions, ``…_abs``) and ``
    leak (the counts are measured, not asserted to be 0);
 3. names everything else by generated ids of a fixed shape, none equal to a source id, and no token of any field
    outside the verbatim texts equals a gold id (evidence turn id, answer session id, source session, turn or
-   question id).
+   question id);
+4. writes every date of a sample in one style, so no session stands out by the way its date is written (LoCoMo-Plus's
+   inserted cue, the gold evidence, was once the only session dated ``"2023-10-15 09:55"``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import re
 import pytest
 
 from himga.catalog import CATALOG
+from himga.data.dates import TemporalParser
 from himga.data import (Message, Session, SystemQuestion, SystemSample, item_id, samples_from_dataset, system_view,
                         view_ids)
 from himga.errors import ConfigurationError
@@ -92,6 +95,18 @@ def test_the_view_has_only_what_a_system_is_given():
     assert [f.name for f in dataclasses.fields(Message)] == ["role", "content", "turn_id", "date_str", "raw"]
 
 
+def date_styles(view: SystemSample) -> set[str]:
+    """The styles the view's dates are written in: the name of the format each reads with (``locomo_session``), or
+    ``"unread"`` for a date no known format reads."""
+    parser, styles = TemporalParser(), set()
+    for date in {d for s in view.sessions for d in (s.date_str, *(m.date_str for m in s.messages)) if d is not None}:
+        try:
+            styles.add(parser.match(date)[0])
+        except ValueError:
+            styles.add("unread")
+    return styles
+
+
 def problems(sample, view: SystemSample, checked: dict | None = None) -> list[str]:
     """What in ``view`` is not the system's view of ``sample`` (the three rules of the module docstring)."""
     found = []
@@ -111,6 +126,8 @@ def problems(sample, view: SystemSample, checked: dict | None = None) -> list[st
     if not re.fullmatch(r"v[0-9a-f]{10}", view.sample_id) or [q.question_id for q in view.questions] != [
             f"{view.sample_id}:q{n}" for n in range(1, len(view.questions) + 1)]:
         found.append("sample or question ids not generated")
+    if len(styles := date_styles(view)) > 1:
+        found.append(f"dates in {len(styles)} styles: {sorted(styles)}")
     tokens = {t for s in _outside_verbatim(view) for t in _TOKEN.findall(s)}
     source = _source_ids(sample)
     found += [f"source id {t!r}" for t in sorted(tokens & source)]
@@ -153,6 +170,10 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         view = system_view(sample)
         tamper(view)
         assert problems(sample, view) != [], n
+    restyled = dataclasses.replace(sample, sessions=[dataclasses.replace(s) for s in sample.sessions])
+    dated = next(s for s in restyled.sessions if s.date_str)  # one session dated in another style than the others
+    dated.date_str = dated.datetime.strftime("%Y-%m-%d %H:%M" if date_styles(system_view(sample)) != {"iso_datetime"} else "%d %B, %Y")
+    assert [p for p in problems(restyled, system_view(restyled)) if p.startswith("dates in 2 styles")] != []
 
 
 @pytest.mark.parametrize("granularity", ["session", "turn"])

@@ -102,8 +102,8 @@ class Session:
             ``"answer_4be1b6b4_1"``); BEAM: the batch number (``"1"``; 10M: ``"plan-1:3"``).
         messages: The turns, in source order.
         date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
-            ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``, REALTALK ``"29.12.2023, 22:42:04"``, LoCoMo-Plus's
-            inserted sessions ``"2023-10-15 09:55"``; ``None`` when the source has none.
+            ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``, REALTALK ``"29.12.2023, 22:42:04"`` (LoCoMo-Plus's
+            inserted sessions in LoCoMo's style, ``"9:55 am on 15 October, 2023"``); ``None`` when the source has none.
         title: A session title; ``None`` in every benchmark so far.
     """
 
