@@ -139,6 +139,17 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
     assert {q: s for q, s in by_name["beam-fixed"].items() if ":event_ordering:" not in q} == \
         {q: 0.5 for q in by_default if ":event_ordering:" not in q}
     assert {s for q, s in by_default.items() if ":event_ordering:" not in q} == {0.0}
+    # a subset (--ids: chat 1's questions) reads the replies of the whole run; those outside it are ignored
+    ids = [q for q in by_default if q.startswith("1:")]
+    (tmp_path / "ids.txt").write_text("".join(q + "\n" for q in ids))
+    common = [a for a in common if a != "--partial"] + ["--ids", str(tmp_path / "ids.txt")]
+    capsys.readouterr()
+    assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "beam: 20 questions scored (judge variant official)"
+    assert main([*common, "--judge", "beam,beam-fixed", "--labels", str(tmp_path / "named-replies.jsonl"),
+                 "--out", str(tmp_path / "n.json")]) == 0
+    assert json.loads((tmp_path / "o.json").read_text())["per_question"] == {q: by_default[q] for q in ids}
+    assert json.loads((tmp_path / "n.json").read_text())["per_question"]["beam"] == {q: by_default[q] for q in ids}
 
 
 def _replies_with(requests: list[dict], score: str) -> str:

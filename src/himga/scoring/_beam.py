@@ -43,7 +43,8 @@ from himga.scoring._beam_order import event_ordering_score
 from himga.scoring._beam_replies import RefusedScore, item_score, parse_reply
 
 __all__ = ["EQUIVALENCE_SYSTEM", "JUDGE", "SOURCE", "TEMPLATE", "TEMPLATE_SHA256", "VARIANTS", "JudgeVariant",
-           "event_ordering_score", "judge_prompt", "judge_requests", "parse_reply", "score_replies"]
+           "event_ordering_score", "judge_prompt", "judge_requests", "parse_reply", "request_question",
+           "score_replies"]
 
 SOURCE = {"repository": "mohammadtavakoli78/BEAM", "commit": "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
           "path": "src/evaluation/compute_metrics.py", "prompt": "src/prompts.py: unified_llm_judge_base_prompt",
@@ -205,6 +206,12 @@ def _rubric_id(item_id: str, k: int, variant: str) -> str:
     """The id of rubric item ``k``'s request: ``<item_id>#rubric-<k>``, ``<item_id>#fixed-rubric-<k>`` for the fixed
     variant (its prompt differs, so a reply to the official prompt is never read as its reply)."""
     return f"{item_id}#{'' if check_variant(variant) == 'official' else f'{variant}-'}rubric-{k}"
+
+
+def request_question(request_id: str) -> str:
+    """The item id a request id of :func:`judge_requests` is for (``1:temporal_reasoning:0#rubric-0`` → its text
+    before the last ``#``)."""
+    return request_id.rpartition("#")[0]
 
 
 def _request(item_id: str, request_id: str, messages: list[dict]) -> dict:
