@@ -101,8 +101,8 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
         judge's scope) and the judge's description; ``per_question`` holds the per-question means.
 
     Raises:
-        SourceFormatError: verdicts on questions the judge does not ask about, missing verdicts (unless
-            ``partial``), nothing to score, replies its combining rule cannot read (BEAM's: a score that is no
+        SourceFormatError: verdicts on questions the judge does not ask about, no verdict of the judge at all (even
+            with ``partial``), missing verdicts (unless ``partial``), nothing to score, replies its combining rule cannot read (BEAM's: a score that is no
             finite number).
     """
     bench = scorer(dataset)
@@ -111,6 +111,9 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
     if extra := [brief(q) for q in verdicts if q not in asked and q in questions]:
         raise SourceFormatError(file, "$", f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
                                            f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}")
+    if asked and not any(qid in asked for qid in verdicts):
+        raise SourceFormatError(file, "$", f"no verdicts of judge {judge.name} in {file}"
+                                           + (f" (on the {len(asked):,} questions it asks about)" if len(asked) < len(questions) else ""))
     items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) if judge.itemized else 1 for qid in asked}
     complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
