@@ -129,3 +129,14 @@ def test_labels_from_another_judge_are_noted(longmemeval_file, tmp_path, capsys)
     assert main(args) == 0
     assert capsys.readouterr().out.splitlines()[-1] == ("note: l.jsonl names judge model gpt-4o-mini-2024-07-18; the official "
                                                         "print_qa_metrics.py accepts only gpt-4o-2024-08-06")
+
+
+@pytest.mark.parametrize("layout", ["lines", "array"])
+def test_an_integer_of_too_many_digits_is_named_in_the_projects_words(shared_data, tmp_path, capsys, layout):
+    records = ['{"question_id": "conv-26:0", "hypothesis": "x"}', '{"question_id": -%s, "hypothesis": "x"}' % ("9" * 5000)]
+    path = tmp_path / "big.json"
+    path.write_text("\n".join(records) + "\n" if layout == "lines" else "[" + ",\n".join(records) + "]\n")
+    assert main(["score", "locomo", str(path), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err == ("himga: error: big.json: " + ("line 2: " if layout == "lines" else "$: ")
+                                       + "expected an integer of at most 4,300 digits, got one of 5,000"
+                                       + ("" if layout == "lines" else " at line 2") + "\n")
