@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import judge_line, judges
 
         named = bench.judge["name"] if variant in (None, *bench.judge_variants[:1]) else f"{bench.judge['name']}-{variant}"  # beam-fixed
-        registered = judges().get(named)  # LoCoMo-Plus's judge reads the Sample's conversation: not in the registry
+        registered = judges().get(named)  # every judge of a default route is registered; the fallback describes one that is not
         described = registered.describe() if registered is not None else {
             "name": named, **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
         print(judge_line({**described, "model_requested": bench.judge["model"], "models_answered": models}))
