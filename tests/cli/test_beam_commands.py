@@ -139,3 +139,54 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
     assert {q: s for q, s in by_name["beam-fixed"].items() if ":event_ordering:" not in q} == \
         {q: 0.5 for q in by_default if ":event_ordering:" not in q}
     assert {s for q, s in by_default.items() if ":event_ordering:" not in q} == {0.0}
+    # a subset (--ids: chat 1's questions) reads the replies of the whole run; those outside it are ignored
+    ids = [q for q in by_default if q.startswith("1:")]
+    (tmp_path / "ids.txt").write_text("".join(q + "\n" for q in ids))
+    common = [a for a in common if a != "--partial"] + ["--ids", str(tmp_path / "ids.txt")]
+    capsys.readouterr()
+    assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "beam: 20 questions scored (judge variant official)"
+    assert main([*common, "--judge", "beam,beam-fixed", "--labels", str(tmp_path / "named-replies.jsonl"),
+                 "--out", str(tmp_path / "n.json")]) == 0
+    assert json.loads((tmp_path / "o.json").read_text())["per_question"] == {q: by_default[q] for q in ids}
+    assert json.loads((tmp_path / "n.json").read_text())["per_question"]["beam"] == {q: by_default[q] for q in ids}
+
+
+def _replies_with(requests: list[dict], score: str) -> str:
+    """Replies to ``requests``: ``{"score": <score>}`` to the first rubric item, 1.0 to the others, YES to every pair."""
+    lines, first = [], True
+    for r in requests:
+        rubric = r["messages"][0]["role"] != "system"
+        reply = "YES" if not rubric else '{"score": %s}' % (score if first else "1.0")
+        first = first and not rubric
+        lines.append(json.dumps({**{k: r[k] for k in ("question_id", "request_id", "judge", "run", "item") if k in r}, "reply": reply}))
+    return "".join(line + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_a_score_off_the_scale_is_counted_and_a_non_finite_one_refused(beam_tier, shared_data, tmp_path, capsys, named):
+    samples = beam_tier("100K")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("".join(json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
+                            for s in samples[:1] for qa in s.qa_pairs), encoding="utf-8")
+    common = ["score", "beam", str(pred), "--config", "100K", "--data-dir", str(shared_data / "beam"),
+              "--cache-dir", str(beam_tier.cache["100K"]), "--partial", *(["--judge", "beam"] if named else [])]
+    assert main([*common, "--prompts", str(tmp_path / "req.jsonl")]) == 0
+    requests = [json.loads(line) for line in (tmp_path / "req.jsonl").read_text().splitlines()]
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text(_replies_with(requests, "1e400"))
+    capsys.readouterr()
+    assert main([*common, "--labels", str(replies)]) == 2
+    assert capsys.readouterr().err == "himga: error: replies.jsonl: " + (
+        "1:abstention:0 run 1: judge beam cannot read a reply: item 1 (rubric-0): " if named else "1:abstention:0#rubric-0: "
+    ) + "the score inf is not a finite number (1e400 and larger parse as inf)\n"
+    replies.write_text(_replies_with(requests, "7"))
+    assert main([*common, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads((tmp_path / "report.json").read_text())
+    scores = report["per_question"]
+    assert scores["1:abstention:0"] == 7.0 and round(report["overall"]["mean"], 4) == 1.2862  # its one item: int(7)
+    if not named:
+        assert report["replies_outside_scale"] == 1
+        assert "note: 1 judge reply gave a score outside the rubric's scale (0 to 1), counted as given, as the official " \
+               "code counts them" in out

@@ -60,3 +60,15 @@ def test_an_errata_folder_is_named_a_folder(shared_data, tmp_path, capsys):  # p
     assert main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--gold", "audited", "--errata", str(folder),
                  "--cache-dir", str(tmp_path / "c")]) == 2
     assert capsys.readouterr().err == f"himga: error: locomo: errata file {str(folder)!r} is a directory, expected a file\n"
+
+
+def test_the_probe_download_hint_names_the_ways_that_work(tmp_path):
+    """The probe files are no builder option: found in their folder only (no --errata, which is another file)."""
+    from himga.sources import where_to_put
+    from himga_locomo.probe import PROBE_PINS
+
+    pin = PROBE_PINS["v1"]
+    assert where_to_put(pin, tmp_path / "locomo-audit") == (
+        f"download {pin.url} yourself and put it in {tmp_path / 'locomo-audit' / 'ap-baseline' / 'v1'}/ (a copy there that has the "
+        "pinned sha256 is used and not downloaded again), or in <dir>/locomo-audit/ap-baseline/v1/ and "
+        "`export HIMGA_DATASETS_ROOT=<dir>`")

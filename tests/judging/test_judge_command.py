@@ -137,3 +137,33 @@ def test_the_progress_bar_counts_every_request_and_starts_at_the_cached_ones(tmp
     err = capsys.readouterr().err
     assert "1/3" in err and "3/3" in err and (first.sent, result.cached, result.sent) == (1, 1, 2)
     assert [r["reply"] for r in result.replies] == ["Yes."] * 3 and sum(server.answered.values()) == 3
+
+
+@pytest.mark.parametrize("variant", ["official", "fixed"])
+def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(beam_tier, shared_data, tmp_path, capsys,
+                                                                            variant):
+    """``himga score beam --prompts`` → ``himga judge`` → ``himga score beam --labels``: a request line's ``request_id``
+    (several requests a question) is an id, not part of the body sent, and comes back on its reply line."""
+    samples = beam_tier("100K")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("".join(json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
+                            for s in samples[:2] for qa in s.qa_pairs), encoding="utf-8")
+    common = ["score", "beam", str(pred), "--config", "100K", "--data-dir", str(shared_data / "beam"),
+              "--cache-dir", str(beam_tier.cache["100K"]), "--partial", "--judge-variant", variant]
+    req, replies, report = tmp_path / "req.jsonl", tmp_path / "replies.jsonl", tmp_path / "report.json"
+    assert main([*common, "--prompts", str(req)]) == 0
+    requests = [json.loads(line) for line in req.read_text().splitlines()]
+    table = {r["messages"][-1]["content"]: "YES" if r["messages"][0]["role"] == "system" else '{"score": 0.5, "reason": "partly"}'
+             for r in requests}
+    with ChatServer(table) as server:
+        status, out, _ = _judge(capsys, req, replies, server, tmp_path / "c")
+    assert status == 0 and "121 requests, 0 answered before" in out and "121 sent now, 0 without a reply" in out
+    assert all("request_id" not in body for body in server.bodies) and len(server.bodies) == 121
+    lines = [json.loads(line) for line in replies.read_text().splitlines()]
+    assert [r["request_id"] for r in lines] == [r["request_id"] for r in requests]
+    assert main([*common, "--labels", str(replies), "--out", str(report)]) == 0
+    scores = json.loads(report.read_text())["per_question"]
+    assert len(scores) == 40 and {s for q, s in scores.items() if ":event_ordering:" not in q} == {0.0 if variant == "official" else 0.5}
+    assert {q: s for q, s in scores.items() if ":event_ordering:" in q} == {  # tau_norm, the same in both variants
+        "1:event_ordering:0": 0.908248290463863, "1:event_ordering:1": 0.816227766016838,
+        "2:event_ordering:0": 0.816227766016838, "2:event_ordering:1": 0.816227766016838}

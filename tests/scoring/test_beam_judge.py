@@ -148,3 +148,42 @@ def test_errors_name_the_request(questions):
         B.score_replies("2:summarization:9", empty, "x", {})
     with pytest.raises(ConfigurationError, match=r"^BEAM judge: expected a BEAM QAPair"):
         B.judge_requests("x", QAPair("0", "q", "a", QuestionType.TEMPORAL), "x")
+
+
+def _one_reply(qa, item: str, score: str, variant: str = "official", **kw) -> dict:
+    """``score_replies`` with ``{"score": <score>}`` on rubric item 0 and ``1.0`` on the others."""
+    requests = B.judge_requests(item, qa, "x", variant)
+    replies = {r["request_id"]: '{"score": %s}' % (score if r["request_id"].endswith("rubric-0") else "1.0") for r in requests}
+    return B.score_replies(item, qa, "x", replies, variant, **kw)
+
+
+@pytest.mark.parametrize("variant", ["official", "fixed"])
+@pytest.mark.parametrize(("score", "message"), [
+    ("1e400", "the score inf is not a finite number (1e400 and larger parse as inf)"),
+    ("-1e400", "the score -inf is not a finite number"),
+    ("NaN", "the score nan is not a finite number"),
+    ('"1e400"', None),  # a string: int() refuses it (the official error); float() makes it inf
+    ("1" + "0" * 400, "the score is an integer of 1,329 bits, not a finite number in a double"),
+    ("true", "the score is true, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
+    ("false", "the score is false, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
+])
+def test_a_score_that_is_no_finite_number_or_a_boolean_is_an_error_naming_the_request(questions, variant, score, message):
+    qa = questions[("100K", "2", "summarization", 1)]
+    rid = "2:summarization:1#" + ("fixed-" if variant == "fixed" else "") + "rubric-0"
+    if message is None:
+        message = ("the official scorer cannot read this reply (ValueError: invalid literal for int() with base 10: '1e400')"
+                   if variant == "official" else "the score '1e400' is not a finite number")
+    with pytest.raises(SourceFormatError) as e:
+        _one_reply(qa, "2:summarization:1", score, variant, file="r.jsonl")
+    assert str(e.value) == f"r.jsonl: {rid}: {message}"
+
+
+def test_a_score_outside_the_scale_is_added_as_the_official_code_adds_it_and_counted(questions):
+    qa = questions[("100K", "2", "summarization", 1)]
+    assert len(qa.raw["rubric"]) == 4
+    for score, official, fixed in (("7", 10 / 4, 10 / 4), ("7.9", 10 / 4, 10.9 / 4), ("-1", 2 / 4, 2 / 4),
+                                   ("-0.5", 3 / 4, 2.5 / 4), ('"7"', 10 / 4, 10 / 4)):
+        for variant, expected in (("official", official), ("fixed", fixed)):
+            result = _one_reply(qa, "2:summarization:1", score, variant)
+            assert (result["score"], result["outside_scale"]) == (expected, 1), (score, variant)
+    assert _one_reply(qa, "2:summarization:1", "0.5")["outside_scale"] == 0

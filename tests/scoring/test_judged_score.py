@@ -120,6 +120,11 @@ def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, cap
     assert "2 of 32 question ids missing (--partial scores the given ones)" in capsys.readouterr().err
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows[:30])), "--partial"]) == 0
     assert capsys.readouterr().out.splitlines()[-2].endswith("30 scored, 2 missing, 8 not judged")
+    labels = _jsonl(tmp_path / "r.jsonl", [{**r, "judge": "mem0"} for r in rows])  # no line of judge evermemos
+    for partial in ([], ["--partial"]):
+        assert main([*base, "--judge", "mem0,evermemos", "--labels", str(labels), *partial]) == 2
+        assert capsys.readouterr().err == ("himga: error: r.jsonl: $: no verdicts of judge evermemos in r.jsonl "
+                                           "(on the 32 questions it asks about)\n")
 
 
 def test_judge_options_are_checked(env, longmemeval_file, tmp_path, capsys):

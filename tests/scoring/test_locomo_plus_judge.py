@@ -96,6 +96,12 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     assert report["run"]["judge"]["templates_sha256"] == LOCOMO_PLUS_JUDGE["templates_sha256"]
     assert [s["name"] for s in report["run"]["sources"]] == ["data/locomo10.json", "data/locomo_plus.json"]  # by their place in the layout
     assert all(s["is_pin"] for s in report["run"]["sources"])
+    # a subset (--ids) reads the whole run's replies: the verdicts outside it are ignored, as its other predictions are
+    (tmp_path / "ids.txt").write_text("".join(r[0] + "\n" for r in OFFICIAL["rows"][::50]))
+    assert main([*base, "--ids", str(tmp_path / "ids.txt"), "--labels", str(replies), "--out", str(tmp_path / "sub.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "locomo_plus: 48 questions scored"
+    subset = json.loads((tmp_path / "sub.json").read_text(encoding="utf-8"))["per_question"]
+    assert subset == {r[0]: report["per_question"][r[0]] for r in OFFICIAL["rows"][::50]}
 
 
 def test_the_judge_by_name_asks_and_scores_as_the_official_route(locomo_plus_dir, tmp_path, capsys):
@@ -125,3 +131,7 @@ def test_the_judge_by_name_asks_and_scores_as_the_official_route(locomo_plus_dir
     for category, official in OFFICIAL["summary"]["by_category"].items():
         assert (rows[category]["n"], round(rows[category]["mean"], 4)) == (official["count"], official["avg"])
     assert [rows[f"Cognitive: {r}"]["n"] for r in ("causal", "state", "goal", "value")] == [101, 100, 100, 100]
+    (tmp_path / "ids.txt").write_text("".join(r[0] + "\n" for r in OFFICIAL["rows"][::50]))  # a subset: other verdicts ignored
+    assert main([*base, "--ids", str(tmp_path / "ids.txt"), "--labels", str(replies), "--out", str(tmp_path / "sub.json")]) == 0
+    subset = json.loads((tmp_path / "sub.json").read_text(encoding="utf-8"))["per_question"]
+    assert subset == {r[0]: judged["per_question"][r[0]] for r in OFFICIAL["rows"][::50]}

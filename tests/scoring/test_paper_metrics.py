@@ -127,6 +127,11 @@ def test_a_table_says_not_official_and_names_its_source(questions, first_predict
     assert text[2].startswith("single_hop (4)                 841   0.3936   0.5650   0.5241")
     assert table["official"] is False
     json.dumps(table)  # JSON-ready
+    [mem0] = paper_tables(questions.questions, first_predictions, questions.sample_of, LOCOMO_PAPER_RULES, PaperOptions(("mem0",)))
+    text = format_paper_table(mem0).splitlines()
+    assert text[0] == ("not official: mem0 metrics (mem0ai/mem0@b3ede5b evaluation/metrics/utils.py), pooled, category 5 not "
+                       "scored (evaluation/evals.py skips it), rows by paper order")
+    assert text[2:7][-1].split() == ["adversarial", "(5)", "0", "—", "—", "—"] and mem0["overall"]["n"] == 1540
 
 
 def test_himga_score_prints_them_not_official_and_records_every_choice(first_predictions, shared_data, tmp_path, capsys, punkt):

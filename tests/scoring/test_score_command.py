@@ -129,3 +129,33 @@ def test_labels_from_another_judge_are_noted(longmemeval_file, tmp_path, capsys)
     assert main(args) == 0
     assert capsys.readouterr().out.splitlines()[-1] == ("note: l.jsonl names judge model gpt-4o-mini-2024-07-18; the official "
                                                         "print_qa_metrics.py accepts only gpt-4o-2024-08-06")
+
+
+@pytest.mark.parametrize(("indent", "keys"), [(2, "item"), (None, "item"), (1, "local")])
+def test_a_dict_of_predictions_is_refused_with_the_reason_and_the_forms(locomo_samples, shared_data, tmp_path, capsys,
+                                                                        indent, keys):
+    from himga.data import item_id
+
+    answers = {(item_id(s, qa) if keys == "item" else qa.question_id): qa.answer for s in locomo_samples for qa in s.qa_pairs}
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(answers, indent=indent), encoding="utf-8")
+    assert main(["score", "locomo", str(path), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err == (
+        f"himga: error: d.json: line 1: a {{question_id: answer}} object ({len(answers):,} keys), not the loop's records: the "
+        "dict form is refused, because keyed by the ids of questions within a sample it has already lost answers (one kept "
+        "per key: 260 distinct for 1,986 questions) and it holds no copied field to check; write one record per answer, a "
+        "JSON array or JSON Lines, the answer under 'hypothesis' or 'response' and the question as "
+        '{"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or {"question_id": '
+        '"v07d45ed2e9:q1"} (the system view\'s id)\n')
+    assert len(answers) == (1986 if keys == "item" else 260)
+
+
+@pytest.mark.parametrize("layout", ["lines", "array"])
+def test_an_integer_of_too_many_digits_is_named_in_the_projects_words(shared_data, tmp_path, capsys, layout):
+    records = ['{"question_id": "conv-26:0", "hypothesis": "x"}', '{"question_id": -%s, "hypothesis": "x"}' % ("9" * 5000)]
+    path = tmp_path / "big.json"
+    path.write_text("\n".join(records) + "\n" if layout == "lines" else "[" + ",\n".join(records) + "]\n")
+    assert main(["score", "locomo", str(path), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err == ("himga: error: big.json: " + ("line 2: " if layout == "lines" else "$: ")
+                                       + "expected an integer of at most 4,300 digits, got one of 5,000"
+                                       + ("" if layout == "lines" else " at line 2") + "\n")

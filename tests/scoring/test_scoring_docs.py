@@ -84,3 +84,13 @@ def test_the_judges_path_runs_against_a_local_endpoint(in_docs_folder, shared_da
     out = capsys.readouterr().out
     assert shown.strip() in [line.rstrip() for line in out.splitlines()]
     assert "false-accept: judge evermemos (gpt-4o-mini) accepts 0.6281 [0.6043, 0.6520] of the probe v2 wrong answers" in out
+
+
+def test_what_the_page_says_of_the_registry_is_the_registry():
+    """A benchmark's default judge that the page's table lists is said to be registered, never "not in the registry"."""
+    from himga.scoring import judges
+
+    table = {name for row in re.findall(r"^\| (`[^|]+`) \|", TEXT, re.MULTILINE) for name in re.findall(r"`([^`]+)`", row)}
+    assert {"locomo_plus", "beam", "beam-fixed", "mem0"} <= table <= set(judges())
+    assert "not in the `--judge` registry" not in TEXT
+    assert "also in the `--judge` registry as `locomo_plus`" in TEXT

@@ -115,8 +115,8 @@ def run_judged(args: argparse.Namespace) -> int:
     from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.runs import check_outputs, dumps_report, run_identity, run_record, write_text
-    from himga.scoring import (check_hypotheses, check_ids, format_judged, judge_requests, judged_scope, match_records,
-                               read_verdicts, score_judged)
+    from himga.scoring import (check_hypotheses, check_ids, format_judged, in_subset, judge_requests, judged_scope,
+                               match_records, read_verdicts, score_judged)
 
     judges = _judges(args)
     if not (args.prompts or args.labels):
@@ -159,6 +159,7 @@ def run_judged(args: argparse.Namespace) -> int:
         if not args.labels:
             return 0
     verdicts = read_verdicts(args.labels, {j.name: j for j in judges}, every)
+    verdicts.scores = {j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()}  # --ids
     check_hypotheses(verdicts.name, verdicts.hypotheses, predictions, name)
     reports = [score_judged(args.dataset, questions, predictions, j, verdicts.scores.get(j.name, {}), partial=args.partial,
                             file=verdicts.name, partial_hint="--partial", model=args.judge_model,

@@ -38,7 +38,7 @@ def add_parser(sub) -> None:
     add_cache_dir(p)
     p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
     p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
-    p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions are ignored")
+    p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions and verdicts are ignored")
     add_options(p, ("gold", "errata"))
     p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
     p.add_argument("--labels", metavar="FILE", default=None,
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.runs import check_outputs, write_text
-    from himga.scoring import brief, check_hypotheses, check_ids, labels_of, replies_of
+    from himga.scoring import brief, check_hypotheses, check_ids, in_subset, labels_of, replies_of
     from himga.scoring import match_records
     from himga.cli._paper import paper_options
     from himga.runs import dumps_report, run_record
@@ -117,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
     config, entry, files, index, questions = load_questions(args, options, outputs, inputs, ids_file)
     name = pred_file.name
     predictions, checked = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
-    if ids_file is not None:
-        predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in questions}  # the subset's only
+    if ids_file is not None:  # the subset's only: other predictions and verdicts are ignored
+        predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in questions}
+        labels = in_subset(labels, questions, index.questions) if labels is not None else None
+        replies = in_subset(replies, questions, index.questions, bench.request_question) if replies is not None else None
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial")
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
@@ -167,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import judge_line, judges
 
         named = bench.judge["name"] if variant in (None, *bench.judge_variants[:1]) else f"{bench.judge['name']}-{variant}"  # beam-fixed
-        registered = judges().get(named)  # LoCoMo-Plus's judge reads the Sample's conversation: not in the registry
+        registered = judges().get(named)  # every judge of a default route is registered; the fallback describes one that is not
         described = registered.describe() if registered is not None else {
             "name": named, **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
         print(judge_line({**described, "model_requested": bench.judge["model"], "models_answered": models}))

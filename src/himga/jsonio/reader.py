@@ -28,6 +28,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
 from himga.jsonio._fast import Fallback, array_items, canonical, decode
+from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
@@ -89,7 +90,7 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
 
     Raises:
         SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
-            ``Infinity``, a number beyond a double, nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
+            ``Infinity``, a number beyond a double, an integer of more digits than Python converts (4,300), nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
             levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
     """
     data = data.removeprefix(_BOM) if data is not None else text.encode("utf-8", "surrogatepass")
@@ -103,7 +104,12 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
         raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
     overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
     try:
-        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=_finite_float(overflow))
+        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=finite_float(overflow),
+                           parse_int=bounded_int)
+    except TooManyDigits as e:
+        at = f" at line {text.count(chr(10), 0, text.find(e.literal)) + 1}" if where == "$" else ""
+        raise SourceFormatError(name, where, f"expected an integer of at most {e.limit:,} digits, got one of "
+                                             f"{len(e.literal.lstrip('-')):,}{at}") from None
     except DuplicateKey:
         at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
         raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
@@ -121,23 +127,6 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
         # "\ud800" is valid JSON syntax but not text: Arrow (UTF-8) cannot store it
         raise SourceFormatError(name, at, "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)")
     return value
-
-
-#: The error of a number literal outside a double's range (``1e400``): Arrow, JSON readers and Python's
-#: ``json`` would hold it as ``inf`` and write it back as ``Infinity``, which is not JSON.
-NOT_FINITE = "expected a number that is finite in a double (at most ~1.8e308)"
-
-
-def _finite_float(overflow: list[str]):
-    """A ``parse_float`` hook: ``float(text)``, noting in ``overflow`` each literal that is not finite."""
-
-    def parse(text: str) -> float:
-        value = float(text)
-        if math.isinf(value):
-            overflow.append(text)
-        return value
-
-    return parse
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

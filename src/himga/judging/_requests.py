@@ -12,13 +12,16 @@ from himga.jsonio.run_inputs import check_id, read_json_lines
 
 __all__ = ["ID_KEYS", "JudgeRequest", "read_requests"]
 
-#: The keys of a request line that say which verdict it is for; the rest is the body sent.
-ID_KEYS = ("question_id", "judge", "run", "item")
+#: The keys of a request line that say which verdict it is for; the rest is the body sent. ``judge``, ``run`` and
+#: ``item`` are the named judges' (``himga score --judge``), ``request_id`` a judge of several requests per question
+#: on its benchmark's default route (BEAM's ``<question_id>#rubric-<k>``); every one is copied into the reply line.
+ID_KEYS = ("question_id", "judge", "run", "item", "request_id")
 
 
 @dataclass(frozen=True)
 class JudgeRequest:
-    """One request: ``ids`` (``question_id``, and ``judge``, ``run``, ``item`` when given), the ``body`` sent and its ``sha256``.
+    """One request: ``ids`` (``question_id``, and ``judge``, ``run``, ``item``, ``request_id`` when given), the ``body``
+    sent and its ``sha256``.
 
     The sha256 is of the whole line as sent (``json.dumps(ids | body, sort_keys=True, ensure_ascii=False)``, the
     model after ``--model``): the key of the replies cache, so the same request is never sent twice and a request
@@ -36,7 +39,7 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
 
     Raises:
         SourceFormatError: a line that is not an object with ``question_id``, ``model`` (a string) and ``messages``
-            (a non-empty array), or two lines for one ``(question_id, judge, run, item)``.
+            (a non-empty array), or two lines for one ``(question_id, judge, run, item, request_id)``.
         ConfigurationError: the file does not exist or is a directory.
     """
     file = read_json_lines(path, "requests")
@@ -49,6 +52,8 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
         check_id(file.name, f"{where}.question_id", value["question_id"])
         if not isinstance(value.get("messages"), list) or not value["messages"]:
             raise SourceFormatError(file.name, f"{where}.messages", f"expected a non-empty array, got {type_name(value.get('messages'))}")
+        if "request_id" in value:
+            check_id(file.name, f"{where}.request_id", value["request_id"])
         if model is not None:
             value = {**value, "model": model}
         if not isinstance(value.get("model"), str):
@@ -56,7 +61,7 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
         ids = {k: value[k] for k in ID_KEYS if k in value}
         key = tuple(ids.get(k) for k in ID_KEYS)
         if key in seen:
-            raise SourceFormatError(file.name, where, f"the same question, judge, run and item as line {seen[key]}")
+            raise SourceFormatError(file.name, where, f"the same question, judge, run, item and request id as line {seen[key]}")
         seen[key] = number
         body = {k: v for k, v in value.items() if k not in ID_KEYS}
         digest = hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()

@@ -52,8 +52,8 @@ from himga.scoring._locomo_plus import judge_prompt as locomo_plus_judge_prompt
 from himga.scoring._locomo_plus import judge_request as locomo_plus_judge_request
 from himga.scoring._locomo_plus import read_label as locomo_plus_label
 from himga.scoring._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
-from himga.scoring._predictions import (brief, check_hypotheses, check_ids, labels_of, predictions_of, read_labels,
-                                        read_predictions, replies_of)
+from himga.scoring._predictions import (brief, check_hypotheses, check_ids, in_subset, labels_of, predictions_of,
+                                        read_labels, read_predictions, replies_of)
 from himga.scoring._paper_metrics import FAMILIES as PAPER_FAMILIES
 from himga.scoring._paper_metrics import paper_scores
 from himga.scoring._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules, format_paper_table,
@@ -93,6 +93,7 @@ __all__ = [
     "format_judged",
     "format_paper_table",
     "format_table",
+    "in_subset",
     "judge_label",
     "judge_line",
     "judge_named",

@@ -34,16 +34,17 @@ the other two placeholders) and adds ``float(score)`` for every ability.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping
 from typing import Literal, get_args
 
-from himga.errors import ConfigurationError, MissingDependencyError, SourceFormatError, type_name
+from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.scoring._beam_order import event_ordering_score
+from himga.scoring._beam_replies import RefusedScore, item_score, parse_reply
 
 __all__ = ["EQUIVALENCE_SYSTEM", "JUDGE", "SOURCE", "TEMPLATE", "TEMPLATE_SHA256", "VARIANTS", "JudgeVariant",
-           "event_ordering_score", "judge_prompt", "judge_requests", "parse_reply", "score_replies"]
+           "event_ordering_score", "judge_prompt", "judge_requests", "parse_reply", "request_question",
+           "score_replies"]
 
 SOURCE = {"repository": "mohammadtavakoli78/BEAM", "commit": "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
           "path": "src/evaluation/compute_metrics.py", "prompt": "src/prompts.py: unified_llm_judge_base_prompt",
@@ -207,6 +208,12 @@ def _rubric_id(item_id: str, k: int, variant: str) -> str:
     return f"{item_id}#{'' if check_variant(variant) == 'official' else f'{variant}-'}rubric-{k}"
 
 
+def request_question(request_id: str) -> str:
+    """The item id a request id of :func:`judge_requests` is for (``1:temporal_reasoning:0#rubric-0`` → its text
+    before the last ``#``)."""
+    return request_id.rpartition("#")[0]
+
+
 def _request(item_id: str, request_id: str, messages: list[dict]) -> dict:
     return {"question_id": item_id, "request_id": request_id, **JUDGE, "messages": messages}
 
@@ -236,62 +243,20 @@ def judge_requests(item_id: str, qa, hypothesis: str, variant: JudgeVariant = "o
     return out
 
 
-def _parse_json_response(response: str):
-    """``parse_json_response``'s rule: a fenced block's JSON, the whole text, else the first ``{...}``/``[...]``.
-
-    Raises:
-        ValueError: none of them parses (``json.JSONDecodeError`` is one).
-    """
-    response = response.strip()
-    if response.startswith("```") and (fenced := re.search(r"```(?:json)?\s*(\[.*\]|\{.*\})\s*```", response, re.DOTALL)):
-        response = fenced.group(1).strip()
-    try:
-        return json.loads(response)
-    except json.JSONDecodeError:
-        pass
-    if first := re.search(r"(\{.*?\}|\[.*?\])", response, re.DOTALL):
-        return json.loads(first.group(1))
-    raise ValueError("No valid JSON found in response.")
-
-
-def parse_reply(reply: str):
-    """A judge reply as the official code reads it: ``parse_json_response(reply.strip())``, and when that raises,
-    ``json.loads(json_repair.repair_json(reply.strip()))``.
-
-    Raises:
-        ValueError: the repaired text is no JSON either (the official code stops there too).
-        MissingDependencyError: ``json_repair`` is needed (the reply is not JSON) but not installed.
-    """
-    response = reply.strip()
-    try:
-        return _parse_json_response(response)
-    except Exception:  # noqa: BLE001 - the official code's bare except
-        try:
-            from json_repair import repair_json
-        except ImportError:
-            raise MissingDependencyError("reading a BEAM judge reply that is not JSON needs json_repair: "
-                                         "pip install 'himga[scoring]'") from None
-        return json.loads(repair_json(response))
-
-
-def _item_score(value, integer: bool) -> float:
-    if not isinstance(value, Mapping) or "score" not in value:
-        raise ValueError(f"expected a JSON object with a 'score', got {type_name(value)}")
-    return int(value["score"]) if integer else float(value["score"])
-
-
 def score_replies(item_id: str, qa, hypothesis: str, replies: Mapping[str, str], variant: JudgeVariant = "official",
                   *, file: str = "replies") -> dict:
     """The official scores of one response from the judge's replies to :func:`judge_requests`.
 
     Returns:
-        ``{"score", "llm_judge_score", "item_scores"}`` and, for event ordering, ``precision``, ``recall``, ``f1``,
+        ``{"score", "llm_judge_score", "item_scores", "outside_scale"}`` (``outside_scale``: the replies whose score
+        lies outside the rubric's scale [0, 1], added as the official code adds them) and, for event ordering, ``precision``, ``recall``, ``f1``,
         ``tau_norm`` and ``final_score`` (:func:`event_ordering_score`); ``score`` is what the official table
         averages: ``tau_norm`` for event ordering, else ``llm_judge_score``.
 
     Raises:
-        SourceFormatError: a reply missing, or one the official code cannot read (not JSON, no ``score``, a score
-            ``int``/``float`` refuses), naming ``file`` and the request id.
+        SourceFormatError: a reply missing, one the official code cannot read (not JSON, no ``score``, a score
+            ``int``/``float`` refuses), or a score that is a boolean or not a finite number (:mod:`._beam_replies`),
+            naming ``file`` and the request id.
         ConfigurationError: an empty rubric (the official code divides by zero), an unknown variant.
     """
     ability, _question, rubric = _fields(qa)
@@ -304,15 +269,19 @@ def score_replies(item_id: str, qa, hypothesis: str, replies: Mapping[str, str],
             raise SourceFormatError(file, request_id, "no reply to this judge request")
         return replies[request_id]
 
-    scores = []
+    scores, outside = [], 0
     for k in range(len(rubric)):
         request_id = _rubric_id(item_id, k, variant)
         text = reply(request_id)
         try:
-            scores.append(_item_score(parse_reply(text), integer))
+            score, off = item_score(parse_reply(text), integer)
+        except RefusedScore as e:
+            raise SourceFormatError(file, request_id, f"{e}") from None
         except (ValueError, TypeError) as e:
             raise SourceFormatError(file, request_id, f"the official scorer cannot read this reply ({type(e).__name__}: {e})") from None
-    out = {"llm_judge_score": sum(scores) / len(rubric), "item_scores": scores}
+        scores.append(score)
+        outside += off
+    out = {"llm_judge_score": sum(scores) / len(rubric), "item_scores": scores, "outside_scale": outside}
     if ability != "event_ordering":
         return {"score": out["llm_judge_score"], **out}
     lines = hypothesis.split("\n")

@@ -31,9 +31,8 @@ def _combine(variant: str):
         ids = [request["request_id"] for request in beam.judge_requests(_ITEM, qa, hypothesis, variant)]
         try:
             return beam.score_replies(_ITEM, qa, hypothesis, dict(zip(ids, replies)), variant)["score"]
-        except SourceFormatError as e:
-            item = e.path.rpartition("#")[2]  # the request the official code cannot read: rubric-<k>, same-<i>-<j>
-            raise UnreadableReply(f"{item}: {e.detail}") from None
+        except SourceFormatError as e:  # e.path: the request whose reply is refused, an item of the judge (from 1)
+            raise UnreadableReply(f"item {ids.index(e.path) + 1} ({e.path.rpartition('#')[2]}): {e.detail}") from None
 
     return combine
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from himga.errors import SourceFormatError
 from himga.scoring._intervals import summarize
-from himga.scoring._judges import Judge
+from himga.scoring._judges import Judge, UnreadableReply
 from himga.scoring._predictions import brief, check_ids
 from himga.scoring._report import scorer
 from himga.scoring._scorers import Row
@@ -71,6 +71,15 @@ def _with_runs(summaries: dict, per_run: list[dict]) -> dict:
     return summaries
 
 
+def _run_score(dataset: str, judge: Judge, qa, hypothesis: str, values: list, file: str, where: str) -> float:
+    """:meth:`Judge.score_items`; a reply its official code cannot read (:class:`UnreadableReply`) is an error naming
+    ``file`` and the question and run."""
+    try:
+        return judge.score_items(dataset, qa, hypothesis, values)
+    except UnreadableReply as e:
+        raise SourceFormatError(file, where, f"judge {judge.name} cannot read a reply: {e}") from None
+
+
 def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str], judge: Judge,
                  verdicts: Mapping[str, Mapping[int, Mapping[int, object]]], *, partial: bool = False, file: str = "labels",
                  partial_hint: str = "partial=True", model: str | None = None, models_answered=()) -> dict:
@@ -92,8 +101,9 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
         judge's scope) and the judge's description; ``per_question`` holds the per-question means.
 
     Raises:
-        SourceFormatError: verdicts on questions the judge does not ask about, missing verdicts (unless
-            ``partial``), nothing to score.
+        SourceFormatError: verdicts on questions the judge does not ask about, no verdict of the judge at all (even
+            with ``partial``), missing verdicts (unless ``partial``), nothing to score, replies its combining rule cannot read (BEAM's: a score that is no
+            finite number).
     """
     bench = scorer(dataset)
     scope = {qid: qa for qid, qa in judged_scope(dataset, questions, judge).items() if qid in predictions}
@@ -101,6 +111,9 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
     if extra := [brief(q) for q in verdicts if q not in asked and q in questions]:
         raise SourceFormatError(file, "$", f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
                                            f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}")
+    if asked and not any(qid in asked for qid in verdicts):
+        raise SourceFormatError(file, "$", f"no verdicts of judge {judge.name} in {file}"
+                                           + (f" (on the {len(asked):,} questions it asks about)" if len(asked) < len(questions) else ""))
     items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) if judge.itemized else 1 for qid in asked}
     complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
@@ -116,8 +129,8 @@ def score_judged(dataset: str, questions: Mapping, predictions: Mapping[str, str
             key, also[qid] = key[0], key[1:]
         fixed = judge.rule_score(dataset, qa, predictions[qid])
         scores = [fixed] * judge.runs if fixed is not None else [
-            judge.score_items(dataset, qa, predictions[qid], [verdicts[qid][r][i] for i in range(1, items[qid] + 1)])
-            for r in range(1, judge.runs + 1)]
+            _run_score(dataset, judge, qa, predictions[qid], [verdicts[qid][r][i] for i in range(1, items[qid] + 1)],
+                       file, f"{brief(qid)} run {r}") for r in range(1, judge.runs + 1)]
         rows.append((qid, key, statistics.fmean(scores)))
         for run, score in zip(runs, scores, strict=True):
             run.append((qid, key, float(score)))

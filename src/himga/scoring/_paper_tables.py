@@ -128,7 +128,8 @@ def paper_tables(questions: Mapping, predictions: Mapping[str, str], sample_of: 
     Returns:
         Per family: ``{"family", "name", "official": False, "source", "aggregation", "category_5", "row_order",
         "rows": [{"category", "type", "n", "exact_match", "f1", "bleu1"}], "overall": {...}}``; a mean is ``None``
-        for a row without questions.
+        for a row without questions. ``category_5`` is ``"included"`` or ``"excluded"`` (the options), or, for a
+        family whose code skips category 5, what its source says (mem0: ``"not scored (evaluation/evals.py skips it)"``).
 
     Raises:
         MissingDependencyError: nltk or its ``punkt_tab`` data is missing (BLEU-1).
@@ -138,18 +139,23 @@ def paper_tables(questions: Mapping, predictions: Mapping[str, str], sample_of: 
     tables = []
     for family in options.families:
         rows = []
+        skipped = scored_5 = 0  # category-5 questions the family's code skips (mem0's), and those it scores
         for qid, qa in questions.items():
             category = rules.category(qa)
             if qid not in predictions or category not in order:
                 continue
             reference = rules.reference(qa, family)
+            if category == rules.adversarial:
+                skipped, scored_5 = skipped + (reference is None), scored_5 + (reference is not None)
             if reference is None:
                 continue
             rows.append((sample_of[qid], category, paper_scores(predictions[qid], reference, family=family, category=category)))
         per = [{"category": c, "type": rules.names[c], **_aggregate([r for r in rows if r[1] == c], options.aggregation)}
                for c in order]
         tables.append({"family": family, "name": SOURCES[family]["name"], "official": False, "source": SOURCES[family],
-                       "aggregation": options.aggregation, "category_5": "included" if options.category_5 else "excluded",
+                       "aggregation": options.aggregation,
+                       "category_5": ("excluded" if not options.category_5 else SOURCES[family]["category_5"] if skipped and not scored_5
+                                      else "included"),
                        "row_order": options.row_order, "rows": per, "overall": _aggregate(rows, options.aggregation)})
     return tables
 

@@ -6,16 +6,18 @@ write them. Every problem is a :class:`~himga.errors.SourceFormatError` naming t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 from himga.errors import SourceFormatError, shown, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
 from himga.jsonio.run_inputs import InputFile, check_id, read_json_lines
 
-__all__ = ["brief", "check_hypotheses", "check_ids", "labels_of", "predictions_of", "read_labels", "read_predictions",
-           "replies_of"]
+__all__ = ["brief", "check_hypotheses", "check_ids", "in_subset", "labels_of", "predictions_of", "read_labels",
+           "read_predictions", "replies_of"]
 
+V = TypeVar("V")
 _SHOWN = 20  # ids listed in an error message before "... and N more"
 
 
@@ -151,6 +153,24 @@ def replies_of(file: InputFile) -> tuple[dict[str, str], list[str]]:
         if isinstance(value.get("model"), str):
             models.add(value["model"])
     return _unique(file.name, rows), sorted(models)
+
+
+def in_subset(verdicts: Mapping[str, V], scored: Collection[str], every: Collection[str],
+              question_of: Callable[[str], str] | None = None) -> dict[str, V]:
+    """The verdicts a subset run reads: those on questions of the dataset outside the scored subset (``--ids``) are
+    ignored, as its other predictions are (a labels file made for the whole run serves any subset of it).
+
+    Args:
+        verdicts: ``{key: verdict}``: by question id, or by request id with ``question_of``.
+        scored: The question ids scored (the subset).
+        every: Every question id of the dataset: a verdict on a question outside it is kept, for the caller to refuse.
+        question_of: ``key -> question id`` when the keys are not question ids (BEAM's request ids).
+    """
+    def outside(key: str) -> bool:
+        qid = question_of(key) if question_of is not None else key
+        return qid not in scored and qid in every
+
+    return {key: value for key, value in verdicts.items() if not outside(key)}
 
 
 def check_hypotheses(file: str, judged: dict[str, str], predictions: dict[str, str], predictions_file: str) -> None:

@@ -101,6 +101,22 @@ def _resolve(record: dict, index: RecordIndex) -> str | None:
     return None
 
 
+def _dict_form(file: str, where: str, record: dict, index: RecordIndex) -> None:
+    """Refuse a ``{question_id: answer}`` object read as one record: keys that name questions, no record keys."""
+    if any(k in record for k in (*HYPOTHESIS_KEYS, "question_id", "sample_id")):
+        return
+    local = {question for _, question in index.pairs}
+    named = sum(1 for key in record if _resolve({"question_id": key}, index) is not None or key in local)
+    if not named:
+        return
+    raise SourceFormatError(file, where, (
+        f"a {{question_id: answer}} object ({len(record):,} keys), not the loop's records: the dict form is refused, "
+        f"because keyed by the ids of questions within a sample it has already lost answers (one kept per key: "
+        f"{len(local):,} distinct for {len(index.questions):,} questions) and it holds no copied field to check; "
+        f"write one record per answer, a JSON array or JSON Lines, the answer under 'hypothesis' or 'response' and "
+        f"the question as {index.example().removeprefix('expected ')}"))
+
+
 def _hypothesis(file: str, where: str, record: dict):
     present = [k for k in HYPOTHESIS_KEYS if k in record]
     if not present:
@@ -132,7 +148,8 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
         ``({item id: hypothesis}, {field: records whose copy was checked})``, records in file order.
 
     Raises:
-        SourceFormatError: a record without a hypothesis (or with a non-string one); records naming no question of
+        SourceFormatError: a ``{question_id: answer}`` object instead of records (the dict form); a record without a
+            hypothesis (or with a non-string one); records naming no question of
             the data (all listed, with the accepted forms and a real example); two records for one question (all
             listed with their places); copied fields that differ from the gold (all listed).
     """
@@ -142,6 +159,7 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
     differ: list[str] = []
     checked = dict.fromkeys(COPIED_FIELDS, 0)
     for where, record in records:
+        _dict_form(file, where, record, index)
         hypothesis = _hypothesis(file, where, record)
         qid = _resolve(record, index)
         if qid is None:

@@ -125,8 +125,8 @@ def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[st
     ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``). A benchmark
     whose judge is asked several requests per question (BEAM) takes ``predictions`` and ``replies``
     (``{request_id: reply}``, :func:`~himga.scoring.replies_of`) instead of ``labels``, and the judge ``variant``
-    (default: its first, the official behaviour); the report then names the variant and holds each question's
-    details under ``judge_details``.
+    (default: its first, the official behaviour); the report then names the variant, counts the replies whose score
+    lies outside the rubric's scale (``replies_outside_scale``) and holds each question's details under ``judge_details``.
     """
     bench = scorer(dataset)
     if bench.score_replies is not None:
@@ -194,6 +194,10 @@ def format_table(report: dict) -> str:
         task = report["task_averaged"]
         value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
         lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
+    if report.get("replies_outside_scale"):
+        n = report["replies_outside_scale"]
+        lines.append(f"note: {n} judge {'reply' if n == 1 else 'replies'} gave a score outside the rubric's scale "
+                     "(0 to 1), counted as given, as the official code counts them")
     return "\n".join(lines)
 
 
@@ -225,5 +229,6 @@ def _score_replies(bench: Scorer, questions: Mapping, predictions: Mapping[str, 
             rows.append((qid, bench.row_key(qa), float(details[qid]["score"])))
     per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
     return {"dataset": bench.name, "metric": bench.metric, "judge_variant": variant, "per_type": per_type,
-            **bench.summaries(rows), "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows},
-            "judge_details": details}
+            **bench.summaries(rows), "scored": len(rows), "missing": missing,
+            "replies_outside_scale": sum(d.get("outside_scale", 0) for d in details.values()),
+            "per_question": {qid: s for qid, _, s in rows}, "judge_details": details}

@@ -42,6 +42,7 @@ class Scorer:
             requests per question (BEAM: one per rubric item), each with a ``request_id``.
         score_replies: ``(item_id, qa, hypothesis, {request_id: reply}, variant, file=) -> dict`` with the question's
             ``score``: the replies to :attr:`judge_requests` read as the official code reads them.
+        request_question: ``request_id -> item id``: the question a request of :attr:`judge_requests` is for.
         judge_variants: The named variants of that judge, the default (the official behaviour) first.
         paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
             or ``None`` where the papers print none.
@@ -65,6 +66,7 @@ class Scorer:
     paper: PaperRules | None = None
     judge_requests: Callable | None = None
     score_replies: Callable | None = None
+    request_question: Callable[[str], str] | None = None
     judge_variants: tuple[str, ...] = ()
     judge_context: Callable | None = None
     read_label: Callable[[str], float | bool] | None = None
@@ -205,5 +207,6 @@ BEAM_SCORER = Scorer(
     judge={"name": "beam", **beam.JUDGE, "template_sha256": beam.TEMPLATE_SHA256},
     judge_requests=beam.judge_requests,
     score_replies=beam.score_replies,
+    request_question=beam.request_question,
     judge_variants=tuple(beam.VARIANTS),
 )

@@ -9,7 +9,7 @@ import logging
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from himga.entry import entry_named, entry_names
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
@@ -181,18 +181,24 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     ``$HIMGA_DATASETS_ROOT`` is unset), so the message names it, and gives the ``export`` line that
     makes a folder of your own the source instead.
     """
+    option = _option_for(folder.name, remote)
     return (
         f"download {remote.url} yourself and put it in {(folder / remote.local_path).parent}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
-        f"or in <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {_option_for(folder.name)} "
-        "pointing at it"
+        f"or in {(PurePosixPath('<dir>', folder.name) / remote.local_path).parent}/ " + (f"after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {option} pointing at it" if option else
+                                          "and `export HIMGA_DATASETS_ROOT=<dir>`")
     )
 
 
-def _option_for(folder: str) -> str:
-    """The option that names a file of one's own for ``folder``: ``--data-dir / data_dir=`` for a
-    benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue (LoCoMo's errata)."""
-    labels = [label for name in entry_names() for f, label, _pin in entry_named(name).auxiliary if f == folder]
-    return f"--{labels[0]} / {labels[0]}=" if labels else "--data-dir / data_dir="
+def _option_for(folder: str, remote: RemoteFile) -> str | None:
+    """The option that names a file of one's own for ``remote`` in ``folder``: ``--data-dir / data_dir=`` for a
+    benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue that is a builder option (LoCoMo's
+    errata), ``None`` for one that is not (the leniency probe's files: found in their folder only)."""
+    for name in entry_names():
+        entry = entry_named(name)
+        for f, label, pin in entry.auxiliary:
+            if f == folder and (pin == remote or remote in pin.files):
+                return f"--{label} / {label}=" if label in entry.options else None
+    return "--data-dir / data_dir="
 
 
 @contextlib.contextmanager
