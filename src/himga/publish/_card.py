@@ -28,6 +28,7 @@ from himga.data.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file
+from himga.sources import pin_coverage
 
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
@@ -77,6 +78,9 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     config = export_config(entry, config).config
     pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
+    if pin.parts and pin_coverage(pin, [(source.filename, source.sha256)])[0]:  # not a part, by its name and bytes
+        return (f"not a file of the pinned {where}" + (" (its bytes are a pinned file's: a copy under another name?)"
+                                                        if config in matching_pins(entry, source.sha256) else ""))
     if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
     if pin.sha256 is None:
@@ -100,7 +104,7 @@ def _source_rows(entry: Benchmark, config: str, files: list[SourceFile]) -> list
     """The source table's rows of one config: a row per file, or one row for the whole when the files are exactly the
     files of a pin of several (BEAM's 40 files of ``chats/100K``)."""
     pin = pinned_file(entry, export_config(entry, config).config)
-    if pin.parts and len(files) == len(pin.parts) and {f.sha256 for f in files} == {p.sha256 for p in pin.parts}:
+    if pin.parts and pin_coverage(pin, [(f.filename, f.sha256) for f in files]) == ([], []):  # exactly the pin's files
         return [(config, code_cell(f"{pin.filename}/ ({len(files)} files)"), f"{sum(f.num_bytes for f in files):,}",
                  f"`{pin.sha256}` (sha256sum listing)", f"identical to the pinned [`{pin.filename}`]({pin.url})")]
     return [(config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files]
