@@ -182,3 +182,21 @@ def test_a_root_of_several_tiers_needs_the_config_on_every_route(shared_data, tm
     one = tmp_path / "one"
     shutil.copytree(shared_data / "beam" / "chats" / "500K" / "2", one / "chats" / "500K" / "2")
     assert select_configs("beam", None, one) == ["500K"]  # a root holding one tier: that tier, as the builds read it
+
+
+def test_a_system_view_export_alone_has_no_gold_on_its_card(beam_tier, shared_data, tmp_path):
+    from himga.publish import export
+
+    samples = beam_tier("100K")
+    out = tmp_path / "system"
+    export("beam", out, ["100K"], data_dir=shared_data / "beam", cache_dir=beam_tier.cache["100K"], view="system")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    gold = {t for s in samples for qa in s.qa_pairs for t in (qa.answer, *qa.raw["rubric"]) if len(t) >= 12}
+    assert (len(gold), [t for t in gold if t in card]) == (1_322, [])
+    quoted = next(qa for qa in samples[0].qa_pairs if qa.question_id == "temporal_reasoning:0")  # the data notes quote it
+    assert "exactly 4 weeks" in quoted.answer and "8 weeks" in quoted.raw["rubric"][0] and "4 weeks" not in card
+    assert "## Data notes\n\nLeft out: the benchmark's data notes quote gold answers" in card and "holds gold" not in card
+    export("beam", out, ["100K"], data_dir=shared_data / "beam", cache_dir=beam_tier.cache["100K"])  # the gold beside it
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "\n\n**This folder holds gold.** The configs `100K` hold the gold answers" in card
+    assert '(answer "exactly 4 weeks", rubric "8 weeks")' in card  # the data notes are back, under the warning

@@ -215,6 +215,24 @@ def _views_sentence(entry: Benchmark, configs: list[str]) -> str:
             "`speaker_a`, `speaker_b`")
 
 
+def _gold_free(entry: Benchmark, configs: list[str]) -> bool:
+    """Whether the export holds only system views: its card then holds no gold (no data notes, which quote answers
+    and rubrics; no field reference of the Samples' gold fields)."""
+    return all(export_config(entry, c).view for c in configs)
+
+
+def _gold_warning(entry: Benchmark, configs: list[str]) -> str | None:
+    """The warning of an export holding a system view beside gold configs, else ``None``."""
+    views = [c for c in configs if export_config(entry, c).view]
+    gold = [c for c in configs if not export_config(entry, c).view]
+    if not views or not gold:
+        return None
+    return (f"**This folder holds gold.** The configs {', '.join(f'`{c}`' for c in gold)} hold the gold answers, evidence "
+            "and `raw` (rubrics, trap answers), and the data notes below quote them: do not give this folder to a system "
+            f"under test. Give it the system view alone, exported into a folder of its own (`himga export {entry.name} "
+            "OUT --view system`), whose card holds no gold.")
+
+
 def render_card(
     entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
     golds: dict[str, dict] | None = None,
@@ -250,14 +268,19 @@ def render_card(
         "the same features (shared with the other himga datasets, so they concatenate)"
         + (_views_sentence(entry, configs) if any(export_config(entry, c).view for c in configs) else "")
         + f". License of the data: `{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
+        *([warning] if (warning := _gold_warning(entry, configs)) else []),
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
-        "## Fields\n\n"
+        *(["## Fields\n\nThe system view's, listed above; nothing else (the Samples' fields, with the gold, are in "
+           f"the card of a gold export: `himga export {entry.name} OUT`)."] if _gold_free(entry, configs) else []),
+        *([] if _gold_free(entry, configs) else ["## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
-        "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else ""),
+        "`.str.json_path_match('$.category')`, Python `json.loads`)."]),
+        "## Data notes\n\n" + ("Left out: the benchmark's data notes quote gold answers, evidence and rubrics, which a "
+                                "system under test must not see (they are on the card of a gold export)." if _gold_free(entry, configs)
+                                else entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else "")),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'
