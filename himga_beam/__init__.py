@@ -19,4 +19,5 @@ ENTRY = Benchmark(
     card_notes="card_notes.md",
     published_rows=35,
     scorer=BEAM_SCORER,
+    release_ids=beam.release_sample_ids,
 )

@@ -27,7 +27,7 @@ from himga.identifiers import id_problem
 from himga.jsonio import iter_array_items, load_json, raw_text
 from himga.sources import OneFileEach, RemoteFile, pinned_files, source_path, warn_if_modified
 from himga_beam import manifest
-from himga_beam.layout import chats_of, folder_files, resolve_config
+from himga_beam.layout import chats_of, folder_files, resolve_config, sample_id_of
 from himga_beam.records import batches_to_sessions, questions_to_qa_pairs
 
 _CITATION = """\
@@ -64,7 +64,8 @@ _UNCONFIRMED = "not yet confirmed: the Hugging Face copy could not be reached fr
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  sample_id carries the tier ("100K-1"): the tiers reuse chat numbers with other questions.
+_VERSION = datasets.Version("1.1.0")
 
 
 @dataclass
@@ -140,6 +141,12 @@ _CONFIGS = [
 ]
 
 
+def release_sample_ids() -> dict[str, str]:
+    """``{sample_id: tier}`` of every chat of every tier's full release (chats numbered from 1): ``"500K-35"`` →
+    ``"500K"``. What :attr:`himga.entry.Benchmark.release_ids` returns, to say that a record answers another tier."""
+    return {sample_id_of(c.name, str(n)): c.name for c in _CONFIGS for n in range(1, c.chats + 1)}
+
+
 class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a cache checked on open
     """BEAM as HiMGA Sample rows (one row per chat, split ``test``)."""
 
@@ -159,9 +166,9 @@ class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a ca
         origins = OneFileEach("chat", "a chat must come from one folder (two copies of one chat?)")
         count = 0
         for chat_file, questions_file in chats_of([Path(f) for f in files]):
-            sample_id = chat_file.parent.name
-            if (problem := id_problem(sample_id)) is not None:
+            if (problem := id_problem(chat_file.parent.name)) is not None:
                 raise SourceFormatError(chat_file.parent.name, "$", f"chat folder name: {problem}")
+            sample_id = sample_id_of(self.config.name, chat_file.parent.name)
             origins.check(sample_id, chat_file, "$")
             raw: dict = {}
             chat_name, questions_name = (f.relative_to(chat_file.parent.parent).as_posix() for f in (chat_file, questions_file))

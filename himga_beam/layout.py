@@ -9,7 +9,9 @@ A source path is the repository's root (or any folder holding ``chats/<tier>/``)
 folder (holding the numbered chat folders), one chat folder, or files of those names (``data_files``). One rule
 for every route (:func:`source_files`, :func:`resolve_config`): the config is the tier; a path under a folder
 named after a tier says its config, and a config that its path contradicts is an error (a 500K chat labelled
-100K would be wrong data); the root without a config reads the default config's tier. Hidden entries
+100K would be wrong data); without a config, the root (or ``chats/``) holding one tier's folder reads that tier, and
+one holding several is an error naming them (a default would score answers against another tier's questions), on
+every route: the builds (stats, validate, score, subset, qrels) and export (:meth:`himga.entry.Benchmark.config_of`). Hidden entries
 (``.DS_Store``) and every other file of a chat folder (``plan.txt``, ``chat.pickle``, ``chat_trunecated.json``,
 the 10M ``plan-N/`` parts) are not read: a 10M ``chat.json`` already holds its plans, as the official code reads it.
 """
@@ -24,10 +26,20 @@ from typing import Any
 from himga.errors import ConfigurationError, SourceFormatError, shown
 from himga.sources import check_source_entry, named_paths
 
-__all__ = ["CHAT_FILE", "QUESTIONS_FILE", "chats_of", "folder_files", "resolve_config", "tier_of"]
+__all__ = ["CHAT_FILE", "QUESTIONS_FILE", "chats_of", "folder_files", "resolve_config", "sample_id_of", "tier_of"]
 
 CHAT_FILE = "chat.json"
 QUESTIONS_FILE = ("probing_questions", "probing_questions.json")
+
+
+def sample_id_of(tier: str, chat: str) -> str:
+    """The ``sample_id`` of chat folder ``chat`` of ``tier``: ``"100K-1"``.
+
+    The tiers number their chats from 1 each, with other conversations and questions under the same numbers, so
+    the tier is part of the id: every id made from it (the item ids ``100K-1:abstention:0``, the system view's ids,
+    qrels, ids files) tells the tiers apart, and an answer to a 500K chat never matches a 100K question.
+    """
+    return f"{tier}-{chat}"
 
 
 def _chat_order(folder: Path) -> tuple[int, str]:
@@ -118,8 +130,8 @@ def resolve_config(config: str | None, data_dir: Any, data_files: Any, configs: 
     """The config (tier) of a build, by the rule of the module doc.
 
     Raises:
-        ConfigurationError: a path in another tier's folder than ``config``; paths of several tiers, or of none
-            that a name says, without a config; a folder without the config's tier.
+        ConfigurationError: a path in another tier's folder than ``config``; paths of several tiers, a folder holding
+            several tiers, or paths of none that a name says, without a config; a folder without the config's tier.
     """
     paths = named_paths(data_dir, data_files)
     named = {p: tier_of(p, configs) for p in paths}
@@ -140,10 +152,10 @@ def resolve_config(config: str | None, data_dir: Any, data_files: Any, configs: 
         return tiers[0]
     folder = Path(data_dir) if data_files is None else None
     present = [t for t in configs if _tier_folder(t, folder) not in (None, folder)] if folder is not None and folder.is_dir() else []
-    if present:  # the repository's root (or chats/): the default tier's folder in it, else its only tier's
-        if default in present or len(present) == 1:
-            return default if default in present else present[0]
-        raise ConfigurationError(f"beam: {shown(data_dir)} holds the tiers {', '.join(present)} but not the default {default}; "
-                                 "pass config= (--config)")
+    if len(present) == 1:  # the repository's root (or chats/) with one tier's folder: that tier
+        return present[0]
+    if present:  # several: a default would score answers against the questions of a tier they may not be for
+        raise ConfigurationError(f"beam: {shown(data_dir)} holds the tiers {', '.join(present)}, whose chats share numbers "
+                                 "but not questions; pass the config (config= / --config)")
     raise ConfigurationError(f"beam: cannot tell the tier of {shown(paths[0])} from its path (no folder named "
                              f"{', '.join(configs)} holds it); pass the config (config= / --config)")

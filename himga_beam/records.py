@@ -8,7 +8,9 @@ running across the plans); and ``probing_questions/probing_questions.json``, a d
 list of question dicts.
 
 Row, field by field:
-    ``sample_id`` = the chat's folder name (``"1"``); ``dataset`` = ``"beam"``; speakers ``None``;
+    ``sample_id`` = ``<tier>-<the chat's folder name>`` (``"100K-1"``: the tiers reuse chat numbers with other
+        questions, so an id without its tier would name a chat of every tier; :func:`himga_beam.layout.sample_id_of`);
+        ``dataset`` = ``"beam"``; speakers ``None``;
     one session per batch: ``session_id`` = ``batch_number`` as a string (10M: ``"plan-1:3"``), ``date_str`` = the
         ``time_anchor`` of its first message (``"March-15-2024"``; the batch-level field is null in every file);
     one message per message, in file order: ``role``, ``content`` without the probe marker, ``turn_id`` = the

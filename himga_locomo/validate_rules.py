@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from himga.data.dates import parse_date
+from himga.errors import DateFormatError
 from himga.finding import Finding
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
-__all__ = ["EVIDENCE_KINDS", "KINDS", "evidence_findings", "findings"]
+__all__ = ["DATE_KINDS", "EVIDENCE_KINDS", "KINDS", "date_findings", "evidence_findings", "findings"]
 
 #: The kinds of :func:`evidence_findings` (kind → title, display order).
 EVIDENCE_KINDS = {
@@ -34,7 +36,10 @@ EVIDENCE_KINDS = {
     "empty_evidence": "empty evidence lists",
 }
 
-KINDS = {**EVIDENCE_KINDS, "date_without_session": "dates without sessions",
+#: The kind of :func:`date_findings`.
+DATE_KINDS = {"unparseable_date": "dates that cannot be parsed (kept as they are)"}
+
+KINDS = {**EVIDENCE_KINDS, **DATE_KINDS, "date_without_session": "dates without sessions",
          "generated_sample_id": "records without sample_id (their index is their id)"}
 
 
@@ -48,12 +53,39 @@ def findings(sample) -> Iterator[Finding]:
         :class:`~himga.validate.Finding` of the kinds in :data:`KINDS`, QA pairs in source order.
     """
     yield from evidence_findings(sample)
+    yield from date_findings(sample, "$.conversation")
     if sample.raw.get("sample_id_generated"):
         yield Finding("generated_sample_id", sample.sample_id, f"$[{sample.sample_id}]", "no sample_id: the record's index is its id")
     extra = sample.raw.get("conversation_extra", {})
     for key, value in extra.items():
         if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
             yield Finding("date_without_session", sample.sample_id, f"session {m[1]}", f"{key} = {value!r}, no turns")
+
+
+def date_findings(sample, holder: str, *, message_key: str | None = None) -> Iterator[Finding]:
+    """``unparseable_date``: each session date and (with ``message_key``) each message's own date that
+    :func:`~himga.data.dates.parse_date` cannot read, where the record holds it: ``"<holder>.session_3_date_time"``,
+    ``"<holder>.session_1[0].date_time"``, with the parser's message (the value is kept as it is in ``date_str``).
+
+    Args:
+        sample: A Sample whose sessions are ``session_N`` (``session_id`` ``"N"``), messages in source order.
+        holder: The record path of the object holding the ``session_N`` keys, with the file when it names the
+            sample's file (REALTALK: ``"Chat_1_Emi_Elise.json: $"``; LoCoMo: ``"$.conversation"``).
+        message_key: The key of a message's own date (REALTALK ``"date_time"``), or ``None`` (LoCoMo: none).
+    """
+    def unreadable(value: str | None) -> str | None:
+        try:
+            return None if value is None or parse_date(value) else None
+        except DateFormatError as e:
+            return str(e)
+
+    for session in sample.sessions:
+        n = session.session_id
+        if (problem := unreadable(session.date_str)) is not None:
+            yield Finding("unparseable_date", sample.sample_id, f"{holder}.session_{n}_date_time", problem)
+        for i, m in enumerate(session.messages if message_key else ()):
+            if (problem := unreadable(m.date_str)) is not None:
+                yield Finding("unparseable_date", sample.sample_id, f"{holder}.session_{n}[{i}].{message_key}", problem)
 
 
 def evidence_findings(sample, normalize: Callable[[list[str]], list[str]] = normalize_evidence) -> Iterator[Finding]:

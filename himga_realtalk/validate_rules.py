@@ -11,6 +11,8 @@ REALTALK's references get wrong. Counts on the pinned files in brackets:
   LoCoMo, with REALTALK's normalization.
 - a speaker who is neither ``name.speaker_1`` nor ``name.speaker_2``: the generic ``third_speaker`` of every benchmark [0].
 - ``message_date_order``: a message dated before the message it follows [0].
+- ``unparseable_date`` [0]: a session or message date ``parse_date`` cannot read, with its file and record path
+  (LoCoMo's rule, :func:`himga_locomo.validate_rules.date_findings`); the value is kept as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Iterator
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding
-from himga_locomo.validate_rules import EVIDENCE_KINDS, evidence_findings
+from himga_locomo.validate_rules import DATE_KINDS, EVIDENCE_KINDS, date_findings, evidence_findings
 from himga_realtalk.records import normalize_evidence
 
 __all__ = ["KINDS", "findings", "unresolved"]
@@ -28,6 +30,7 @@ __all__ = ["KINDS", "findings", "unresolved"]
 KINDS = {
     "unresolved_evidence": "evidence strings naming no dia_id of their conversation (shown with what they normalize to)",
     **EVIDENCE_KINDS,
+    **DATE_KINDS,
     "message_date_order": "messages dated before the message they follow",
 }
 
@@ -55,6 +58,7 @@ def findings(sample) -> Iterator[Finding]:
             detail = f"{item!r} -> {', '.join(ids)} (resolved)"
         yield Finding("unresolved_evidence", sid, f"QA {qid}", detail)
     yield from evidence_findings(sample, normalize_evidence)
+    yield from date_findings(sample, f"{sid}.json: $", message_key="date_time")
     previous = None
     for session in sample.sessions:
         for m in session.messages:

@@ -87,6 +87,9 @@ class Benchmark:
             read with ``gold="audited"``).
         judges: The benchmark's own judges (:class:`himga.scoring.Judge`, defined in its folder), registered
             beside the built-in ones (:func:`himga.scoring.judges`).
+        release_ids: For a benchmark whose configs hold other samples under ids of the same form (BEAM's tiers),
+            a function returning ``{sample_id: config}`` of every config's full release, so that an answer to
+            another config's sample is named as such (:func:`himga.scoring.match_records`); ``None`` otherwise.
     """
 
     name: str
@@ -102,6 +105,7 @@ class Benchmark:
     gold_variants: ModuleType | None = None
     auxiliary: tuple[tuple[str, str, Any], ...] = ()
     judges: tuple[Any, ...] = ()
+    release_ids: Callable[[], Mapping[str, str]] | None = None
 
     # --- the builder ----------------------------------------------------------------------------------
 
@@ -184,6 +188,18 @@ class Benchmark:
             DownloadError, ChecksumError: the pinned source could not be fetched or verified.
         """
         return self.builder.files_rule(self.config(config), data_dir)
+
+    def config_of(self, config: str | None, data_dir: str | Path | None, data_files: Any = None) -> str:
+        """The config a build of this source is: the builder's ``config_rule`` (LongMemEval's file names, BEAM's tier
+        folders), else ``config`` or the default. The one rule of the builds and of export.
+
+        Raises:
+            ConfigurationError: as the builder's rule (a source whose names say several configs, or none).
+        """
+        rule = getattr(self.builder, "config_rule", None)
+        if rule is None:
+            return self.default_config if config is None else config
+        return rule(config, data_dir, data_files, self.builder.builder_configs, self.default_config)
 
     def configs_named(self, filename: str) -> list[str]:
         """The configs whose source file may be called ``filename``, in builder order (``[]``: none).

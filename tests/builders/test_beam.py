@@ -40,7 +40,7 @@ def test_facade_counts(beam_tier, tier):
     assert _counts(samples) == COUNTS[tier]
     per = COUNTS[tier][3] // 10
     assert Counter(qa.question_type.value for s in samples for qa in s.qa_pairs) == dict.fromkeys(ABILITIES, per)
-    assert [s.sample_id for s in samples] == [str(n) for n in range(1, COUNTS[tier][0] + 1)]
+    assert [s.sample_id for s in samples] == [f"{tier}-{n}" for n in range(1, COUNTS[tier][0] + 1)]
     messages = [m for s in samples for ss in s.sessions for m in ss.messages]
     assert not any("->->" in m.content for m in messages)
     turns = {(s.sample_id, m.turn_id): ss.session_id for s in samples for ss in s.sessions for m in ss.messages}
@@ -70,7 +70,7 @@ def test_fields_of_the_first_chat(beam_tier):
 def test_every_chat_rebuilds_to_its_files(beam_tier, shared_data, tier):
     for sample in beam_tier(tier):
         chat, questions = sample_to_record(sample)
-        folder = shared_data / "beam" / "chats" / tier / sample.sample_id
+        folder = shared_data / "beam" / "chats" / tier / sample.sample_id.removeprefix(f"{tier}-")
         assert chat == json.loads((folder / "chat.json").read_text(encoding="utf-8"))
         assert questions == json.loads((folder / "probing_questions" / "probing_questions.json").read_text(encoding="utf-8"))
 
@@ -183,7 +183,7 @@ def test_local_1m_and_10m_copies_build_with_the_files_counts(local_copies, tmp_p
     root, one, ten = local_copies
     for tier, written in (("1M", one), ("10M", ten)):
         samples = load_dataset("beam", tier, data_dir=root, cache_dir=tmp_path / tier)
-        assert [s.sample_id for s in samples] == [str(n) for n in range(1, len(written) + 1)]
+        assert [s.sample_id for s in samples] == [f"{tier}-{n}" for n in range(1, len(written) + 1)]
         assert [(len(s.sessions), sum(len(x.messages) for x in s.sessions), len(s.qa_pairs)) for s in samples] == [
             (c.batches, c.messages, 20) for c in written]
         assert [sum("probe_marker" in m.raw for x in s.sessions for m in x.messages) for s in samples] == [c.markers for c in written]
@@ -198,7 +198,16 @@ def test_the_tier_of_a_path(local_copies, shared_data, tmp_path):
     from himga.cache import build_files
 
     root, _one, _ten = local_copies
-    assert len(build_files("beam", None, shared_data / "beam")) == 40  # the repository's root: the default tier
+    with pytest.raises(ConfigurationError, match=r"^beam: .*beam holds the tiers 100K, 500K, whose chats share numbers but not "
+                       r"questions; pass the config \(config= / --config\)$"):
+        build_files("beam", None, shared_data / "beam")  # the repository's root with two tiers: no silent default
+    assert len(build_files("beam", None, shared_data / "beam" / "chats" / "500K")) == 70  # a tier folder: its tier
+    with pytest.raises(ConfigurationError, match=r"^beam: .* holds the tiers 1M, 10M, whose chats share numbers"):
+        build_files("beam", None, root)
+    one_tier = tmp_path / "one_tier"
+    shutil.copytree(shared_data / "beam" / "chats" / "500K" / "3", one_tier / "chats" / "500K" / "3")
+    assert [p.relative_to(one_tier).as_posix() for p in build_files("beam", None, one_tier)] == [
+        "chats/500K/3/chat.json", "chats/500K/3/probing_questions/probing_questions.json"]  # a root with one tier: that tier
     assert len(build_files("beam", None, root / "chats" / "1M" / "2")) == 2  # a chat folder: its tier by its parent
     with pytest.raises(ConfigurationError, match=r"^beam: .*chats/1M/2 is in the 1M tier's folder, not 100K's; pass its config"):
         build_files("beam", "100K", root / "chats" / "1M" / "2")

@@ -89,7 +89,7 @@ def test_validate_lists_every_unresolved_reference(shared_data):
     report = validate("realtalk", data_dir=shared_data / "realtalk")
     assert report.samples == 10
     assert report.counts == {"unresolved_evidence": 188, "malformed_evidence": 46, "non_id_evidence": 8, "evidence_changed": 46,
-                             "empty_evidence": 2, "message_date_order": 0, "dangling_evidence": 136,
+                             "empty_evidence": 2, "unparseable_date": 0, "message_date_order": 0, "dangling_evidence": 136,
                              "duplicate_question": 1, "duplicate_turn_id": 0, "third_speaker": 0}
     per = Counter(f.sample_id for f in report.findings if f.kind == "unresolved_evidence")
     assert per == {k: v[4] for k, v in MEASURED.items()}
@@ -120,3 +120,31 @@ def test_bad_input_names_the_file_and_the_record_path(shared_data, tmp_path):
         with pytest.raises(SourceFormatError) as e:
             load_dataset("realtalk", data_dir=folder, cache_dir=tmp_path / "c")
         assert str(e.value) == message
+
+
+def test_an_unreadable_date_is_reported_and_kept(shared_data, tmp_path):
+    """A message date and a session date that are no dates: validate names each (file, record path), the build keeps them."""
+    for path in (shared_data / "realtalk").glob("Chat_*.json"):
+        value = json.loads(path.read_text(encoding="utf-8"))
+        if path.name == "Chat_6_Vanessa_Nicolas.json":
+            value["session_1"][0]["date_time"] = "not a date"
+            value["session_2_date_time"] = "soon"
+        (tmp_path / path.name).write_text(json.dumps(value), encoding="utf-8")
+    report = validate("realtalk", data_dir=tmp_path)
+    found = [(f.sample_id, f.where, f.detail.split(" (known")[0]) for f in report.findings if f.kind == "unparseable_date"]
+    assert (report.counts["unparseable_date"], found) == (2, [
+        ("Chat_6_Vanessa_Nicolas", "Chat_6_Vanessa_Nicolas.json: $.session_1[0].date_time", "cannot parse date 'not a date': not in a known format"),
+        ("Chat_6_Vanessa_Nicolas", "Chat_6_Vanessa_Nicolas.json: $.session_2_date_time", "cannot parse date 'soon': not in a known format")])
+    chat = next(s for s in load_dataset("realtalk", data_dir=tmp_path, cache_dir=tmp_path / "c") if s.sample_id.startswith("Chat_6"))
+    assert (chat.sessions[0].messages[0].date_str, chat.sessions[1].date_str) == ("not a date", "soon")
+
+
+def test_locomo_session_dates_go_through_the_same_rule(tmp_path):
+    from himga_locomo.validate_rules import findings as locomo_findings
+
+    record = [{"sample_id": "conv-x", "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1_date_time": "someday",
+               "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": []}]
+    (tmp_path / "locomo10.json").write_text(json.dumps(record), encoding="utf-8")
+    sample = load_dataset("locomo", data_dir=tmp_path, cache_dir=tmp_path / "c")[0]
+    assert sample.sessions[0].date_str == "someday"
+    assert [(f.kind, f.where) for f in locomo_findings(sample)] == [("unparseable_date", "$.conversation.session_1_date_time")]

@@ -16,6 +16,7 @@ LOCOMO_COUNTS = {
     "non_id_evidence": 1,
     "evidence_changed": 8,
     "empty_evidence": 4,
+    "unparseable_date": 0,
     "date_without_session": 16,
     "generated_sample_id": 0,
     "dangling_evidence": 2,

@@ -165,5 +165,5 @@ def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(beam
     scores = json.loads(report.read_text())["per_question"]
     assert len(scores) == 40 and {s for q, s in scores.items() if ":event_ordering:" not in q} == {0.0 if variant == "official" else 0.5}
     assert {q: s for q, s in scores.items() if ":event_ordering:" in q} == {  # tau_norm, the same in both variants
-        "1:event_ordering:0": 0.908248290463863, "1:event_ordering:1": 0.816227766016838,
-        "2:event_ordering:0": 0.816227766016838, "2:event_ordering:1": 0.816227766016838}
+        "100K-1:event_ordering:0": 0.908248290463863, "100K-1:event_ordering:1": 0.816227766016838,
+        "100K-2:event_ordering:0": 0.816227766016838, "100K-2:event_ordering:1": 0.816227766016838}

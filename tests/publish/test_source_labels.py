@@ -76,11 +76,11 @@ def test_select_configs(shared_data, oracle_named, tmp_path):
     assert select_configs("longmemeval", ["m", "oracle"], SAMPLE) == ["m", "oracle"]  # a name that says nothing: the caller's label
     assert select_configs("locomo", None, SAMPLE) == ["default"]  # one config: nothing to choose
     with pytest.raises(ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json from its file name; "
-                       r"pass the config \(--config / configs=\)\. File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned or longmemeval_s_cleaned.jsonl; "):
+                       r"pass the config \(config= / --config\)\. File names of the configs: s: longmemeval_s_cleaned.json or longmemeval_s_cleaned or longmemeval_s_cleaned.jsonl; "):
         select_configs("longmemeval", None, SAMPLE)
     with pytest.raises(ConfigurationError, match=r"^longmemeval: longmemeval_oracle.json is the file of config oracle, oracle_original, not of s, m$"):
         select_configs("longmemeval", ["s", "oracle", "m"], oracle_named)
-    with pytest.raises(ConfigurationError, match=rf"^longmemeval: cannot tell the config of the files in {lme} from their names; pass the config \(--config / configs=\)\. File names of the configs: s: "):
+    with pytest.raises(ConfigurationError, match=rf"^longmemeval: cannot tell the config of the files in {lme} from their names; pass the config \(config= / --config\)\. File names of the configs: s: "):
         select_configs("longmemeval", None, lme)
     with pytest.raises(ConfigurationError, match=rf"^longmemeval: no source file of config s in {oracle_named.parent}; expected "):
         select_configs("longmemeval", ["s", "oracle"], oracle_named.parent)

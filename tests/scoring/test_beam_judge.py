@@ -34,8 +34,8 @@ def _key(request: dict):
 
 @pytest.fixture(scope="module")
 def questions(beam_tier):
-    """(tier, chat, ability, index) → the himga QA pair."""
-    return {(tier, s.sample_id, *qa.question_id.split(":")[:1], int(qa.question_id.split(":")[1])): qa
+    """(tier, chat, ability, index) → the himga QA pair (the sample id is ``<tier>-<chat>``)."""
+    return {(tier, s.sample_id.removeprefix(f"{tier}-"), *qa.question_id.split(":")[:1], int(qa.question_id.split(":")[1])): qa
             for tier in ("100K", "500K") for s in beam_tier(tier) for qa in s.qa_pairs}
 
 

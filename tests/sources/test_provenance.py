@@ -202,3 +202,46 @@ def test_a_remembered_sha256_is_not_reused_after_an_edit_that_restores_the_mtime
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
     assert provenance(path, benchmark("locomo").pins().values()).startswith(
         "locomo10.json: differs from the pinned locomo10.json: a modified copy or another release (sha256 ")
+
+
+def _linked_copy(source, target, extra: dict):
+    """``target`` holding a link to every file of ``source`` and, per ``extra`` item, a link named by its key to its value."""
+    for path in source.rglob("*"):
+        if path.is_file():
+            (target / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
+            (target / path.relative_to(source)).symlink_to(path)
+    for name, path in extra.items():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).symlink_to(path)
+    return target
+
+
+def test_a_folder_pin_is_claimed_only_for_exactly_its_files(shared_data, tmp_path):
+    """A copied chat under another number, an 11th REALTALK chat, a chat left out: the line says which files are not
+    the pin's; the export card's source table (the same rule, pin_coverage) says so too."""
+    from himga.cache import build_files
+    from himga.publish._card import _source_rows
+    from himga.publish._source_labels import checked_sources
+
+    chats = shared_data / "beam" / "chats" / "100K"
+    beam = _linked_copy(chats, tmp_path / "beam" / "chats" / "100K", {
+        "21/chat.json": chats / "1" / "chat.json",
+        "21/probing_questions/probing_questions.json": chats / "1" / "probing_questions" / "probing_questions.json"})
+    assert provenance_lines("beam", build_files("beam", "100K", beam.parent.parent)) == [
+        "40 of 42 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned chats/100K: chats/100K/21/chat.json, "
+        "chats/100K/21/probing_questions/probing_questions.json"]
+    shutil.rmtree(beam / "20")
+    assert provenance_lines("beam", build_files("beam", "100K", beam.parent.parent)) == [
+        "38 of 40 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned chats/100K: chats/100K/21/chat.json, "
+        "chats/100K/21/probing_questions/probing_questions.json; pinned but not given: chats/100K/20/chat.json, "
+        "chats/100K/20/probing_questions/probing_questions.json"]
+    rows = _source_rows(benchmark("beam"), "100K", checked_sources("beam", "100K", beam.parent.parent))
+    assert len(rows) == 40 and rows[-2][1:2] + rows[-2][4:] == ("`chat.json`", "not a file of the pinned [`chats/100K`](https://github."
+                                                              "com/mohammadtavakoli78/BEAM/tree/b2a3ee8ba12d68f83143dda191097dc3e028ddd3/"
+                                                              "chats/100K) (its bytes are a pinned file's: a copy under another name?)")
+    rt = shared_data / "realtalk"
+    realtalk = _linked_copy(rt, tmp_path / "realtalk", {"Chat_11_Emi_Elise.json": rt / "Chat_1_Emi_Elise.json"})
+    assert provenance_lines("realtalk", build_files("realtalk", None, realtalk)) == [
+        "10 of 11 files = danny911kr/REALTALK@b903e06, sha256 ok; not in the pinned data: Chat_11_Emi_Elise.json"]
+    assert provenance_lines("realtalk", build_files("realtalk", None, rt)) == ["10 files = danny911kr/REALTALK@b903e06, sha256 ok"]
+    assert len(_source_rows(benchmark("realtalk"), "default", checked_sources("realtalk", "default", rt))) == 1  # exactly the pin

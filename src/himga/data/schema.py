@@ -184,7 +184,7 @@ class Sample:
 
     Attributes:
         sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
-            BEAM: the chat's folder (``"1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item; REALTALK the
+            BEAM: the tier and the chat's folder (``"100K-1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item; REALTALK the
             file's stem (``"Chat_1_Emi_Elise"``).
         dataset: The benchmark's catalogue name: ``"locomo"``, ``"longmemeval"``, ``"beam"``, ``"locomo_plus"``,
             ``"realtalk"``.

@@ -28,6 +28,7 @@ from himga.data.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file
+from himga.sources import pin_coverage
 
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
@@ -77,6 +78,9 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     config = export_config(entry, config).config
     pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
+    if pin.parts and pin_coverage(pin, [(source.filename, source.sha256)])[0]:  # not a part, by its name and bytes
+        return (f"not a file of the pinned {where}" + (" (its bytes are a pinned file's: a copy under another name?)"
+                                                        if config in matching_pins(entry, source.sha256) else ""))
     if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
     if pin.sha256 is None:
@@ -100,7 +104,7 @@ def _source_rows(entry: Benchmark, config: str, files: list[SourceFile]) -> list
     """The source table's rows of one config: a row per file, or one row for the whole when the files are exactly the
     files of a pin of several (BEAM's 40 files of ``chats/100K``)."""
     pin = pinned_file(entry, export_config(entry, config).config)
-    if pin.parts and len(files) == len(pin.parts) and {f.sha256 for f in files} == {p.sha256 for p in pin.parts}:
+    if pin.parts and pin_coverage(pin, [(f.filename, f.sha256) for f in files]) == ([], []):  # exactly the pin's files
         return [(config, code_cell(f"{pin.filename}/ ({len(files)} files)"), f"{sum(f.num_bytes for f in files):,}",
                  f"`{pin.sha256}` (sha256sum listing)", f"identical to the pinned [`{pin.filename}`]({pin.url})")]
     return [(config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files]
@@ -211,6 +215,24 @@ def _views_sentence(entry: Benchmark, configs: list[str]) -> str:
             "`speaker_a`, `speaker_b`")
 
 
+def _gold_free(entry: Benchmark, configs: list[str]) -> bool:
+    """Whether the export holds only system views: its card then holds no gold (no data notes, which quote answers
+    and rubrics; no field reference of the Samples' gold fields)."""
+    return all(export_config(entry, c).view for c in configs)
+
+
+def _gold_warning(entry: Benchmark, configs: list[str]) -> str | None:
+    """The warning of an export holding a system view beside gold configs, else ``None``."""
+    views = [c for c in configs if export_config(entry, c).view]
+    gold = [c for c in configs if not export_config(entry, c).view]
+    if not views or not gold:
+        return None
+    return (f"**This folder holds gold.** The configs {', '.join(f'`{c}`' for c in gold)} hold the gold answers, evidence "
+            "and `raw` (rubrics, trap answers), and the data notes below quote them: do not give this folder to a system "
+            f"under test. Give it the system view alone, exported into a folder of its own (`himga export {entry.name} "
+            "OUT --view system`), whose card holds no gold.")
+
+
 def render_card(
     entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
     golds: dict[str, dict] | None = None,
@@ -246,14 +268,19 @@ def render_card(
         "the same features (shared with the other himga datasets, so they concatenate)"
         + (_views_sentence(entry, configs) if any(export_config(entry, c).view for c in configs) else "")
         + f". License of the data: `{module._LICENSE}`{licence_words(module._LICENSE)}; homepage: {module._HOMEPAGE}.",
+        *([warning] if (warning := _gold_warning(entry, configs)) else []),
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
-        "## Fields\n\n"
+        *(["## Fields\n\nThe system view's, listed above; nothing else (the Samples' fields, with the gold, are in "
+           f"the card of a gold export: `himga export {entry.name} OUT`)."] if _gold_free(entry, configs) else []),
+        *([] if _gold_free(entry, configs) else ["## Fields\n\n"
         + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
         + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
         "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
-        "`.str.json_path_match('$.category')`, Python `json.loads`).",
-        "## Data notes\n\n" + entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else ""),
+        "`.str.json_path_match('$.category')`, Python `json.loads`)."]),
+        "## Data notes\n\n" + ("Left out: the benchmark's data notes quote gold answers, evidence and rubrics, which a "
+                                "system under test must not see (they are on the card of a gold export)." if _gold_free(entry, configs)
+                                else entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else "")),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'

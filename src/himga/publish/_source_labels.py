@@ -151,11 +151,8 @@ def _requested(entry: Benchmark, configs: list[str] | tuple[str, ...] | None) ->
 def _configs_of_file(entry: Benchmark, path: Path, wanted: list[str] | None) -> list[str]:
     """One file: the configs its name belongs to, or the requested ones if its name says none or agrees."""
     named = entry.configs_named(path.name)
-    if wanted is None and not named:
-        raise ConfigurationError(
-            f"{entry.name}: cannot tell the config of {path.name} from its file name; pass the config (--config / configs=). "
-            f"File names of the configs: {entry.file_names()}"
-        )
+    if wanted is None and not named:  # the builds' rule (BEAM: the tier folder the file is in), or its error
+        return [entry.config_of(None, path)]
     if wanted is not None and named and (other := [c for c in wanted if c not in named]):
         raise ConfigurationError(f"{entry.name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}")
     return wanted or named
@@ -165,10 +162,8 @@ def _configs_of_folder(entry: Benchmark, path: Path, wanted: list[str] | None) -
     """A folder: without ``wanted``, the configs whose file it holds (by name; none is an error, as on every
     route); with, each requested config must be one the builder reads something for from it."""
     given = [c for c in entry.configs if any(c in entry.configs_named(p.name) for p in path.iterdir() if p.is_file())]
-    if wanted is None and not given:
-        raise ConfigurationError(
-            f"{entry.name}: cannot tell the config of the files in {path} from their names; pass the config (--config / configs=). "
-            f"File names of the configs: {entry.file_names()}")
+    if wanted is None and not given:  # the builds' rule (BEAM: the one tier folder in it), or its error
+        return [entry.config_of(None, path)]
     given = given if wanted is None else [c for c in entry.configs if entry.source_files(c, path)]
     if wanted is not None and (missing := [c for c in wanted if c not in given]):
         raise ConfigurationError(f"{entry.name}: no source file of config {', '.join(missing)} in {path}; expected {entry.file_names()}")

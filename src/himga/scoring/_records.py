@@ -40,12 +40,14 @@ class RecordIndex:
         sample_of: ``{item id: sample id}``.
         pairs: ``{(sample id, question id): item id}``.
         views: ``{view question id: item id}`` (:func:`himga.data.view_question_ids`).
+        datasets: The ``Sample.dataset`` names of the data (``{"beam"}``).
     """
 
     questions: dict = field(default_factory=dict)
     sample_of: dict[str, str] = field(default_factory=dict)
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)
     views: dict[str, str] = field(default_factory=dict)
+    datasets: set[str] = field(default_factory=set)
 
     def example(self) -> str:
         """The accepted forms, with the first question of the data: ``{"question_id": "conv-26:0"} or ...``."""
@@ -74,7 +76,39 @@ def record_index(samples: Iterable) -> RecordIndex:
             index.sample_of[qid] = sample.sample_id
             index.pairs[(sample.sample_id, qa.question_id)] = qid
         index.views.update(view_question_ids(sample))
+        index.datasets.add(sample.dataset)
     return index
+
+
+def _other_configs(index: RecordIndex) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """``({sample id or view sample id: (sample id, config)}, configs scored)`` of the samples of the configs not
+    scored, for benchmarks whose configs reuse sample ids' form (:attr:`himga.entry.Benchmark.release_ids`)."""
+    from types import SimpleNamespace
+
+    from himga.data.view import view_sample_id
+    from himga.entry import entry_named
+
+    other: dict[str, tuple[str, str]] = {}
+    scored: list[str] = []
+    for dataset in sorted(index.datasets):
+        entry = entry_named(dataset)
+        if entry is None or entry.release_ids is None:
+            continue
+        release = entry.release_ids()
+        configs = {release[s] for s in index.sample_of.values() if s in release}
+        scored += sorted(configs)
+        for sample, config in release.items():
+            if config not in configs:
+                other[sample] = other[view_sample_id(SimpleNamespace(dataset=dataset, sample_id=sample))] = (sample, config)
+    return other, scored
+
+
+def _foreign(record: dict, other: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """``(sample id, config)`` of another config's sample that a record names (by sample id, item id or view id)."""
+    for value in (_id_text(record.get("sample_id")), _id_text(record.get("question_id"))):
+        if value is not None and (hit := other.get(value) or other.get(value.partition(":")[0])):
+            return hit
+    return None
 
 
 def _id_text(value) -> str | None:
@@ -149,13 +183,15 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
 
     Raises:
         SourceFormatError: a ``{question_id: answer}`` object instead of records (the dict form); a record without a
-            hypothesis (or with a non-string one); records naming no question of
-            the data (all listed, with the accepted forms and a real example); two records for one question (all
+            hypothesis (or with a non-string one); records answering another config's samples (BEAM's tiers reuse chat
+            numbers: ``"1 records answer questions of config 500K, not of the data scored (config 100K): ..."``);
+            records naming no question of the data (all listed, with the accepted forms and a real example); two
+            records for one question (all
             listed with their places); copied fields that differ from the gold (all listed).
     """
     out: dict[str, str] = {}
     places: dict[str, list[str]] = {}
-    unmatched: list[str] = []
+    unmatched: list[tuple[str, dict]] = []
     differ: list[str] = []
     checked = dict.fromkeys(COPIED_FIELDS, 0)
     for where, record in records:
@@ -164,7 +200,7 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
         qid = _resolve(record, index)
         if qid is None:
             shown = {k: record[k] for k in ("sample_id", "question_id") if k in record}
-            unmatched.append(f"{where} {brief(json.dumps(shown, ensure_ascii=False))}")
+            unmatched.append((f"{where} {brief(json.dumps(shown, ensure_ascii=False))}", record))
             continue
         places.setdefault(qid, []).append(where)
         out[qid] = hypothesis
@@ -174,8 +210,10 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
                 gold = _gold(index.questions[qid], name)
                 if (str(record[name]) if isinstance(record[name], (str, int)) else record[name]) != gold:
                     differ.append(f"{where} {brief(qid)} {name} {brief(repr(record[name]))}, gold {brief(repr(gold))}")
+    if unmatched and (foreign := _foreign_records(unmatched, index)):
+        raise SourceFormatError(file, "$", foreign)
     if unmatched:
-        raise SourceFormatError(file, "$", f"{len(unmatched)} records name no question of the data: {_listing(unmatched)}; "
+        raise SourceFormatError(file, "$", f"{len(unmatched)} records name no question of the data: {_listing([u for u, _ in unmatched])}; "
                                            f"{index.example()}")
     duplicated = [f"{brief(qid)} ({', '.join(ps)})" for qid, ps in places.items() if len(ps) > 1]
     if duplicated:
@@ -184,6 +222,18 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
         raise SourceFormatError(file, "$", f"{len(differ)} copied fields differ from the gold (answers to stale or edited "
                                            f"gold, or data built with other options?): {_listing(differ)}")
     return out, {k: v for k, v in checked.items() if v}
+
+
+def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> str | None:
+    """The message for records answering another config's samples (BEAM's 500K chat 1 scored as 100K), or ``None``."""
+    other, scored = _other_configs(index)
+    hits = [(where, found) for where, record in unmatched if (found := _foreign(record, other)) is not None]
+    if not hits:
+        return None
+    configs = sorted({config for _, (_sample, config) in hits})
+    return (f"{len(hits)} records answer questions of config {', '.join(configs)}, not of the data scored (config "
+            f"{', '.join(scored)}): {_listing([f'{where} (sample {sample}, config {config})' for where, (sample, config) in hits])}; "
+            "the configs hold other samples under the same numbers: score them against their own config (--config / config=)")
 
 
 def _listing(items: list[str]) -> str:

@@ -19,7 +19,7 @@ from himga.sources._checks import (OneFileEach, check_source_kind, named_paths, 
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
-from himga.sources._provenance import file_label, file_sha256, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
+from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset,
                                    listing_sha256, pinned_files, pinned_source, sha256_of, where_to_put)
 
@@ -49,6 +49,7 @@ __all__ = [
     "no_source_files",
     "offline_switch",
     "path_kind",
+    "pin_coverage",
     "pinned_files",
     "pinned_source",
     "provenance",

@@ -28,7 +28,8 @@ from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
 from himga.sources._remote import RemoteFile
 
-__all__ = ["file_label", "file_sha256", "provenance", "provenance_lines", "record_content", "record_sha256", "warn_if_modified"]
+__all__ = ["file_label", "file_sha256", "pin_coverage", "provenance", "provenance_lines", "record_content", "record_sha256",
+           "warn_if_modified"]
 
 logger = logging.getLogger("himga.sources")
 
@@ -219,15 +220,70 @@ def file_label(path: str | Path, pins: Iterable[RemoteFile]) -> str:
     return next((part.shown_name(path) for pin in pins for part in pin.files if part.accepts(path)), Path(path).name)
 
 
+def pin_coverage(pin: RemoteFile, files: Iterable[tuple[str, str | None]]) -> tuple[list[str], list[str]]:
+    """How a set of files compares with a pin of several files (:attr:`RemoteFile.parts`): the one rule of "these files
+    are that pin" for every route (``himga stats``/``validate``'s source line, the export card's source table).
+
+    Args:
+        pin: A pin with parts (BEAM's ``chats/100K``, REALTALK's ``data``).
+        files: ``(name, sha256)`` per file, the name as :func:`file_label` shows it: a part's ``local_path``
+            (``chats/100K/3/chat.json``), or its base name when the parts' base names are distinct (REALTALK's flat
+            copy of ``data/``).
+
+    Returns:
+        ``(files not in the pin, the pin's files not given)``, names in the order given and in the pin's order. Both
+        empty (and every sha256 a part's) means the files are exactly the pin's: a copy of a pinned chat under another
+        number (``chats/100K/21``) or an 11th REALTALK chat is not in the pin, whatever its bytes.
+    """
+    parts = {part.local_path: part.sha256 for part in pin.parts}
+    flat = {Path(name).name: name for name in parts}  # a flat copy names a part by its base name, when those are distinct
+    flat = flat if len(flat) == len(parts) else {}
+    given = [(name if name in parts else flat.get(name, name), sha256) for name, sha256 in files]
+    extra = [name for name, sha256 in given if name not in parts or (parts[name] is not None and parts[name] != sha256)]
+    names = {name for name, _sha256 in given}
+    return extra, [name for name in parts if name not in names]
+
+
+def _part_names(files: list[Path], pin: RemoteFile) -> list[str]:
+    """Each file's name against a pin of several files: the part's ``local_path`` it is by its place in the layout
+    (``.../chats/100K/3/chat.json``), else its path below the copy's root (``chats/100K/21/chat.json``, REALTALK's
+    ``Chat_1_Emi_Elise.json``), for :func:`pin_coverage`."""
+    root = None
+    for f in files:
+        if (part := next((p for p in pin.parts if p.accepts(f)), None)) is not None:
+            root = f.parents[len(Path(part.local_path).parts) - 1]
+            break
+    names = []
+    for f in files:
+        part = next((p.local_path for p in pin.parts if p.accepts(f)), None)
+        names.append(part or (f.relative_to(root).as_posix() if root is not None and f.is_relative_to(root) else f.name))
+    return names
+
+
+def _listing(names: list[str], shown: int = 5) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
 def provenance_lines(entry, files: list[str | Path]) -> list[str]:
     """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`
-    or its name); more than three files that are all pinned files in one line (``"40 files =
-    mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok"``)."""
+    or its name); more than three files that are all pinned files in one line: ``"40 files =
+    mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok"`` when they are exactly the files of a pin of several
+    (:func:`pin_coverage`), else ``"40 of 42 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned
+    chats/100K: chats/100K/21/chat.json, ...; pinned but not given: ..."``."""
     from himga.entry import entry_of
 
     pins = list(entry_of(entry).pins().values())
     lines = [provenance(f, pins) for f in files]
     if len(lines) > 3 and all(line.endswith(", sha256 ok") for line in lines):  # a release of many files, all pinned
         origins = sorted({line.split(" = ", 1)[1].removesuffix(", sha256 ok").split(" (", 1)[0] for line in lines})
+        paths = [Path(f) for f in files]
+        covered = [(pin, pin_coverage(pin, zip(_part_names(paths, pin), map(file_sha256, paths)))) for pin in pins if pin.parts]
+        folders = [(pin, found) for pin, found in covered if len(found[0]) < len(paths)]  # pins holding any of the files
+        if len(folders) == 1:
+            pin, (extra, missing) = folders[0]
+            if extra or missing:
+                out = f"{len(lines) - len(extra)} of {len(lines)} files = {', '.join(origins)}, sha256 ok"
+                out += f"; not in the pinned {pin.filename}: {_listing(extra)}" if extra else ""
+                return [out + (f"; pinned but not given: {_listing(missing)}" if missing else "")]
         return [f"{len(lines)} files = {', '.join(origins)}, sha256 ok"]
     return lines
