@@ -105,3 +105,20 @@ def test_find_caches_skips_incomplete_builds_and_other_names(folder, tmp_path):
     (folder.parent / "abc.incomplete" / cache.INFO_FILE).write_text("{}", encoding="utf-8")
     assert cache.find_caches(root, ["x"]) == [folder]
     assert cache.find_caches(root, ["y"]) == []
+
+
+def test_find_caches_leaves_out_another_builder_s_cache_of_the_same_name(folder, tmp_path):
+    """``datasets`` caches an export folder named ``x`` it loads under ``<root>/x/`` too, as the ``parquet`` builder:
+    not a himga cache (no manifest), so verify neither checks it nor calls it damaged."""
+    root = tmp_path / "root"
+    parquet = root / "x" / "default" / "0.0.0" / "0e83"
+    parquet.mkdir(parents=True)
+    (parquet / cache.INFO_FILE).write_text(json.dumps({"builder_name": "parquet", "dataset_name": "x"}), encoding="utf-8")
+    (parquet / "x-test.arrow").write_bytes(b"data")
+    older = root / "x" / "default-1" / "1.0.0" / "abc"  # himga's own builder, without a manifest: still found
+    older.mkdir(parents=True)
+    (older / cache.INFO_FILE).write_text(json.dumps({"builder_name": "x"}), encoding="utf-8")
+    unreadable = root / "x" / "default-2" / "1.0.0" / "abc"  # a damaged dataset_info.json: found, for verify to report
+    unreadable.mkdir(parents=True)
+    (unreadable / cache.INFO_FILE).write_text("{", encoding="utf-8")
+    assert cache.find_caches(root, ["x"]) == [folder, older, unreadable]

@@ -206,14 +206,27 @@ def find_caches(root: str | os.PathLike, names: Iterable[str]) -> list[Path]:
             ``<root>/<name>/<config-id>/<version>/<hash>/``.
 
     Returns:
-        Every such folder that holds ``dataset_info.json`` or a manifest (``.incomplete`` builds excluded).
+        Every such folder that holds a manifest, or a ``dataset_info.json`` that is not another builder's
+        (``.incomplete`` builds excluded): ``datasets`` keeps the caches of a folder it loads, such as an export
+        named ``realtalk``, under the same ``<root>/realtalk/`` with ``"builder_name": "parquet"``; those are not
+        himga's, and are left out.
     """
     root = Path(root)
     found = set()
     for name in names:
         for marker in (INFO_FILE, MANIFEST):
             found.update(p.parent for p in root.glob(f"{name}/*/*/*/{marker}") if not p.parent.name.endswith(".incomplete"))
-    return sorted(found)
+    return sorted(folder for folder in found if (folder / MANIFEST).is_file() or _builder_name(folder) in (None, folder.parents[2].name))
+
+
+def _builder_name(folder: Path) -> str | None:
+    """The ``builder_name`` recorded in ``folder``'s ``dataset_info.json``, ``None`` when it cannot be read (a damaged
+    cache stays in :func:`find_caches`, for :func:`verify` to report)."""
+    try:
+        name = json.loads((folder / INFO_FILE).read_text(encoding="utf-8")).get("builder_name")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return name if isinstance(name, str) else None
 
 
 def find_incomplete(root: str | os.PathLike, names: Iterable[str]) -> list[Path]:
