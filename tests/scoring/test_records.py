@@ -82,10 +82,31 @@ def test_copied_fields_that_differ_from_the_gold_are_listed(loop_records, locomo
     bad[4]["question_type"] = "temporal"
     with pytest.raises(SourceFormatError) as e:
         score_records("locomo", locomo_samples, bad)
-    assert str(e.value) == ("records: $: 2 copied fields differ from the gold (answers to stale or edited gold, or data "
-                            "built with other options?): $[3] conv-26:3 answer 'edited', gold 'Adoption agencies'; "
+    assert str(e.value) == ("records: $: 2 copied fields differ from the gold (answers to stale or edited gold, or to gold "
+                            "read with other options than the Samples scored: himga score reads the default gold, --gold names another): $[3] conv-26:3 answer 'edited', gold 'Adoption agencies'; "
                             "$[4] conv-26:4 question_type 'temporal', gold 'multi_hop'")
     assert score_records("locomo", locomo_samples, bad, check_copied=False)["scored"] == 1986
+
+
+def test_a_question_type_copied_as_the_source_spells_it_is_the_gold(longmemeval_file, longmemeval_samples, tmp_path, capsys):
+    """LongMemEval's file says ``knowledge-update``, himga's QuestionType ``knowledge_update``: either is the gold."""
+    records = [{"question_id": qa.question_id, "question_type": qa.raw["question_type"], "hypothesis": qa.answer}
+               for s in longmemeval_samples for qa in s.qa_pairs]
+    assert {r["question_type"] for r in records} >= {"knowledge-update", "single-session-user"}
+    path = tmp_path / "copies.jsonl"
+    args = ["score", "longmemeval", str(path), "--config", "oracle", "--data-dir", str(longmemeval_file),
+            "--cache-dir", str(tmp_path / "c"), "--prompts", str(tmp_path / "req.jsonl")]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert main(args) == 0
+    other = "multi-session" if records[0]["question_type"] != "multi-session" else "temporal-reasoning"
+    records[0] = dict(records[0], question_type=other)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    qa = longmemeval_samples[0].qa_pairs[0]
+    assert err.endswith(f"line 1 {qa.question_id} question_type {other!r}, gold {qa.question_type.value!r} or "
+                        f"{qa.raw['question_type']!r}\n"), err
 
 
 def test_two_records_for_one_question_and_missing_answers(loop_records, locomo_samples):

@@ -8,7 +8,7 @@ seed loop's), and the question it answers named one of three ways:
 - ``{"question_id": "v1a2b3c4d5e:q1"}``: the id of the system view (:func:`himga.data.system_view`).
 
 Fields the loop copies from the QA pair (``question``, ``answer``, ``question_type``) are checked against the gold
-they claim to be: a loop that answered stale or edited gold, or data built with other options, is caught.
+they claim to be: a loop that answered stale or edited gold, or gold read with other options, is caught.
 :func:`himga.scoring.score_records` scores them.
 """
 
@@ -163,9 +163,13 @@ def _hypothesis(file: str, where: str, record: dict):
     return value
 
 
-def _gold(qa, name: str) -> str:
-    value = getattr(qa, name)
-    return value.value if name == "question_type" else value
+def _gold(qa, name: str) -> tuple[str, ...]:
+    """The values a copy of field ``name`` of ``qa`` may hold: the gold, and for ``question_type`` also the type as
+    the source spells it (LongMemEval's ``knowledge-update`` for ``knowledge_update``)."""
+    if name != "question_type":
+        return (getattr(qa, name),)
+    source = qa.raw.get("question_type") if isinstance(qa.raw, dict) else None
+    return (qa.question_type.value, *((source,) if isinstance(source, str) and source != qa.question_type.value else ()))
 
 
 def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, file: str = "records",
@@ -208,8 +212,9 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
             if name in record:
                 checked[name] += 1
                 gold = _gold(index.questions[qid], name)
-                if (str(record[name]) if isinstance(record[name], (str, int)) else record[name]) != gold:
-                    differ.append(f"{where} {brief(qid)} {name} {brief(repr(record[name]))}, gold {brief(repr(gold))}")
+                if (str(record[name]) if isinstance(record[name], (str, int)) else record[name]) not in gold:
+                    shown = " or ".join(brief(repr(g)) for g in gold)
+                    differ.append(f"{where} {brief(qid)} {name} {brief(repr(record[name]))}, gold {shown}")
     if unmatched and (foreign := _foreign_records(unmatched, index)):
         raise SourceFormatError(file, "$", foreign)
     if unmatched:
@@ -220,7 +225,8 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
         raise SourceFormatError(file, "$", f"{len(duplicated)} questions answered twice: {_listing(duplicated)}")
     if differ:
         raise SourceFormatError(file, "$", f"{len(differ)} copied fields differ from the gold (answers to stale or edited "
-                                           f"gold, or data built with other options?): {_listing(differ)}")
+                                           "gold, or to gold read with other options than the Samples scored: himga score "
+                                           f"reads the default gold, --gold names another): {_listing(differ)}")
     return out, {k: v for k, v in checked.items() if v}
 
 
