@@ -219,6 +219,15 @@ def test_answers_of_another_tier_are_refused(beam_tier, shared_data, tmp_path, c
     assert capsys.readouterr().err.strip() == f"himga: error: pred.json: $: {expected}"
 
 
+def test_a_run_names_each_source_file_by_its_place_in_the_layout(shared_data):
+    """Every chat's files are chat.json and probing_questions.json: a run's record names them by their place."""
+    from himga.runs import run_identity
+
+    files = [s["file"] for s in run_identity("beam", "100K", data_dir=shared_data / "beam")["sources"]]
+    assert (len(files), len(set(files)), files[:2]) == (40, 40, ["chats/100K/1/chat.json",
+                                                                 "chats/100K/1/probing_questions/probing_questions.json"])
+
+
 def test_a_root_of_several_tiers_needs_the_config_on_every_route(shared_data, tmp_path, capsys):
     """One rule (the builds' and export's): no silent default tier for a folder holding several."""
     root = str(shared_data / "beam")

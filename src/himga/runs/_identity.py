@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from himga.entry import Benchmark, entry_of
-from himga.sources import file_sha256, sha256_of
+from himga.sources import file_label, file_sha256, sha256_of
 
 __all__ = ["GoldIdentity", "fingerprint", "gold_identity", "run_identity", "source_hashes"]
 
@@ -65,14 +65,18 @@ def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
 
 
 def source_hashes(entry: Benchmark | str, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:
-    """``(file name, sha256)`` of every file a build of ``config`` reads from ``data_dir`` (each hashed once per process).
+    """``(file name, sha256)`` of every file a build of ``config`` reads from ``data_dir`` (each hashed once per process),
+    the name as :func:`himga.sources.file_label` shows it (BEAM's ``chats/100K/3/chat.json``: every chat's file is
+    ``chat.json``).
 
     Raises:
         ConfigurationError, DownloadError, ChecksumError: as :func:`himga.cache.build_files`.
     """
     from himga.cache import build_files
 
-    return [(path.name, file_sha256(path)) for path in build_files(entry_of(entry), config, data_dir)]
+    entry = entry_of(entry)
+    pins = list(entry.pins().values())
+    return [(file_label(path, pins), file_sha256(path)) for path in build_files(entry, config, data_dir)]
 
 
 def run_identity(name: str, config: str | None = None, *, data_dir: str | Path | None = None,
