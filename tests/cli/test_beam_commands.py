@@ -133,6 +133,12 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
     assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
     assert main([*common, "--judge", "beam,beam-fixed", "--labels", str(tmp_path / "named-replies.jsonl"),
                  "--out", str(tmp_path / "n.json")]) == 0
+    capsys.readouterr()
+    assert main([*common, "--judge", "beam", "--labels", str(tmp_path / "official-replies.jsonl")]) == 2  # the other layout
+    assert capsys.readouterr().err == (
+        "himga: error: official-replies.jsonl: line 1: no 'question_id': a {request_id, reply} line answers the requests "
+        "of himga score without --judge; the replies --judge reads carry the question_id, judge, run and item of the "
+        "requests --judge writes (score without --judge, or ask again from --judge NAME --prompts)\n")
     by_default = json.loads((tmp_path / "o.json").read_text())["per_question"]
     by_name = json.loads((tmp_path / "n.json").read_text())["per_question"]
     assert by_name["beam"] == by_default and len(by_default) == 40

@@ -92,6 +92,11 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     where = f"line {number}"
     qid = check_id(out.name, f"{where}.question_id", value.get("question_id")) if "question_id" in value else None
     if qid is None:
+        if "request_id" in value:  # a reply to a benchmark's own requests (himga score beam --prompts, without --judge)
+            raise SourceFormatError(out.name, where, "no 'question_id': a {request_id, reply} line answers the requests "
+                                    "of himga score without --judge; the replies --judge reads carry the question_id, "
+                                    "judge, run and item of the requests --judge writes (score without --judge, or ask "
+                                    "again from --judge NAME --prompts)")
         raise SourceFormatError(out.name, where, "no 'question_id'")
     if (judge := _judge_of(value, judges, out.name, where)) is None:
         return None
