@@ -75,9 +75,10 @@ def date_findings(sample, holder: str, *, message_key: str | None = None) -> Ite
     """
     def unreadable(value: str | None) -> str | None:
         try:
-            return None if value is None or parse_date(value) else None
+            parse_date(value)
         except DateFormatError as e:
             return str(e)
+        return None
 
     for session in sample.sessions:
         n = session.session_id

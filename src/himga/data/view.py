@@ -31,8 +31,8 @@ from .ids import item_id
 from .relevance import rule_of
 from .schema import Message, Sample, Session
 
-__all__ = ["SYSTEM_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_ids",
-           "view_question_ids", "view_sample_id"]
+__all__ = ["SYSTEM_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_id",
+           "view_ids", "view_question_ids", "view_sample_id"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,13 @@ class ViewIds:
 
 def view_sample_id(sample: Sample) -> str:
     """The view's id of ``sample``: ``"v"`` and the first 10 hex digits of sha256 of ``<dataset>:<sample_id>``."""
-    return "v" + hashlib.sha256(f"{sample.dataset}:{sample.sample_id}".encode()).hexdigest()[:10]
+    return view_id(sample.dataset, sample.sample_id)
+
+
+def view_id(dataset: str, sample_id: str) -> str:
+    """The view's id of sample ``sample_id`` of benchmark ``dataset`` (:func:`view_sample_id`), for a sample not at hand
+    (another config's, named in a record)."""
+    return "v" + hashlib.sha256(f"{dataset}:{sample_id}".encode()).hexdigest()[:10]
 
 
 def _question_date(sample: Sample) -> str | None:

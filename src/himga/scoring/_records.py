@@ -83,9 +83,7 @@ def record_index(samples: Iterable) -> RecordIndex:
 def _other_configs(index: RecordIndex) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """``({sample id or view sample id: (sample id, config)}, configs scored)`` of the samples of the configs not
     scored, for benchmarks whose configs reuse sample ids' form (:attr:`himga.entry.Benchmark.release_ids`)."""
-    from types import SimpleNamespace
-
-    from himga.data.view import view_sample_id
+    from himga.data.view import view_id
     from himga.entry import entry_named
 
     other: dict[str, tuple[str, str]] = {}
@@ -99,7 +97,7 @@ def _other_configs(index: RecordIndex) -> tuple[dict[str, tuple[str, str]], list
         scored += sorted(configs)
         for sample, config in release.items():
             if config not in configs:
-                other[sample] = other[view_sample_id(SimpleNamespace(dataset=dataset, sample_id=sample))] = (sample, config)
+                other[sample] = other[view_id(dataset, sample)] = (sample, config)
     return other, scored
 
 
@@ -168,7 +166,7 @@ def _gold(qa, name: str) -> tuple[str, ...]:
     the source spells it (LongMemEval's ``knowledge-update`` for ``knowledge_update``)."""
     if name != "question_type":
         return (getattr(qa, name),)
-    source = qa.raw.get("question_type") if isinstance(qa.raw, dict) else None
+    source = qa.raw.get("question_type")
     return (qa.question_type.value, *((source,) if isinstance(source, str) and source != qa.question_type.value else ()))
 
 
