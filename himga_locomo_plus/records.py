@@ -13,7 +13,8 @@ Row (one per item, ``sample_id`` ``cognitive-<i>``, ``i`` the item's index in ``
   sort: an inserted session follows a session of the same time); ``cue``/``query`` are dated at the official times
   in the style of the conversation's own dates (``"9:55 am on 15 October, 2023"``, :func:`locomo_session_date`: a date
   in another style would single out the gold session to any system that reads dates; the official model input has
-  no dates, and its ``"%Y-%m-%d %H:%M"`` strings stay in ``raw``); their turns are ``cue:1``, ``cue:2``, ``query:1``,
+  no dates, ``unified_input.py``'s ``_stitch_dialogue_for_plus`` writing each turn as ``Speaker said, "..."``; its
+  ``"%Y-%m-%d %H:%M"`` strings stay in ``raw``); their turns are ``cue:1``, ``cue:2``, ``query:1``,
   the speaker ``A`` mapped to ``speaker_a`` and any other to ``speaker_b``, the source label kept in ``raw.speaker``
   (a dialogue without an ``A:``/``B:`` line adds no session, as it adds no turn officially);
 - one QA pair: ``question`` the ``trigger_query`` as written (the official ``trigger``), ``answer`` ``""`` (there is
