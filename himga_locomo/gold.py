@@ -46,6 +46,7 @@ __all__ = [
     "card_note",
     "errata_path",
     "errata_sha256",
+    "key_errata",
     "read_errata",
     "unused_entries",
 ]
@@ -156,6 +157,15 @@ def errata_sha256(errata: str | Path | None) -> tuple[str, str]:
     """``(absolute path, sha256)`` of the errata file :func:`errata_path` picks (what the cache key records)."""
     path = errata_path(errata)
     return str(path), sha256_of(path)
+
+
+def key_errata(kwargs: dict) -> dict:
+    """A builder's keyword arguments with, under ``gold="audited"``, the errata file resolved and its sha256 added:
+    ``datasets`` derives the config id from them, so an edited errata file never serves rows built from the old one
+    (LoCoMo's builder and LoCoMo-Plus's call it before ``datasets`` sees them)."""
+    if kwargs.get("gold") == "audited":
+        kwargs["errata"], kwargs["errata_sha256"] = errata_sha256(kwargs.get("errata"))
+    return kwargs
 
 
 def _text(entry: dict, key: str, file: str, path: str) -> str:

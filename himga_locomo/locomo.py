@@ -24,7 +24,7 @@ from himga.jsonio.jsonlines import is_json_lines, iter_records
 from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
                            warn_if_modified)
 from himga_locomo import gold
-from himga_locomo.gold import Errata, GoldVariant, apply_errata, errata_path, errata_sha256, read_errata, unused_entries
+from himga_locomo.gold import Errata, GoldVariant, apply_errata, errata_path, key_errata, read_errata, unused_entries
 from himga_locomo.records import record_to_row
 
 _CITATION = """\
@@ -172,11 +172,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
     """LoCoMo as HiMGA Sample rows (one row per conversation, split ``test``)."""
 
     def __init__(self, *args, **kwargs):
-        # gold="audited": resolve the errata file now and key the config by its sha256 (datasets derives the
-        # config id from these keywords), so an edited errata file never serves rows built from the old one.
-        if kwargs.get("gold") == "audited":
-            kwargs["errata"], kwargs["errata_sha256"] = errata_sha256(kwargs.get("errata"))
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **key_errata(kwargs))  # gold="audited": the errata file's sha256 keys the config
 
     BUILDER_CONFIG_CLASS = LocomoConfig
     files_rule = staticmethod(source_files)

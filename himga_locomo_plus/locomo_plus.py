@@ -19,6 +19,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.sources import OneFileEach, RemoteFile, json_files, listing_sha256, pinned_files, source_path
 from himga_locomo import locomo
+from himga_locomo.gold import key_errata
 from himga_locomo.locomo import LocomoConfig, check_errata_used, config_errata, read_records, sample_rows
 from himga_locomo_plus.records import cognitive_row, placements
 
@@ -153,9 +154,7 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
     """LoCoMo-Plus as HiMGA Sample rows (LoCoMo's rows, then one row per cognitive item; split ``test``)."""
 
     def __init__(self, *args, **kwargs):
-        if kwargs.get("gold") == "audited":  # as LoCoMo's builder: the errata's sha256 keys the config
-            kwargs["errata"], kwargs["errata_sha256"] = locomo.errata_sha256(kwargs.get("errata"))
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **key_errata(kwargs))  # as LoCoMo's builder: the errata file's sha256 keys the config
 
     BUILDER_CONFIG_CLASS = LocomoPlusConfig
     files_rule = staticmethod(source_files)
