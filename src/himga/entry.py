@@ -196,10 +196,7 @@ class Benchmark:
         Raises:
             ConfigurationError: as the builder's rule (a source whose names say several configs, or none).
         """
-        rule = getattr(self.builder, "config_rule", None)
-        if rule is None:
-            return self.default_config if config is None else config
-        return rule(config, data_dir, data_files, self.builder.builder_configs, self.default_config)
+        return self.builder.config_for(config, data_dir, data_files)
 
     def configs_named(self, filename: str) -> list[str]:
         """The configs whose source file may be called ``filename``, in builder order (``[]``: none).

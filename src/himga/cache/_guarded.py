@@ -251,12 +251,22 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
     #: the config asked for (or the default) whatever the source. Each builder with such a rule sets its own.
     config_rule = None
 
+    @classmethod
+    def config_for(cls, config_name: str | None, data_dir, data_files) -> str:
+        """The config a build of this source is: :attr:`config_rule`'s answer, else ``config_name`` or the default
+        (the one rule of the builds and of export, :meth:`himga.entry.Benchmark.config_of`).
+
+        Raises:
+            ConfigurationError: as the rule (a source whose names say several configs, or none).
+        """
+        if cls.config_rule is None:
+            return cls.DEFAULT_CONFIG_NAME if config_name is None else config_name
+        return cls.config_rule(config_name, data_dir, data_files, cls.builder_configs, cls.DEFAULT_CONFIG_NAME)
+
     def __init__(self, *args, config_name: str | None = None, **kwargs):
         type(self).check_config_keywords(kwargs)  # a misspelled option and a foreign split first, then the source's config
-        rule = type(self).config_rule
-        if rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
-            config_name = rule(config_name, kwargs.get("data_dir"), kwargs.get("data_files"), self.builder_configs,
-                               self.DEFAULT_CONFIG_NAME)
+        if type(self).config_rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
+            config_name = type(self).config_for(config_name, kwargs.get("data_dir"), kwargs.get("data_files"))
         kwargs["config_name"] = config_name
         with _read_only_tolerant_locks():
             try:
