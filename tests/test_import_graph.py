@@ -128,7 +128,7 @@ def test_the_shared_code_imports_no_builder_and_no_catalogue():
     assert {"himga_locomo", "himga_longmemeval"} <= graph["himga.catalog"]  # the catalogue's reach is visible
 
 
-def test_the_light_imports_load_no_datasets():
+def test_the_light_imports_load_no_datasets(tmp_path):
     """``import himga.errors`` / ``himga.data`` and ``himga --version`` load neither ``datasets`` nor the catalogue
     (the builders): measured in a fresh interpreter, as a user's first import."""
     import subprocess
@@ -137,5 +137,6 @@ def test_the_light_imports_load_no_datasets():
     code = ("import sys, himga.errors, himga.data; from himga.cli import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m in ('datasets', 'himga.catalog') or m.startswith('himga_')))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT.parent, timeout=120)
+    # from an empty folder: the checkout's parent may hold a folder named himga (the clone itself), which -c would import
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
