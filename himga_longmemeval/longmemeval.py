@@ -229,7 +229,7 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             pins = [c.remote_file() for c in _CONFIGS]
             content = ContentDigest()  # the data's fingerprint, whatever its bytes: from the same parse
             for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest,
-                                                content=content.item_text):
+                                                content=content):
                 row = question_to_row(question, file=name, path=where)
                 origins.check(row["sample_id"], file, f"{where}.question_id")
                 yield f"{name}:{where}", row

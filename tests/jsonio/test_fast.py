@@ -39,7 +39,7 @@ def test_a_good_file_is_read_by_the_fast_path_alone(tmp_path, full_reads):
     path = tmp_path / "s.json"
     write_longmemeval_like(path, 12, 8)
     digest, content = hashlib.sha256(), ContentDigest()
-    items = _items(path, id_key="question_id", digest=digest, content=content.item_text)
+    items = _items(path, id_key="question_id", digest=digest, content=content)
     assert full_reads == []
     expected = json.loads(path.read_bytes())
     assert items == expected and len(items) == 12
@@ -108,7 +108,7 @@ def test_an_escaped_colon_is_a_false_alarm_read_on_by_the_full_reader(tmp_path, 
     path = tmp_path / "e.json"
     path.write_text('[{"a": 1}, {"b": "\\\\u003a"}, {"c": 3}]')  # a backslash, then the text u003a
     content = ContentDigest()
-    assert _items(path, content=content.item_text) == [{"a": 1}, {"b": "\\u003a"}, {"c": 3}]
+    assert _items(path, content=content) == [{"a": 1}, {"b": "\\u003a"}, {"c": 3}]
     assert full_reads == [0] and content.hexdigest() == content_sha256([{"a": 1}, {"b": "\\u003a"}, {"c": 3}])
 
 

@@ -7,10 +7,11 @@ never a silent last-wins), :mod:`._depth` (a nesting limit before any parser see
 compressed file); :mod:`._identity` (a file's identity, and a change during a read); :mod:`.jsonlines` (JSON Lines sources, one record a line); :mod:`.rawcell` (the ``raw`` cell: a dict as JSON text, ``None`` for an empty one).
 """
 
+from himga.jsonio._content import ContentDigest
 from himga.jsonio._depth import MAX_DEPTH
 from himga.jsonio._fast import canonical
 from himga.jsonio._identity import Identity, check_unchanged, file_identity
 from himga.jsonio.rawcell import raw_text
 from himga.jsonio.reader import iter_array_items, load_json
 
-__all__ = ["MAX_DEPTH", "Identity", "canonical", "check_unchanged", "file_identity", "iter_array_items", "load_json", "raw_text"]
+__all__ = ["MAX_DEPTH", "ContentDigest", "Identity", "canonical", "check_unchanged", "file_identity", "iter_array_items", "load_json", "raw_text"]

@@ -127,6 +127,14 @@ def _checked(raw: bytes, levels: int, int64: bool, content: Callable[[bytes], An
     return value
 
 
+def _parsed(raw: bytes | memoryview, index: int) -> Any:
+    """Decode ``raw`` without the checks (they run elsewhere). Raises :class:`Fallback`."""
+    try:
+        return _DECODER.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        raise Fallback(index) from None
+
+
 def decode(data: bytes, levels: int) -> Any:
     """One whole JSON document (no byte-order mark), checked as :mod:`himga.jsonio.reader` checks it.
 
@@ -135,7 +143,7 @@ def decode(data: bytes, levels: int) -> Any:
     return _checked(data, levels, False, None, None)
 
 
-def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None = None) -> Iterator[Any]:
+def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None = None, *, checked: bool = True) -> Iterator[Any]:
     """The items of the top-level array that ``f`` is positioned at (its ``[``, or whitespace before it), checked,
     in file order.
 
@@ -143,6 +151,7 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
         f: A binary stream; read in blocks of 4 MiB to its end.
         levels: The nesting allowed inside one item.
         content: Called with each item's canonical JSON text (:func:`canonical`), in order.
+        checked: ``False``: only parse each item (another process checks them: :mod:`himga.jsonio._beside`).
 
     Yields:
         Each item (objects as ``dict``, integers within 64 bits).
@@ -197,7 +206,7 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
                 if len(buf) - start > _ITEM_LIMIT or not more(len(buf) - pos):  # cut by the read: read more
                     raise Fallback(index)
                 start = pos
-            yield _checked(buf[start:end], levels, True, content, index)
+            yield _checked(buf[start:end], levels, True, content, index) if checked else _parsed(memoryview(buf)[start:end], index)
             index += 1
             pos = end
             separator = next_byte()

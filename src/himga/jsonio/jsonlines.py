@@ -10,12 +10,12 @@ blank lines are skipped; errors name the file and the line (``q.jsonl: line 3: i
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from himga.errors import SourceFormatError
-from himga.jsonio._fast import canonical
+from himga.jsonio._content import ContentDigest
 from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
 from himga.jsonio._sniff import json_lines_by_content, not_json
 from himga.jsonio.compressed import open_source, plain_suffix
@@ -87,7 +87,7 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
 
 def iter_records(
     path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: Callable[[bytes], Any] | None = None,
+    content: ContentDigest | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """The records of a source file, streamed: a JSON Lines file's lines, a JSON array's items, or one object.
 
@@ -95,7 +95,7 @@ def iter_records(
         path: A ``.jsonl`` file (:func:`is_json_lines`) or a JSON file whose top level is an array.
         id_key, id_label: See :func:`himga.jsonio.reader.iter_array_items` (JSON files).
         digest: A ``hashlib`` object updated with every byte of the file.
-        content: Called with each record's canonical JSON text (:func:`himga.jsonio.canonical`), in order.
+        content: Fed each record, in order (:class:`~himga.jsonio.ContentDigest`): the content fingerprint.
 
     Yields:
         ``(where, record)``: ``where`` names the record in errors and keys, ``"$[212]"`` or ``"line 213"``;
@@ -107,12 +107,12 @@ def iter_records(
     if is_json_lines(path):
         for number, record in iter_json_lines(path, digest=digest):
             if content is not None:
-                content(canonical(record))
+                content.item(record)
             yield f"line {number}", record
     elif _starts_with_object(path):  # one record per file (a harness's one-question files): small, read whole
         record = load_json(path, digest=digest)
         if content is not None:
-            content(canonical(record))
+            content.item(record)
         yield "$", record
     else:
         for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest, content=content):

@@ -21,18 +21,20 @@ import math
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from himga.errors import SourceFormatError
+from himga.errors import SourceChangedError, SourceFormatError
 from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
+from himga.jsonio._beside import Checks, checks_beside
+from himga.jsonio._content import ContentDigest
 from himga.jsonio._fast import Fallback, array_items, canonical, decode
 from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from himga.jsonio._identity import check_unchanged, file_identity
+from himga.jsonio._identity import Identity, check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 
@@ -201,7 +203,7 @@ def _top_level_id(f, id_key: str) -> str | None:
 
 def iter_array_items(
     path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: Callable[[bytes], Any] | None = None,
+    content: ContentDigest | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
@@ -219,8 +221,8 @@ def iter_array_items(
         id_label: The word naming the item in errors (default ``id_key``): ``(question 7161e7e2)``.
         digest: A ``hashlib`` object updated with every byte of the file as the parse reads it (one pass);
             complete once the iteration has ended.
-        content: Called with each item's canonical JSON text (:func:`himga.jsonio.canonical`), in order: the
-            content fingerprint from the same parse (:class:`himga.sources.ContentDigest`).
+        content: Fed the items (:class:`~himga.jsonio.ContentDigest`): the content fingerprint from the same
+            parse; complete once the iteration has ended.
 
     Yields:
         ``(index, item)`` pairs, index from 0, in file order.
@@ -237,6 +239,7 @@ def iter_array_items(
     """
     path = Path(path)
     done = 0  # items yielded by the fast path
+    checks = None  # the check process, for a large file (himga.jsonio._beside)
     with open_source(path, digest) as source:
         raw = source.raw
         before = file_identity(os.fstat(raw.fileno()))
@@ -247,19 +250,57 @@ def iter_array_items(
                 raise Fallback(0)
             f.seek(0)
             _first_byte(f)
-            for item in array_items(f, MAX_DEPTH - 1, content):
+            if checks_beside(before[0], not plain):
+                checks = _start_checks(path, content is not None)
+            items = array_items(f, MAX_DEPTH - 1, None if checks is not None or content is None else content.item_text,
+                                checked=checks is None)
+            for item in items:
+                if checks is not None and not checks.vouch(done):
+                    raise Fallback(done)
                 yield done, item
                 done += 1
+            if checks is not None:
+                _end_checks(path, checks, done, before, content)
         except (Fallback, EOFError, zlib.error, lzma.LZMAError, OSError):  # the full reader words what it is
+            if checks is not None:
+                checks.close()
             full = _full_array_items(path, id_key=id_key, id_label=id_label)
             for index, item in full:
+                if content is not None and (checks is not None or index >= done):  # beside: none fed yet
+                    content.item_text(canonical(item))
                 if index >= done:
-                    if content is not None:
-                        content(canonical(item))
                     yield index, item
+        finally:
+            if checks is not None:
+                checks.close()
         if digest is not None:
             f.finish() if plain else source.finish()
         check_unchanged(path, raw, before)
+
+
+def _start_checks(path: Path, content: bool) -> Checks | None:
+    """The check process for ``path``, or ``None`` when it cannot start (the checks then run here)."""
+    try:
+        return Checks(path, MAX_DEPTH - 1, content)
+    except OSError:
+        return None
+
+
+def _end_checks(path: Path, checks: Checks, items: int, before: Identity, content: ContentDigest | None) -> None:
+    """Take the check process's last word: the content fingerprint, and the file it read was this one.
+
+    Raises:
+        Fallback: it did not vouch for the ``items`` read here.
+        SourceChangedError: it read another file (replaced since this read opened it) or one that changed.
+    """
+    end = checks.end(items)
+    if end is None:
+        raise Fallback(items)
+    fingerprint, start, stop = end
+    if start != before or stop != before:
+        raise SourceChangedError(path.name)
+    if content is not None:
+        content.adopt(fingerprint)
 
 
 def _full_array_items(

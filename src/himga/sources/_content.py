@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from himga.jsonio import canonical
+from himga.jsonio import ContentDigest, canonical
 
 __all__ = ["ContentDigest", "canonical", "content_sha256", "content_tree", "first_difference"]
 
@@ -28,43 +28,6 @@ _HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full 
 def content_sha256(value: Any) -> str:
     """The content fingerprint of a parsed JSON value: sha256 of :func:`canonical`."""
     return hashlib.sha256(canonical(value)).hexdigest()
-
-
-class ContentDigest:
-    """The content fingerprint of a value fed whole (:meth:`value`) or as the items of an array (:meth:`item`).
-
-    ``item(a); item(b); hexdigest()`` equals ``content_sha256([a, b])``: the canonical text of an array is
-    ``[`` + the items' canonical texts joined by ``,`` + ``]``.
-    """
-
-    def __init__(self) -> None:
-        self._digest = hashlib.sha256()
-        self._items = 0
-        self._whole = False
-
-    def value(self, value: Any) -> None:
-        """Feed a whole value (once)."""
-        self._digest.update(canonical(value))
-        self._whole = True
-
-    def item(self, item: Any) -> None:
-        """Feed the next item of a top-level array."""
-        self.item_text(canonical(item))
-
-    def item_text(self, text: bytes) -> None:
-        """Feed the next item of a top-level array as its canonical text (what the readers of
-        :mod:`himga.jsonio` hand their ``content`` callback)."""
-        self._digest.update(b"[" if self._items == 0 else b",")
-        self._digest.update(text)
-        self._items += 1
-
-    def hexdigest(self) -> str:
-        """The fingerprint (an array fed by items is closed with ``]``; none fed at all is ``[]``)."""
-        if self._whole:
-            return self._digest.hexdigest()
-        digest = self._digest.copy()
-        digest.update(b"[]" if self._items == 0 else b"]")
-        return digest.hexdigest()
 
 
 def _node(value: Any) -> str:
