@@ -22,7 +22,7 @@ from typing import Any
 import datasets
 
 from himga.data.features import SAMPLE_FEATURES
-from himga.cache import ArrowBatches, GuardedBuilder
+from himga.cache import ArrowBatches, GuardedBuilder, plain_row
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
 from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
@@ -221,6 +221,11 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             warn_unknown_type(qid, value)
 
     def _generate_examples(self, files):
+        for key, row in self._generate_rows(files):
+            yield key, plain_row(row)
+
+    def _generate_rows(self, files):
+        # the rows as ArrowBatches writes them: a question's sessions column-wise (question_to_row)
         count = 0
         origins = OneFileEach("question", "a question must come from one file (read one file, or pass config=)")
         for file in files:

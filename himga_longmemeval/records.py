@@ -23,16 +23,19 @@ Row, field by field:
     ``Sample.raw`` = ``{"question_date": ...}``.
 
 ``raw`` values are emitted as JSON text (the ``raw`` columns are strings of JSON, see
-:mod:`himga.data.features`).
+:mod:`himga.data.features`). The turns are read column by column, without an object per message: the row's
+``sessions`` is a :class:`himga.cache.SessionColumns`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import operator
 import re
 from typing import Any
 
+from himga.cache import SessionColumns
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
@@ -58,6 +61,7 @@ _FALLBACK_TYPE = "single_session_user"  # the seed's fallback for an unknown typ
 # raw JSON text of the common turn extras, encoded once
 _HAS_ANSWER = {True: json.dumps({"has_answer": True}), False: json.dumps({"has_answer": False})}
 _TURN_KEYS = ("role", "content")
+_ROLE_CONTENT = operator.itemgetter(*_TURN_KEYS)
 
 
 def _fail(file: str, path: str, detail: str, qid: Any) -> SourceFormatError:
@@ -81,12 +85,14 @@ def _id(value: str, file: str, path: str, qid: Any) -> str:
     return value
 
 
-def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]]:
+def _messages(turns: Any, file: str, path: str, qid: str, roles: list, contents: list, raws: list) -> None:
+    """Append the role, content and ``raw`` text of each turn of one session to the three columns."""
     if type(turns) is not list:
         raise _fail(file, path, f"expected an array of turns, got {type_name(turns)}", qid)
-    out = []
-    append = out.append
-    for turn in turns:
+    if _plain_turns(turns, roles, contents):  # the common session, at C speed
+        raws.extend([None] * len(turns))
+        return
+    for j, turn in enumerate(turns):
         # fast path: {"role": str, "content": str[, "has_answer": bool]}
         if isinstance(turn, dict) and type(turn.get("role")) is str and type(turn.get("content")) is str:
             n = len(turn)
@@ -96,11 +102,12 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
                 raw = _HAS_ANSWER[turn["has_answer"]]
             else:
                 if "has_answer" in turn and type(turn["has_answer"]) is not bool:  # relevance reads it: true or false only
-                    raise _fail(file, f"{path}[{len(out)}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid)
+                    raise _fail(file, f"{path}[{j}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid)
                 raw = json.dumps({k: v for k, v in turn.items() if k not in _TURN_KEYS}, ensure_ascii=False)
-            append({"role": turn["role"], "content": turn["content"], "turn_id": None, "date_str": None, "raw": raw})
+            roles.append(turn["role"])
+            contents.append(turn["content"])
+            raws.append(raw)
             continue
-        j = len(out)
         if not isinstance(turn, dict):
             raise _fail(file, f"{path}[{j}]", f"expected a turn object, got {type_name(turn)}", qid)
         for key in _TURN_KEYS:
@@ -108,7 +115,22 @@ def _messages(turns: Any, file: str, path: str, qid: str) -> list[dict[str, Any]
                 raise _fail(file, f"{path}[{j}]", f"missing required key {key!r}", qid)
             if type(turn[key]) is not str:
                 raise _fail(file, f"{path}[{j}].{key}", f"expected string, got {type_name(turn[key])}", qid)
-    return out
+
+
+def _plain_turns(turns: list, roles: list, contents: list) -> bool:
+    """Append the roles and contents of ``turns`` if every turn is exactly ``{"role": str, "content": str}``
+    (a session without ``has_answer``); else change nothing and return ``False``."""
+    if not turns or set(map(type, turns)) != {dict} or set(map(len, turns)) != {2}:
+        return False
+    try:
+        role, content = zip(*map(_ROLE_CONTENT, turns))
+    except KeyError:  # two keys, not these two
+        return False
+    if set(map(type, role)) != {str} or set(map(type, content)) != {str}:
+        return False
+    roles.extend(role)
+    contents.extend(content)
+    return True
 
 
 def _question_type(value: str, qid: str) -> str:
@@ -163,12 +185,14 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
     """Turn one LongMemEval question dict into a row of ``SAMPLE_FEATURES``.
 
     Args:
-        q: One element of a LongMemEval file (as parsed by ``ijson``; objects may be ``dict`` subclasses).
+        q: One element of a LongMemEval file (as parsed by :mod:`himga.jsonio`; objects may be ``dict`` subclasses).
         file: The source file's name, for error messages.
         path: The question's JSON path in that file (``"$[212]"``).
 
     Returns:
-        The row (``raw`` columns as JSON text, ``None`` when empty); see the module docstring.
+        The row (``raw`` columns as JSON text, ``None`` when empty; see the module docstring), its ``sessions``
+        column-wise (:class:`himga.cache.SessionColumns`): :func:`himga.cache.rows_to_table` takes it as it is,
+        :func:`himga.cache.plain_row` gives it as dicts.
 
     Raises:
         SourceFormatError: a required key is missing or has the wrong type (``has_answer`` too: ``true`` or ``false``;
@@ -206,20 +230,18 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
     if question_date is not None and type(question_date) is not str:
         raise _fail(file, f"{path}.question_date", f"expected string, got {type_name(question_date)}", qid)
 
-    rows = [
-        {
-            "session_id": sid,
-            "messages": _messages(turns, file, f"{path}.haystack_sessions[{i}]", qid),
-            "date_str": date,
-            "title": None,
-        }
-        for i, (turns, sid, date) in enumerate(zip(sessions, ids, dates))
-    ]
+    roles: list[str] = []
+    contents: list[str] = []
+    raws: list[str | None] = []
+    ends = []
+    for i, turns in enumerate(sessions):
+        _messages(turns, file, f"{path}.haystack_sessions[{i}]", qid, roles, contents, raws)
+        ends.append(len(roles))
     raw = {k: v for k, v in q.items() if k != "haystack_sessions"}
     return {
         "sample_id": qid,
         "dataset": "longmemeval",
-        "sessions": rows,
+        "sessions": SessionColumns(ids, dates, ends, roles, contents, raws),
         "qa_pairs": [
             {
                 "question_id": qid,

@@ -162,13 +162,13 @@ def test_a_failed_build_prints_the_error_and_no_progress_bar(tmp_path, capfd, pr
 _SLOW_BUILD = """
 import sys, time
 from himga_longmemeval.longmemeval import Longmemeval
-real = Longmemeval._generate_examples
+real = Longmemeval._generate_rows  # what the Arrow-batch build iterates
 def slow(self, files):
     for item in real(self, files):
         yield item
         print("generating", flush=True)
         time.sleep(120)
-Longmemeval._generate_examples = slow
+Longmemeval._generate_rows = slow
 from himga.cli import main
 sys.exit(main(["build", "longmemeval", "--config", "oracle", "--data-dir", sys.argv[1], "--cache-dir", sys.argv[2]]))
 """

@@ -3,10 +3,13 @@
 ``datasets`` writes a ``GeneratorBasedBuilder``'s rows one example at a time: it re-walks every message to
 JSON-encode the ``raw`` fields and lets Arrow *infer* the nested types, which costs more than parsing the
 file. A builder that mixes in :class:`ArrowBatches` (before its ``GeneratorBasedBuilder`` base) has the same
-rows from its ``_generate_examples`` converted in batches of ``writer_batch_size`` with one ``pyarrow.array``
-call against :data:`~himga.data.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
-loop. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; a test
-(``tests/builders/test_longmemeval.py``) checks that both paths give the same table.
+rows from its ``_generate_examples`` converted in batches of ``writer_batch_size``, a ``pyarrow.array`` call per
+column against :data:`~himga.data.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
+loop. A builder whose rows are large may hand its sessions over column-wise (:class:`SessionColumns`, from
+``_generate_rows``): no Python object per message is made, and the batch's messages become Arrow arrays in a
+few calls. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; tests
+(``tests/builders/test_longmemeval.py``, ``tests/cache/test_arrow_batches.py``) check that both paths give the
+same table.
 
 Internal of ``datasets`` used: ``ArrowBasedBuilder._prepare_split_single`` (its keyword parameters are the
 same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_datasets`).
@@ -15,21 +18,96 @@ same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_
 from __future__ import annotations
 
 import gc
+from typing import NamedTuple
 
 import datasets
 import pyarrow as pa
 
 from himga.data.features import SAMPLE_FEATURES
 
-__all__ = ["ArrowBatches", "rows_to_table"]
+__all__ = ["ArrowBatches", "SessionColumns", "plain_row", "rows_to_table"]
 
 _SCHEMA = SAMPLE_FEATURES.arrow_schema
-_ROW_TYPE = pa.struct(list(_SCHEMA))
+_SESSIONS = _SCHEMA.field("sessions").type  # list<Session struct>
+_SESSION = _SESSIONS.value_type
+_MESSAGES = _SESSION.field("messages").type  # list<Message struct>
+_MESSAGE = _MESSAGES.value_type
+
+
+class SessionColumns(NamedTuple):
+    """The ``sessions`` value of one row, column-wise: a list per field instead of an object per message.
+
+    A message's ``turn_id`` and ``date_str`` and a session's ``title`` are null. :func:`rows_to_table` turns the
+    columns of a batch's rows into Arrow arrays directly; :func:`plain_row` gives the same sessions as dicts.
+
+    Attributes:
+        session_ids, dates: Per session: its id and raw date (``None``: no date).
+        ends: Per session: how many messages there are up to and including its own (so the last is ``len(roles)``).
+        roles, contents, raws: Per message, the sessions' messages in order: role, text, and ``raw`` as JSON text
+            (``None`` when empty).
+    """
+
+    session_ids: list[str]
+    dates: list[str | None]
+    ends: list[int]
+    roles: list[str]
+    contents: list[str]
+    raws: list[str | None]
+
+    def as_dicts(self) -> list[dict]:
+        """The sessions as ``datasets`` rows hold them: one dict per session and per message."""
+        sessions, start = [], 0
+        for session_id, date, end in zip(self.session_ids, self.dates, self.ends):
+            messages = [{"role": role, "content": content, "turn_id": None, "date_str": None, "raw": raw}
+                        for role, content, raw in zip(self.roles[start:end], self.contents[start:end], self.raws[start:end])]
+            sessions.append({"session_id": session_id, "messages": messages, "date_str": date, "title": None})
+            start = end
+        return sessions
+
+
+def _sessions_column(values: list[SessionColumns]) -> pa.Array:
+    """One batch's ``sessions`` column from its rows' columns: a list array of ``Session`` structs."""
+    ids, dates, ends, roles, contents, raws, counts = [], [], [], [], [], [], [0]
+    for v in values:
+        ends += map(len(roles).__add__, v.ends)
+        ids += v.session_ids
+        dates += v.dates
+        roles += v.roles
+        contents += v.contents
+        raws += v.raws
+        counts.append(len(ids))
+    n, strings = len(roles), pa.string()
+    messages = pa.StructArray.from_arrays(
+        [pa.array(roles, strings), pa.array(contents, strings), pa.nulls(n, strings), pa.nulls(n, strings), pa.array(raws, strings)],
+        fields=list(_MESSAGE))
+    sessions = pa.StructArray.from_arrays(
+        [pa.array(ids, strings), pa.ListArray.from_arrays(pa.array([0, *ends], pa.int32()), messages, type=_MESSAGES),
+         pa.array(dates, strings), pa.nulls(len(ids), strings)],
+        fields=list(_SESSION))
+    return pa.ListArray.from_arrays(pa.array(counts, pa.int32()), sessions, type=_SESSIONS)
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
-    """Rows of ``SAMPLE_FEATURES`` (``raw`` fields already JSON text) → one Arrow table, in one ``pyarrow.array`` call."""
-    return pa.Table.from_struct_array(pa.array(rows, type=_ROW_TYPE)).replace_schema_metadata(_SCHEMA.metadata)
+    """Rows of ``SAMPLE_FEATURES`` (``raw`` fields already JSON text) → one Arrow table, a column at a time.
+
+    A row's ``sessions`` may be :class:`SessionColumns` instead of a list of dicts (all rows of the batch alike):
+    that column is then built from the columns, without a Python object per message.
+    """
+    columns = []
+    for field in _SCHEMA:
+        values = [row[field.name] for row in rows]
+        if field.name == "sessions" and values and all(type(v) is SessionColumns for v in values):
+            columns.append(_sessions_column(values))
+        else:
+            columns.append(pa.array(values, type=field.type))
+    return pa.Table.from_arrays(columns, schema=_SCHEMA)
+
+
+def plain_row(row: dict) -> dict:
+    """``row`` with its :class:`SessionColumns` as dicts: what ``datasets`` encodes when it writes or streams rows
+    one at a time."""
+    sessions = row["sessions"]
+    return {**row, "sessions": sessions.as_dicts()} if type(sessions) is SessionColumns else row
 
 
 class ArrowBatches:
@@ -53,6 +131,11 @@ class ArrowBatches:
             return
         yield from datasets.ArrowBasedBuilder._prepare_split_single(self, **args)
 
+    def _generate_rows(self, files):
+        """``(key, row)`` pairs for :func:`rows_to_table`: the builder's examples, unless it yields rows with
+        :class:`SessionColumns` here (and its examples are these rows made plain, :func:`plain_row`)."""
+        return self._generate_examples(files)
+
     def _generate_tables(self, files):
         # Parsed records and rows are acyclic, so the cyclic GC only rescans the live batch (~25k dicts
         # at LongMemEval S-scale) every few hundred allocations; pausing it saves ~8% of the build's CPU.
@@ -60,7 +143,7 @@ class ArrowBatches:
         gc.disable()
         try:
             batch: list[dict] = []
-            for key, row in self._generate_examples(files):
+            for key, row in self._generate_rows(files):
                 batch.append(row)
                 if len(batch) >= self._writer_batch_size:
                     yield key, rows_to_table(batch)
