@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import logging
-import operator
 import re
 from typing import Any
 
@@ -61,7 +60,6 @@ _FALLBACK_TYPE = "single_session_user"  # the seed's fallback for an unknown typ
 # raw JSON text of the common turn extras, encoded once
 _HAS_ANSWER = {True: json.dumps({"has_answer": True}), False: json.dumps({"has_answer": False})}
 _TURN_KEYS = ("role", "content")
-_ROLE_CONTENT = operator.itemgetter(*_TURN_KEYS)
 
 
 def _fail(file: str, path: str, detail: str, qid: Any) -> SourceFormatError:
@@ -89,9 +87,6 @@ def _messages(turns: Any, file: str, path: str, qid: str, roles: list, contents:
     """Append the role, content and ``raw`` text of each turn of one session to the three columns."""
     if type(turns) is not list:
         raise _fail(file, path, f"expected an array of turns, got {type_name(turns)}", qid)
-    if _plain_turns(turns, roles, contents):  # the common session, at C speed
-        raws.extend([None] * len(turns))
-        return
     for j, turn in enumerate(turns):
         # fast path: {"role": str, "content": str[, "has_answer": bool]}
         if isinstance(turn, dict) and type(turn.get("role")) is str and type(turn.get("content")) is str:
@@ -115,22 +110,6 @@ def _messages(turns: Any, file: str, path: str, qid: str, roles: list, contents:
                 raise _fail(file, f"{path}[{j}]", f"missing required key {key!r}", qid)
             if type(turn[key]) is not str:
                 raise _fail(file, f"{path}[{j}].{key}", f"expected string, got {type_name(turn[key])}", qid)
-
-
-def _plain_turns(turns: list, roles: list, contents: list) -> bool:
-    """Append the roles and contents of ``turns`` if every turn is exactly ``{"role": str, "content": str}``
-    (a session without ``has_answer``); else change nothing and return ``False``."""
-    if not turns or set(map(type, turns)) != {dict} or set(map(len, turns)) != {2}:
-        return False
-    try:
-        role, content = zip(*map(_ROLE_CONTENT, turns))
-    except KeyError:  # two keys, not these two
-        return False
-    if set(map(type, role)) != {str} or set(map(type, content)) != {str}:
-        return False
-    roles.extend(role)
-    contents.extend(content)
-    return True
 
 
 def _question_type(value: str, qid: str) -> str:
