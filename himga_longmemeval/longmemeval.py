@@ -25,7 +25,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.cache import ArrowBatches, GuardedBuilder, plain_row
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
-from himga.sources import (BackgroundDigest, ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
+from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
                            warn_if_modified)
 from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row, unknown_types, warn_unknown_type
@@ -230,7 +230,7 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
         origins = OneFileEach("question", "a question must come from one file (read one file, or pass config=)")
         for file in files:
             name = Path(file).name
-            digest = BackgroundDigest(hashlib.sha256())  # shares the parse's read (one pass), hashed on a second core
+            digest = hashlib.sha256()  # shares the parse's read: one pass over the file
             pins = [c.remote_file() for c in _CONFIGS]
             content = ContentDigest()  # the data's fingerprint, whatever its bytes: from the same parse
             for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest,

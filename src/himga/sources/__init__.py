@@ -17,7 +17,6 @@ answer; :func:`offline_switch` is the one offline decision. The modules behind t
 from himga.sources._checks import (OneFileEach, check_source_kind, named_paths, path_kind, reading_sources, source_path,
                                   unreadable_source)
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
-from himga.sources._hashing import BackgroundDigest
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
 from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
@@ -27,7 +26,6 @@ from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset
 __all__ = [
     "OFFLINE_SWITCHES",
     "SOURCE_SUFFIXES",
-    "BackgroundDigest",
     "ContentDigest",
     "OneFileEach",
     "RemoteFile",
