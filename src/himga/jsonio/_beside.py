@@ -2,14 +2,17 @@
 parse on each of two cores.
 
 For a large uncompressed file (:func:`checks_beside`), :func:`himga.jsonio.iter_array_items` parses each item
-once with ``msgspec`` and leaves every check of :mod:`himga.jsonio._fast` (nesting depth, 64-bit integers,
-duplicate keys, and the canonical text the content fingerprint hashes) to a child process reading the same
-file (:func:`main`: ``FILE LEVELS CONTENT``). The child writes a line per item it vouches for,
-in file order; the reader yields item ``i`` only once the child has vouched for it, so an error is raised at
-the same item, before the same items were yielded, as when the checks run in the reader's own process.
+once with ``msgspec`` and leaves the split into items and every check of :mod:`himga.jsonio._fast` (nesting
+depth, 64-bit integers, duplicate keys, and the canonical text the content fingerprint hashes) to a child
+process reading the same file (:func:`main`: ``FILE LEVELS CONTENT``). The child writes a line per item it
+vouches for, in file order, with where the item lies; the reader reads those bytes (and the separators
+between them, for the file's sha256), parses them and yields item ``i`` only once the child has vouched for
+it, so an error is raised at the same item, before the same items were yielded, as when the checks run in the
+reader's own process.
 
-The child's lines (ASCII): ``ok`` for each item; ``fallback`` at the first item the fast path cannot vouch for
-(the reader then reads the file with its full reader, which words the error); last, ``end N HEX IDENTITY``:
+The child's lines (ASCII): ``ok START END`` for each item (its byte offsets in the file); ``fallback`` at the
+first item the fast path cannot vouch for (the reader then reads the file with its full reader, which words
+the error); last, ``end N HEX IDENTITY``:
 the items read, the content fingerprint (``-`` unless asked for) and the identity
 (:func:`himga.jsonio.file_identity`, four integers) of the file the child read, when it opened it and again
 at its end (the reader compares it with its own). A child that dies or says anything else vouches for nothing
@@ -78,22 +81,34 @@ class Checks:
         self._proc = subprocess.Popen(
             [sys.executable, "-c", _CHILD, os.fspath(path), str(levels), "1" if content else "0"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self._vouched = 0
+        self._end: list[str] | None = None
 
-    def vouch(self, index: int) -> bool:
-        """Wait until the child has checked items up to ``index``; whether it vouches for all of them."""
-        while self._vouched <= index:
-            if self._proc.stdout.readline() != b"ok\n":
-                return False
-            self._vouched += 1
-        return True
+    def next_span(self, index: int) -> tuple[int, int] | None:
+        """Where item ``index`` lies in the file, once the child has checked it; ``None`` after the last item
+        (then :meth:`end` gives the child's last word).
+
+        Raises:
+            Fallback: the child does not vouch for item ``index`` (it fell back, died or said something else).
+        """
+        line = self._proc.stdout.readline()
+        if line.startswith(b"ok "):
+            try:
+                start, end = map(int, line[3:].split())
+            except ValueError:
+                raise Fallback(index) from None
+            return start, end
+        if line.startswith(b"end "):
+            self._end = line.decode("ascii", "replace").split()
+            return None
+        raise Fallback(index)
 
     def end(self, items: int) -> tuple[str | None, Identity, Identity] | None:
-        """Wait for the child's last line after ``items`` items: ``(content fingerprint or None, identity at
-        its start, identity at its end)``, or ``None`` when it did not vouch for exactly those items."""
-        line = self._proc.stdout.readline().decode("ascii", "replace").split()
+        """The child's last word after ``items`` items (:meth:`next_span` returned ``None``): ``(content
+        fingerprint or None, identity at its start, identity at its end)``, or ``None`` when it did not vouch
+        for exactly those items or did not exit cleanly."""
+        line, self._end = self._end, None
         self._proc.wait()
-        if self._proc.returncode != 0 or len(line) != 11 or line[0] != "end" or line[1] != str(items):
+        if line is None or self._proc.returncode != 0 or len(line) != 11 or line[1] != str(items):
             return None
         try:
             numbers = [int(v) for v in line[3:]]
@@ -117,10 +132,12 @@ def _check(path: str, levels: int, content: bool, out) -> None:
         before = file_identity(os.fstat(f.fileno()))
         if f.read(3) != _BOM:
             f.seek(0)
+        def vouch(start: int, end: int) -> None:
+            out.write(b"ok %d %d\n" % (start, end))
+            out.flush()
+
         try:
-            for _ in array_items(f, levels, digest.item_text if digest is not None else None):
-                out.write(b"ok\n")
-                out.flush()
+            for _ in array_items(f, levels, digest.item_text if digest is not None else None, vouch):
                 count += 1
         except Fallback:
             out.write(b"fallback\n")

@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 import msgspec
 import orjson
 
-__all__ = ["Fallback", "array_items", "canonical", "decode"]
+__all__ = ["Fallback", "array_items", "canonical", "decode", "parse_item"]
 
 _BLOCK = 1 << 22  # bytes per read: 4 MiB
 _DECODER = msgspec.json.Decoder()
@@ -127,8 +127,12 @@ def _checked(raw: bytes, levels: int, int64: bool, content: Callable[[bytes], An
     return value
 
 
-def _parsed(raw: bytes | memoryview, index: int) -> Any:
-    """Decode ``raw`` without the checks (they run elsewhere). Raises :class:`Fallback`."""
+def parse_item(raw: bytes, index: int) -> Any:
+    """Item ``index``, parsed without the checks (another process runs them: :mod:`himga.jsonio._beside`).
+
+    Raises:
+        Fallback: ``raw`` is not one JSON value, or nests deeper than the interpreter's recursion limit.
+    """
     try:
         return _DECODER.decode(raw)
     except (msgspec.DecodeError, RecursionError):
@@ -143,7 +147,8 @@ def decode(data: bytes, levels: int) -> Any:
     return _checked(data, levels, False, None, None)
 
 
-def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None = None, *, checked: bool = True) -> Iterator[Any]:
+def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None = None,
+                spans: Callable[[int, int], Any] | None = None) -> Iterator[Any]:
     """The items of the top-level array that ``f`` is positioned at (its ``[``, or whitespace before it), checked,
     in file order.
 
@@ -151,7 +156,8 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
         f: A binary stream; read in blocks of 4 MiB to its end.
         levels: The nesting allowed inside one item.
         content: Called with each item's canonical JSON text (:func:`canonical`), in order.
-        checked: ``False``: only parse each item (another process checks them: :mod:`himga.jsonio._beside`).
+        spans: Called with each item's extent in ``f`` (offsets of its first byte and of the byte after its last),
+            before the item is yielded.
 
     Yields:
         Each item (objects as ``dict``, integers within 64 bits).
@@ -161,15 +167,17 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
             (the array is not closed, or bytes follow it).
     """
     buf, pos, index, eof = b"", 0, 0, False
+    base = f.tell() if spans is not None else 0  # the offset in f of buf[0]
 
     def more(need: int) -> bool:
-        nonlocal buf, pos, eof
+        nonlocal buf, pos, eof, base
         if eof:
             return False
         chunk = f.read(max(_BLOCK, need))
         if not chunk:
             eof = True
             return False
+        base += pos
         buf = buf[pos:] + chunk
         pos = 0
         return True
@@ -206,7 +214,10 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
                 if len(buf) - start > _ITEM_LIMIT or not more(len(buf) - pos):  # cut by the read: read more
                     raise Fallback(index)
                 start = pos
-            yield _checked(buf[start:end], levels, True, content, index) if checked else _parsed(memoryview(buf)[start:end], index)
+            item = _checked(buf[start:end], levels, True, content, index)
+            if spans is not None:
+                spans(base + start, base + end)
+            yield item
             index += 1
             pos = end
             separator = next_byte()

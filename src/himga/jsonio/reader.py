@@ -29,7 +29,7 @@ from himga.errors import SourceChangedError, SourceFormatError
 from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
 from himga.jsonio._beside import Checks, checks_beside
 from himga.jsonio._content import ContentDigest
-from himga.jsonio._fast import Fallback, array_items, canonical, decode
+from himga.jsonio._fast import Fallback, array_items, canonical, decode, parse_item
 from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
@@ -252,11 +252,9 @@ def iter_array_items(
             _first_byte(f)
             if checks_beside(before[0], not plain):
                 checks = _start_checks(path, content is not None)
-            items = array_items(f, MAX_DEPTH - 1, None if checks is not None or content is None else content.item_text,
-                                checked=checks is None)
+            items = (_spanned_items(f, checks) if checks is not None
+                     else array_items(f, MAX_DEPTH - 1, content.item_text if content is not None else None))
             for item in items:
-                if checks is not None and not checks.vouch(done):
-                    raise Fallback(done)
                 yield done, item
                 done += 1
             if checks is not None:
@@ -284,6 +282,26 @@ def _start_checks(path: Path, content: bool) -> Checks | None:
         return Checks(path, MAX_DEPTH - 1, content)
     except OSError:
         return None
+
+
+def _spanned_items(f: OnceReader, checks: Checks) -> Iterator[Any]:
+    """The items the check process vouches for, each parsed once it has (:mod:`himga.jsonio._beside`), read from
+    ``f`` where it says they lie; the bytes between them are read too (``f`` feeds the file's digest).
+
+    Raises:
+        Fallback: at the first item it does not vouch for, or whose bytes are not where it says.
+    """
+    index = 0
+    while (span := checks.next_span(index)) is not None:
+        start, end = span
+        gap = start - f.tell()
+        if gap < 0 or len(f.read(gap)) != gap:
+            raise Fallback(index)
+        data = f.read(end - start)
+        if len(data) != end - start:
+            raise Fallback(index)
+        yield parse_item(data, index)
+        index += 1
 
 
 def _end_checks(path: Path, checks: Checks, items: int, before: Identity, content: ContentDigest | None) -> None:
