@@ -221,11 +221,13 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             warn_unknown_type(qid, value)
 
     def _generate_examples(self, files):
-        for key, row in self._generate_rows(files):
+        # streamed, or written row by row: the first row does not wait for a check process
+        for key, row in self._generate_rows(files, parallel=False):
             yield key, plain_row(row)
 
-    def _generate_rows(self, files):
-        # the rows as ArrowBatches writes them: a question's sessions column-wise (question_to_row)
+    def _generate_rows(self, files, parallel: bool = True):
+        # the rows as ArrowBatches writes them: a question's sessions column-wise (question_to_row); the whole
+        # file is read, so the reader's checks may run in a second process (himga.jsonio.iter_array_items)
         count = 0
         origins = OneFileEach("question", "a question must come from one file (read one file, or pass config=)")
         for file in files:
@@ -234,7 +236,7 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             pins = [c.remote_file() for c in _CONFIGS]
             content = ContentDigest()  # the data's fingerprint, whatever its bytes: from the same parse
             for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest,
-                                                content=content):
+                                                content=content, parallel=parallel):
                 row = question_to_row(question, file=name, path=where)
                 origins.check(row["sample_id"], file, f"{where}.question_id")
                 yield f"{name}:{where}", row

@@ -14,6 +14,7 @@ import pytest
 from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset, load_longmemeval
 from himga.cache import make_builder, prepare
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
+from himga.jsonio import reader as jsonio_reader
 from himga.testing import write_longmemeval_like
 from himga.utils import get_dataset
 from himga_longmemeval.longmemeval import Longmemeval
@@ -189,10 +190,14 @@ def test_small_generated_file_roundtrip(tmp_path):
     assert [sample_to_record(s) for s in samples] == json.loads(path.read_text())
 
 
-def test_s_scale_generated_file(tmp_path):
-    """The generator's default S-scale file (seed 0, ~260 MB): about 30 s to generate and build."""
+def test_s_scale_generated_file(tmp_path, monkeypatch):
+    """The generator's default S-scale file (seed 0, ~260 MB): about 30 s to generate and build; its checks run in a
+    second process (himga.jsonio._beside)."""
     path = write_longmemeval_like(tmp_path / "s.json").path
+    started = []
+    monkeypatch.setattr(jsonio_reader, "start_checks", lambda *a, real=jsonio_reader.start_checks: started.append(real(*a)) or started[-1])
     ds = prepare(make_builder("longmemeval", "s", data_files=[str(path)], cache_dir=tmp_path / "cache"))
+    assert len(started) == 1 and started[0] is not None and started[0]._proc.returncode == 0
     table = ds.data.table
     assert ds.num_rows == 500
     sessions = pc.list_flatten(table["sessions"])

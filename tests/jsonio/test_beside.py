@@ -18,17 +18,18 @@ from himga.errors import SourceChangedError
 from himga.jsonio import ContentDigest, _beside, iter_array_items
 from himga.jsonio import reader as jsonfile
 
-_START = jsonfile._start_checks
+_START = jsonfile.start_checks
 
 
 def _read(path, beside: bool, monkeypatch, stop: int | None = None):
     """``(items, error, sha256, fingerprint, children)`` of one read; ``children`` the check processes started."""
     monkeypatch.setattr(_beside, "BESIDE_MIN_BYTES", 0 if beside else 1 << 62)
     started = []
-    monkeypatch.setattr(jsonfile, "_start_checks", lambda *a: started.append(_START(*a)) or started[-1])
+    monkeypatch.setattr(jsonfile, "start_checks", lambda *a: started.append(_START(*a)) or started[-1])
     digest, content, items, error = hashlib.sha256(), ContentDigest(), [], None
     try:
-        for index, item in iter_array_items(path, id_key="question_id", id_label="question", digest=digest, content=content):
+        for index, item in iter_array_items(path, id_key="question_id", id_label="question", digest=digest, content=content,
+                                            parallel=True):
             items.append((index, item))
             if index == stop:
                 break
@@ -42,6 +43,15 @@ def test_the_rule():
     assert _beside.checks_beside(_beside.BESIDE_MIN_BYTES, False)
     assert not _beside.checks_beside(_beside.BESIDE_MIN_BYTES - 1, False)  # LoCoMo, BEAM chats: not worth a process
     assert not _beside.checks_beside(1 << 40, True)  # compressed: the child would decompress it again
+
+
+def test_a_reader_not_asking_for_it_checks_here(tmp_path, monkeypatch):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_questions(5)))
+    monkeypatch.setattr(_beside, "BESIDE_MIN_BYTES", 0)
+    started = []
+    monkeypatch.setattr(jsonfile, "start_checks", lambda *a: started.append(a))
+    assert len(list(iter_array_items(path))) == 5 and started == []  # parallel=False: a stream's first item waits for nothing
 
 
 def test_one_cpu_checks_here(monkeypatch):
@@ -132,16 +142,16 @@ def test_the_child_reads_the_file_the_reader_opened(tmp_path, monkeypatch):
     """Replaced by rename after the reader opened it: the child reads the new file, and the read is refused."""
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_questions(10)))
-    def replace_then_start(p, content):
+    def replace_then_start(p, levels, content):
         other = tmp_path / "other.json"
         other.write_text(json.dumps(_questions(10)))
         os.replace(other, p)
-        return _START(p, content)
+        return _START(p, levels, content)
 
-    monkeypatch.setattr(jsonfile, "_start_checks", replace_then_start)
+    monkeypatch.setattr(jsonfile, "start_checks", replace_then_start)
     monkeypatch.setattr(_beside, "BESIDE_MIN_BYTES", 0)
     with pytest.raises(SourceChangedError):
-        list(iter_array_items(path, content=ContentDigest()))
+        list(iter_array_items(path, content=ContentDigest(), parallel=True))
 
 
 def test_a_read_stopped_early_stops_the_child(tmp_path, monkeypatch):

@@ -25,13 +25,16 @@ import gc
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, BinaryIO
 
+from himga.errors import SourceChangedError
 from himga.jsonio._content import ContentDigest
-from himga.jsonio._fast import Fallback, array_items
+from himga.jsonio._fast import Fallback, array_items, parse_item
 from himga.jsonio._identity import Identity, file_identity
 
-__all__ = ["BESIDE_MIN_BYTES", "Checks", "checks_beside", "main"]
+__all__ = ["BESIDE_MIN_BYTES", "Checks", "checks_beside", "end_checks", "main", "spanned_items", "start_checks"]
 
 #: Files smaller than this (bytes) are checked in the reader's own process: starting the child (~0.2 s) would
 #: cost more than it saves. LongMemEval S (277 MB) and M (~2.7 GB) are checked beside the parse.
@@ -122,6 +125,51 @@ class Checks:
             self._proc.kill()
         self._proc.wait()
         self._proc.stdout.close()
+
+
+def start_checks(path: Path, levels: int, content: bool) -> Checks | None:
+    """The check process for ``path``, or ``None`` when it cannot start (the checks then run here)."""
+    try:
+        return Checks(path, levels, content)
+    except OSError:
+        return None
+
+
+def spanned_items(f: BinaryIO, checks: Checks) -> Iterator[Any]:
+    """The items the check process vouches for, each parsed once it has (:mod:`himga.jsonio._beside`), read from
+    ``f`` where it says they lie; the bytes between them are read too (``f`` feeds the file's digest).
+
+    Raises:
+        Fallback: at the first item it does not vouch for, or whose bytes are not where it says.
+    """
+    index = 0
+    while (span := checks.next_span(index)) is not None:
+        start, end = span
+        gap = start - f.tell()
+        if gap < 0 or len(f.read(gap)) != gap:
+            raise Fallback(index)
+        data = f.read(end - start)
+        if len(data) != end - start:
+            raise Fallback(index)
+        yield parse_item(data, index)
+        index += 1
+
+
+def end_checks(path: Path, checks: Checks, items: int, before: Identity, content: ContentDigest | None) -> None:
+    """Take the check process's last word: the content fingerprint, and the file it read was this one.
+
+    Raises:
+        Fallback: it did not vouch for the ``items`` read here.
+        SourceChangedError: it read another file (replaced since this read opened it) or one that changed.
+    """
+    end = checks.end(items)
+    if end is None:
+        raise Fallback(items)
+    fingerprint, start, stop = end
+    if start != before or stop != before:
+        raise SourceChangedError(path.name)
+    if content is not None:
+        content.adopt(fingerprint)
 
 
 def _check(path: str, levels: int, content: bool, out) -> None:

@@ -87,13 +87,13 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
 
 def iter_records(
     path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: ContentDigest | None = None,
+    content: ContentDigest | None = None, parallel: bool = False,
 ) -> Iterator[tuple[str, Any]]:
     """The records of a source file, streamed: a JSON Lines file's lines, a JSON array's items, or one object.
 
     Args:
         path: A ``.jsonl`` file (:func:`is_json_lines`) or a JSON file whose top level is an array.
-        id_key, id_label: See :func:`himga.jsonio.reader.iter_array_items` (JSON files).
+        id_key, id_label, parallel: See :func:`himga.jsonio.reader.iter_array_items` (JSON files).
         digest: A ``hashlib`` object updated with every byte of the file.
         content: Fed each record, in order (:class:`~himga.jsonio.ContentDigest`): the content fingerprint.
 
@@ -115,7 +115,8 @@ def iter_records(
             content.item(record)
         yield "$", record
     else:
-        for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest, content=content):
+        for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest, content=content,
+                                                 parallel=parallel):
             yield f"$[{index}]", record
 
 

@@ -7,10 +7,12 @@ parsers silently keep one of the values) and arrays or objects nested more than
 :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep, and raise :class:`~himga.errors.SourceChangedError`
 if the file changed while it was read.
 
-Each parses once, with ``msgspec``, every check folded into that parse (:mod:`himga.jsonio._fast`). What
-that pass cannot vouch for is read again by the full reader, which words the error: ``json`` with hooks for
-whole documents, ``ijson`` (C backend) for arrays, both behind the depth guard (checked on the bytes before
-the parser sees them: neither bounds nesting in memory).
+Each parses once, with ``msgspec``, every check folded into that parse (:mod:`himga.jsonio._fast`); for an
+uncompressed array of 64 MiB or more the checks run in a second process beside the parse
+(:mod:`himga.jsonio._beside`), which vouches for each item before it is yielded. What that pass cannot vouch
+for is read again by the full reader, which words the error: ``json`` with hooks for whole documents,
+``ijson`` (C backend) for arrays, both behind the depth guard (checked on the bytes before the parser sees
+them: neither bounds nesting in memory).
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from himga.errors import SourceChangedError, SourceFormatError
+from himga.errors import SourceFormatError
 from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
-from himga.jsonio._beside import Checks, checks_beside
+from himga.jsonio._beside import checks_beside, end_checks, spanned_items, start_checks
 from himga.jsonio._content import ContentDigest
-from himga.jsonio._fast import Fallback, array_items, canonical, decode, parse_item
+from himga.jsonio._fast import Fallback, array_items, canonical, decode
 from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
 from himga.jsonio._sniff import not_json
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, MarkedDict, duplicate_detail, duplicate_key, marking_hook, unique_key_dict, unique_keys, walk
-from himga.jsonio._identity import Identity, check_unchanged, file_identity
+from himga.jsonio._identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 
@@ -203,13 +205,15 @@ def _top_level_id(f, id_key: str) -> str | None:
 
 def iter_array_items(
     path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: ContentDigest | None = None,
+    content: ContentDigest | None = None, parallel: bool = False,
 ) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
     One pass: ``msgspec`` splits the array into items and parses each once, with every check folded into
     that parse (:mod:`himga.jsonio._fast`); the whole file is never held in memory, only the item being
-    yielded. An item the fast path cannot vouch for (a malformed or hostile one) is read again by the full
+    yielded. With ``parallel``, for an uncompressed file of 64 MiB or more on a machine with two CPUs, a second
+    process splits the file and runs the checks while this one parses (:mod:`himga.jsonio._beside`); each item
+    is still yielded only once it is vouched for, so the items and errors are the same. An item the fast path cannot vouch for (a malformed or hostile one) is read again by the full
     reader (``ijson`` C backend behind the depth guard), which words the error. Numbers: integers as
     ``int``, others as ``float``; objects as ``dict`` (test with ``isinstance(x, dict)``: the full reader's
     are a subclass).
@@ -223,6 +227,9 @@ def iter_array_items(
             complete once the iteration has ended.
         content: Fed the items (:class:`~himga.jsonio.ContentDigest`): the content fingerprint from the same
             parse; complete once the iteration has ended.
+        parallel: Let a second process run the checks (see above): for a caller that reads every item, such as
+            a cache build (docs/benchmarks.md); the first item then waits for that process to start (~0.2 s),
+            so a caller after the first items, such as a stream, leaves it off.
 
     Yields:
         ``(index, item)`` pairs, index from 0, in file order.
@@ -250,15 +257,15 @@ def iter_array_items(
                 raise Fallback(0)
             f.seek(0)
             _first_byte(f)
-            if checks_beside(before[0], not plain):
-                checks = _start_checks(path, content is not None)
-            items = (_spanned_items(f, checks) if checks is not None
+            if parallel and checks_beside(before[0], not plain):
+                checks = start_checks(path, MAX_DEPTH - 1, content is not None)
+            items = (spanned_items(f, checks) if checks is not None
                      else array_items(f, MAX_DEPTH - 1, content.item_text if content is not None else None))
             for item in items:
                 yield done, item
                 done += 1
             if checks is not None:
-                _end_checks(path, checks, done, before, content)
+                end_checks(path, checks, done, before, content)
         except (Fallback, EOFError, zlib.error, lzma.LZMAError, OSError):  # the full reader words what it is
             if checks is not None:
                 checks.close()
@@ -274,51 +281,6 @@ def iter_array_items(
         if digest is not None:
             f.finish() if plain else source.finish()
         check_unchanged(path, raw, before)
-
-
-def _start_checks(path: Path, content: bool) -> Checks | None:
-    """The check process for ``path``, or ``None`` when it cannot start (the checks then run here)."""
-    try:
-        return Checks(path, MAX_DEPTH - 1, content)
-    except OSError:
-        return None
-
-
-def _spanned_items(f: OnceReader, checks: Checks) -> Iterator[Any]:
-    """The items the check process vouches for, each parsed once it has (:mod:`himga.jsonio._beside`), read from
-    ``f`` where it says they lie; the bytes between them are read too (``f`` feeds the file's digest).
-
-    Raises:
-        Fallback: at the first item it does not vouch for, or whose bytes are not where it says.
-    """
-    index = 0
-    while (span := checks.next_span(index)) is not None:
-        start, end = span
-        gap = start - f.tell()
-        if gap < 0 or len(f.read(gap)) != gap:
-            raise Fallback(index)
-        data = f.read(end - start)
-        if len(data) != end - start:
-            raise Fallback(index)
-        yield parse_item(data, index)
-        index += 1
-
-
-def _end_checks(path: Path, checks: Checks, items: int, before: Identity, content: ContentDigest | None) -> None:
-    """Take the check process's last word: the content fingerprint, and the file it read was this one.
-
-    Raises:
-        Fallback: it did not vouch for the ``items`` read here.
-        SourceChangedError: it read another file (replaced since this read opened it) or one that changed.
-    """
-    end = checks.end(items)
-    if end is None:
-        raise Fallback(items)
-    fingerprint, start, stop = end
-    if start != before or stop != before:
-        raise SourceChangedError(path.name)
-    if content is not None:
-        content.adopt(fingerprint)
 
 
 def _full_array_items(
