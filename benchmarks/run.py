@@ -13,7 +13,9 @@ present. Every measurement runs in a fresh Python process (``benchmarks/measure.
 the ``ru_maxrss`` the OS reports for that process (``os.wait4``, i.e. ``getrusage`` of the child).
 Timings exclude interpreter start-up and imports, except the start-up rows (11-15: whole processes, median
 wall time). The machine may be shared, so every S-scale measurement runs ``--repeat`` times (default 3) and
-the fastest run is reported (all runs go to stderr); the cold build's row lists the checks it runs.
+the fastest run is reported (all runs go to stderr); the parse limit and the cold build run in turn, and the
+build's row also gives the median and range of its time over the parse's run by run. The cold build's row
+lists the checks it runs.
 """
 
 from __future__ import annotations
@@ -106,6 +108,22 @@ def measure(name: str, input_file: Path, cache: Path, config: str, work: Path, r
     return best
 
 
+def measure_paired(base: str, name: str, input_file: Path, cache: Path, config: str, work: Path, repeat: int) -> tuple[dict, dict]:
+    """:func:`measure` of ``base`` and ``name`` in turn (base, name, base, name, ...): the load of a shared
+    machine drifts between runs, so ``name``'s result also gets ``pair_ratios``, each run's time over the time of
+    the ``base`` run just before it."""
+    runs = [(_measure_once(base, input_file, cache, config, work), _measure_once(name, input_file, cache, config, work))
+            for _ in range(repeat)]
+    results = []
+    for i in (0, 1):
+        best = min((pair[i] for pair in runs), key=lambda r: r["seconds"])
+        best["rss_mb"] = max(pair[i]["rss_mb"] for pair in runs)
+        best["runs"] = [round(pair[i]["seconds"], 4) for pair in runs]
+        results.append(best)
+    results[1]["pair_ratios"] = sorted(b["seconds"] / a["seconds"] for a, b in runs)
+    return results[0], results[1]
+
+
 def _measure_once(name: str, input_file: Path, cache: Path, config: str, work: Path) -> dict:
     """Run one measurement in a child process; add its peak RSS (MB) from the OS."""
     cmd = [sys.executable, str(HERE / "measure.py"), name, "--input", str(input_file), "--cache", str(cache),
@@ -159,9 +177,14 @@ def table(scale: str, rows, results: dict) -> list[str]:
             value = f"{r['seconds']:.2f} s; {r['parquet_mb']:.0f} MB of {r['raw_mb']:.0f} MB"
         else:
             ratio_s = f"{ratio:.2g}x {base}" if ratio is not None else "1.00x" if name == "parse" else ""
+            if "pair_ratios" in r:  # measured in turn with its base: the median of the pairs, and their range
+                pairs = r["pair_ratios"]
+                ratio_s += f" (in turn: median {pairs[len(pairs) // 2]:.2g}x, {pairs[0]:.2g}-{pairs[-1]:.2g})"
             value = f"{r['seconds'] * 1000:.1f} ms" if r["seconds"] < 1 else f"{r['seconds']:.2f} s"
             if "cpu_seconds" in r and name in ("parse", "parse_msgspec", "build", "content"):
                 value += f" (CPU {r['cpu_seconds']:.2f} s)"
+            if r.get("check_process_cpu_seconds"):
+                value = value[:-1] + f"; its check process {r['check_process_cpu_seconds']:.2f} s)"
             if name == "lazy":
                 value += f" (open {r['open_seconds'] * 1000:.0f} ms; random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"
             if name == "open":
@@ -254,11 +277,13 @@ def main() -> None:
     for config, path, sessions, rows in [] if args.beam_only else scales:
         path = ensure_input(Path(path).resolve(), sessions)
         cache = work / f"cache-{config}"
-        results = {}
+        results, repeat = {}, args.repeat if config == "s" else 1
+        if not args.only or {"parse", "build"} <= set(args.only):  # the ratio that has a target: measured in turn
+            results["parse"], results["build"] = measure_paired("parse", "build", path, cache, config, work, repeat)
         for name, *_ in rows:
-            if args.only and name not in args.only:
+            if (args.only and name not in args.only) or name in results:
                 continue
-            results[name] = measure(name, path, cache, config, work, repeat=args.repeat if config == "s" else 1)
+            results[name] = measure(name, path, cache, config, work, repeat=repeat)
         if args.only:
             continue
         size = path.stat().st_size / 1e6
