@@ -2,12 +2,15 @@
 
 Usage (from the project root): ``python benchmarks/build_stages.py benchmarks/out/s.json``
 
-Runs the LongMemEval build's pipeline on the file as the builder runs it, without ``datasets`` around it:
-the reader's fast path (``himga.jsonio._fast.array_items``) with each of its steps wrapped in a CPU timer,
+Runs the LongMemEval build's pipeline on the file in one process, without ``datasets`` around it: the
+reader's fast path (``himga.jsonio._fast.array_items``) with each of its steps wrapped in a CPU timer,
 ``question_to_row``, the Arrow batches of 10 questions (``himga.cache.rows_to_table``) and an in-memory Arrow
 stream. Prints one JSON object: seconds per stage, the total, and what no stage covers (the reader's own
-buffering, the generator, freeing objects). The sum is close to row (3) of ``benchmarks/run.py`` minus
-``datasets``' writer and the cache manifest.
+buffering, the generator, freeing objects). The build of row (3) of ``benchmarks/run.py`` shares this work
+between two processes (``himga.jsonio._beside``): the check process splits the file and runs the walk, the
+canonical text, the colon counts and the fingerprint's sha256; the build's own process parses each item
+again, hashes the file (provenance) and does the rest, including the UTF-8 encoding of every string that
+the canonical text would otherwise have left cached for pyarrow (so its rows -> Arrow costs more there).
 """
 
 from __future__ import annotations
