@@ -138,13 +138,20 @@ def test_a_child_that_cannot_start_leaves_the_checks_here(tmp_path, monkeypatch)
     assert children == [None] and (items, error, *digests) == here[:4]
 
 
-def test_the_child_reads_the_file_the_reader_opened(tmp_path, monkeypatch):
-    """Replaced by rename after the reader opened it: the child reads the new file, and the read is refused."""
+@pytest.mark.parametrize("replacement", ["valid", "truncated", "duplicate key"])
+def test_the_child_reads_the_file_the_reader_opened(tmp_path, monkeypatch, replacement):
+    """Replaced by rename after the reader opened it: the child reads the new file, and the read is refused as
+    a changed source, whatever the new file holds (not as the new file's own error, found by a full reader
+    that opens the path again)."""
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_questions(10)))
+    text = json.dumps(_questions(10))
+    new = {"valid": text, "truncated": text[:len(text) // 2],
+           "duplicate key": text.replace('"question_id": "q4"', '"question_id": "q4", "question_id": "q5"')}[replacement]
+
     def replace_then_start(p, levels, content):
         other = tmp_path / "other.json"
-        other.write_text(json.dumps(_questions(10)))
+        other.write_text(new)
         os.replace(other, p)
         return _START(p, levels, content)
 
@@ -152,6 +159,19 @@ def test_the_child_reads_the_file_the_reader_opened(tmp_path, monkeypatch):
     monkeypatch.setattr(_beside, "BESIDE_MIN_BYTES", 0)
     with pytest.raises(SourceChangedError):
         list(iter_array_items(path, content=ContentDigest(), parallel=True))
+
+
+def test_the_child_imports_nothing_from_the_working_directory(tmp_path, monkeypatch):
+    """``python -c`` puts the working directory first on sys.path: a module there named like a dependency
+    would run in the check process (and, here, kill it, so that the read falls back)."""
+    (tmp_path / "orjson.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\nraise ImportError('shadow')\n")
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_questions(10)))
+    monkeypatch.chdir(tmp_path)
+    full = []
+    monkeypatch.setattr(jsonfile, "_full_array_items", lambda *a, **k: full.append(a) or iter(()))
+    items, error, *_, (child,) = _read(path, True, monkeypatch)
+    assert not (tmp_path / "ran").exists() and full == [] and len(items) == 10 and child._proc.returncode == 0
 
 
 def test_a_read_stopped_early_stops_the_child(tmp_path, monkeypatch):

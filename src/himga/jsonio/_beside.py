@@ -82,7 +82,8 @@ class Checks:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_ROOT, *filter(None, [env.get("PYTHONPATH")])])
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, os.fspath(path), str(levels), "1" if content else "0"],
+            # -P: nothing from the working directory is imported (python -c puts it first on sys.path)
+            [sys.executable, "-P", "-c", _CHILD, os.fspath(path), str(levels), "1" if content else "0"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self._end: list[str] | None = None
 

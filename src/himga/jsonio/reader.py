@@ -269,6 +269,7 @@ def iter_array_items(
         except (Fallback, EOFError, zlib.error, lzma.LZMAError, OSError):  # the full reader words what it is
             if checks is not None:
                 checks.close()
+            check_unchanged(path, raw, before)  # the full reader opens the path again: it must still be this file
             full = _full_array_items(path, id_key=id_key, id_label=id_label)
             for index, item in full:
                 if content is not None and (checks is not None or index >= done):  # beside: none fed yet
