@@ -122,8 +122,8 @@ def test_a_child_that_dies_hands_over_to_the_full_reader(tmp_path, monkeypatch):
 
     monkeypatch.setattr(_beside.Checks, "next_span", kill_at_12)
     full = []
-    real_full = jsonfile._full_array_items
-    monkeypatch.setattr(jsonfile, "_full_array_items", lambda *a, **k: full.append(a) or real_full(*a, **k))
+    real_full = jsonfile.full_array_items
+    monkeypatch.setattr(jsonfile, "full_array_items", lambda *a, **k: full.append(a) or real_full(*a, **k))
     assert _read(path, True, monkeypatch)[:4] == here[:4]
     assert len(full) == 1 and len(here[0]) == 30 and here[1] is None
 
@@ -169,7 +169,7 @@ def test_the_child_imports_nothing_from_the_working_directory(tmp_path, monkeypa
     path.write_text(json.dumps(_questions(10)))
     monkeypatch.chdir(tmp_path)
     full = []
-    monkeypatch.setattr(jsonfile, "_full_array_items", lambda *a, **k: full.append(a) or iter(()))
+    monkeypatch.setattr(jsonfile, "full_array_items", lambda *a, **k: full.append(a) or iter(()))
     items, error, *_, (child,) = _read(path, True, monkeypatch)
     assert not (tmp_path / "ran").exists() and full == [] and len(items) == 10 and child._proc.returncode == 0
 

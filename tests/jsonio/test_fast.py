@@ -21,13 +21,13 @@ from himga.testing import write_longmemeval_like
 def full_reads(monkeypatch) -> list[int]:
     """The indices from which the full reader was asked to read (one entry per fallback)."""
     calls: list[int] = []
-    full = reader._full_array_items
+    full = reader.full_array_items
 
     def counted(path, **kwargs):
         calls.append(0)
         yield from full(path, **kwargs)
 
-    monkeypatch.setattr(reader, "_full_array_items", counted)
+    monkeypatch.setattr(reader, "full_array_items", counted)
     return calls
 
 
@@ -90,7 +90,7 @@ def test_every_check_fires_and_the_full_reader_words_it(tmp_path, full_reads, na
 def test_a_lone_surrogate_is_read_as_the_full_reader_reads_it(tmp_path, full_reads):
     path = tmp_path / "s.json"
     path.write_text('[1, {"\\ud800": "x"}]')
-    expected = [item for _, item in reader._full_array_items(path)]
+    expected = [item for _, item in reader.full_array_items(path)]
     full_reads.clear()
     assert _items(path) == expected and full_reads == [0]
 
