@@ -26,7 +26,7 @@ from himga.errors import ConfigurationError, SourceFormatError
 from himga.identifiers import id_problem
 from himga.jsonio import iter_array_items, load_json, raw_text
 from himga.sources import OneFileEach, RemoteFile, pinned_files, source_path, warn_if_modified
-from himga_beam import manifest
+from himga_beam import pins
 from himga_beam.layout import chats_of, folder_files, resolve_config, sample_id_of
 from himga_beam.records import batches_to_sessions, questions_to_qa_pairs
 
@@ -53,14 +53,8 @@ Normalized to the HiMGA schema: one row per chat, its batches as sessions, its p
 _HOMEPAGE = "https://github.com/mohammadtavakoli78/BEAM"
 _LICENSE = "unknown"  # the repository states none (no LICENSE file, none in the README at the pinned commit)
 
-# --- pinned sources ------------------------------------------------------------------------------------
-# 100K and 500K: every file is in mohammadtavakoli78/BEAM at manifest.REVISION (sizes and sha256 in the generated
-# manifest, himga_beam/beam.manifest.json; how it was confirmed and regenerated: himga_beam/manifest.py).
-# 1M and 10M: their chat.json blobs are not in that repository's snapshot; the tiers are complete only on the Hugging
-# Face copies the README names (Mohammadta/BEAM, Mohammadta/BEAM-10M), as Parquet rows, not in this layout, and
-# no revision of them was confirmed here: no pin, like LongMemEval's m_original; a local copy in the layout is read.
-_HUB = {"1M": "Mohammadta/BEAM", "10M": "Mohammadta/BEAM-10M"}
-_UNCONFIRMED = "not yet confirmed: the Hugging Face copy could not be reached from the machines this was written on"
+# --- pinned sources: himga_beam.pins --------------------------------------------------------------------
+_UNCONFIRMED = pins.UNCONFIRMED
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
@@ -91,13 +85,8 @@ class BeamConfig(datasets.BuilderConfig):
         return [f"chats/{self.name}/<n>/chat.json"]
 
     def remote_file(self) -> RemoteFile:
-        """The tier's pin: ``chats/<tier>`` with its files as parts (:func:`himga_beam.manifest.tier_pin`), or, for a
-        tier not in the repository, the Hugging Face copy, marked not confirmed (no revision, no sha256)."""
-        if self.name in manifest.TIERS:
-            return manifest.tier_pin(self.name, self.chats)
-        repo = _HUB[self.name]
-        return RemoteFile(f"chats/{self.name}", f"https://huggingface.co/datasets/{repo}", None, repo=repo,
-                          path=f"chats/{self.name}", licence=None, rows=self.chats, evidence=_UNCONFIRMED)
+        """The tier's pin (:func:`himga_beam.pins.tier_source`: the catalogue entry's pin)."""
+        return pins.tier_source(self.name)
 
 
 def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
@@ -129,22 +118,17 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     return [path] if path.is_file() else folder_files(config.name, path)
 
 
-def _config(name: str, chats: int, writer_batch_size: int, description: str) -> BeamConfig:
-    return BeamConfig(name=name, version=_VERSION, description=description, chats=chats, writer_batch_size=writer_batch_size)
+def _config(name: str, writer_batch_size: int, description: str) -> BeamConfig:
+    return BeamConfig(name=name, version=_VERSION, description=description, chats=pins.TIER_CHATS[name],
+                      writer_batch_size=writer_batch_size)
 
 
-_CONFIGS = [
-    _config("100K", 20, 5, "BEAM 100K tier: 20 chats of ~100K tokens (the README's 128K), 400 probing questions."),
-    _config("500K", 35, 2, "BEAM 500K tier: 35 chats of ~500K tokens, 700 probing questions."),
-    _config("1M", 35, 1, "BEAM 1M tier: 35 chats of ~1M tokens, 700 probing questions (a local copy in the repository's layout)."),
-    _config("10M", 10, 1, "BEAM 10M tier: 10 chats of ~10M tokens, 200 probing questions (a local copy in the repository's layout)."),
+_CONFIGS = [  # chats per tier: himga_beam.pins.TIER_CHATS
+    _config("100K", 5, "BEAM 100K tier: 20 chats of ~100K tokens (the README's 128K), 400 probing questions."),
+    _config("500K", 2, "BEAM 500K tier: 35 chats of ~500K tokens, 700 probing questions."),
+    _config("1M", 1, "BEAM 1M tier: 35 chats of ~1M tokens, 700 probing questions (a local copy in the repository's layout)."),
+    _config("10M", 1, "BEAM 10M tier: 10 chats of ~10M tokens, 200 probing questions (a local copy in the repository's layout)."),
 ]
-
-
-def release_sample_ids() -> dict[str, str]:
-    """``{sample_id: tier}`` of every chat of every tier's full release (chats numbered from 1): ``"500K-35"`` →
-    ``"500K"``. What :attr:`himga.entry.Benchmark.release_ids` returns, to say that a record answers another tier."""
-    return {sample_id_of(c.name, str(n)): c.name for c in _CONFIGS for n in range(1, c.chats + 1)}
 
 
 class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a cache checked on open

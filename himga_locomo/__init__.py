@@ -1,10 +1,11 @@
 """The ``himga_locomo`` dataset: the LoCoMo builder (:mod:`.locomo`), its dataset card (``README.md``) and its
-catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports)."""
+catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on first
+use)."""
 
 from himga.data.relevance import LOCOMO as _RELEVANCE
 from himga.entry import Benchmark
 from himga.scoring import LOCOMO_SCORER
-from himga_locomo import gold, gold_report, locomo, probe, qa_records, records, validate_rules
+from himga_locomo import gold, gold_report, pins, probe, validate_rules
 
 __all__ = ["ENTRY"]
 
@@ -12,8 +13,9 @@ ENTRY = Benchmark(
     name="locomo",
     title="LoCoMo (HiMGA-normalized)",
     load_name="himga_locomo",
-    builder=locomo.Locomo,
-    row_modules=(locomo, records, qa_records, gold),
+    builder_name="himga_locomo.locomo:Locomo",
+    row_modules=("himga_locomo.locomo", "himga_locomo.records", "himga_locomo.qa_records", "himga_locomo.gold"),
+    pinned=pins.pins,
     validate_rules=validate_rules,
     relevance_rule=_RELEVANCE,
     card_notes="card_notes.md",

@@ -23,7 +23,7 @@ from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records
 from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
                            warn_if_modified)
-from himga_locomo import gold
+from himga_locomo import gold, pins
 from himga_locomo.gold import Errata, GoldVariant, apply_errata, errata_path, key_errata, read_errata, unused_entries
 from himga_locomo.records import record_to_row
 
@@ -45,31 +45,7 @@ HiMGA schema: one row per conversation with its sessions, messages and QA pairs.
 """
 
 _HOMEPAGE = "https://snap-research.github.io/locomo/"
-_LICENSE = "cc-by-nc-4.0"
-
-#: snap-research/LoCoMo, pinned to a commit; the file's sha256 is checked on download.
-# Confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo (its main branch is this commit,
-# "Updated Readme", 2024-08-12): `git cat-file -s 3eb6f2c:data/locomo10.json` = 2805274 and the blob's
-# sha256 = 79fa87e9...ff4; data/locomo10.json was added in cbfbc1d (2024-08-09) and is byte-identical up to
-# 3eb6f2c. The previous pin, 9228632 ("Code commit", 2024-08-07, branch `code`), has data/locomo10.zip only.
-# Licence: LICENSE.txt at 3eb6f2c is CC BY-NC 4.0.
-_REPO = "snap-research/locomo"
-_REVISION = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"
-_PATH = "data/locomo10.json"
-_URL = f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{_PATH}"
-_FILENAME = "locomo10.json"
-_SIZE = 2_805_274
-_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
-_EVIDENCE = "revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/snap-research/LoCoMo"
-#: The content fingerprint of that file (himga.sources._content: sha256 of its parsed JSON in canonical form) and its
-#: content tree (depth 3: records, their keys, each QA pair / session / summary), measured on the pinned file;
-#: tests/sources/test_content.py checks both against it.
-_CONTENT_SHA256 = "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
-_CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
-
-#: The pinned ``locomo10.json`` (every config's source; LoCoMo-Plus reads the same file).
-PIN = RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10, licence=_LICENSE,
-                 evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
+_LICENSE = pins.LICENCE
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: authors' category order, abstention gold for category 5, evidence normalized.
@@ -140,8 +116,9 @@ class LocomoConfig(datasets.BuilderConfig):
             raise ConfigurationError("errata_sha256 is set by the builder with gold='audited'; do not pass it")
 
     def remote_file(self) -> RemoteFile:
-        """The pinned source, ``data/locomo10.json`` at :data:`_REVISION` (:data:`PIN`)."""
-        return PIN
+        """The pinned source, ``data/locomo10.json`` at its commit (:func:`himga_locomo.pins.pins`: the catalogue
+        entry's pin)."""
+        return pins.pins()[self.name]
 
     @property
     def options(self) -> dict[str, str]:

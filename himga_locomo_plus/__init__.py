@@ -1,12 +1,13 @@
 """The ``himga_locomo_plus`` dataset: the LoCoMo-Plus builder (:mod:`.locomo_plus`), its dataset card (``README.md``) and
-its catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports). LoCoMo's rules,
+its catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on
+first use). LoCoMo's rules,
 gold variants and errata pin are LoCoMo's entry's own objects."""
 
 from himga.data.relevance import LOCOMO as _RELEVANCE
 from himga.entry import Benchmark
 from himga_locomo import ENTRY as _LOCOMO
 from himga_locomo import gold_report
-from himga_locomo_plus import judge, locomo_plus, records, validate_rules
+from himga_locomo_plus import judge, pins, validate_rules
 
 __all__ = ["ENTRY"]
 
@@ -14,8 +15,9 @@ ENTRY = Benchmark(
     name="locomo_plus",
     title="LoCoMo-Plus (HiMGA-normalized)",
     load_name="himga_locomo_plus",
-    builder=locomo_plus.LocomoPlus,
-    row_modules=(locomo_plus, records, *_LOCOMO.row_modules),
+    builder_name="himga_locomo_plus.locomo_plus:LocomoPlus",
+    row_modules=("himga_locomo_plus.locomo_plus", "himga_locomo_plus.records", *_LOCOMO.row_modules),
+    pinned=pins.pins,
     validate_rules=validate_rules,
     relevance_rule=_RELEVANCE,
     card_notes="card_notes.md",

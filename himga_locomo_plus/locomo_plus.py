@@ -17,10 +17,11 @@ import datasets
 from himga.cache import GuardedBuilder
 from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.sources import OneFileEach, RemoteFile, json_files, listing_sha256, pinned_files, source_path
+from himga.sources import OneFileEach, RemoteFile, json_files, pinned_files, source_path
 from himga_locomo import locomo
 from himga_locomo.gold import key_errata
 from himga_locomo.locomo import LocomoConfig, check_errata_used, config_errata, read_records, sample_rows
+from himga_locomo_plus import pins
 from himga_locomo_plus.records import cognitive_row, placements
 
 _CITATION = """\
@@ -44,41 +45,6 @@ normalized to the HiMGA schema: LoCoMo's rows, then one row per cognitive item.
 
 _HOMEPAGE = "https://github.com/xjtuleeyf/Locomo-Plus"
 _LICENSE = "unknown"  # none stated upstream (no LICENSE file, none in the README); the LoCoMo part is CC BY-NC 4.0
-
-#: xjtuleeyf/Locomo-Plus ``data/``, pinned to a commit.
-# Confirmed 2026-12-03 in a snapshot of github.com/xjtuleeyf/Locomo-Plus at 059f4e3 ("Update README.md", the main
-# branch's head): `git show 059f4e3:data/locomo_plus.json` = 305737 bytes, sha256 af2fc6e5...3d23 (last changed in
-# 143cdeb, 2026-02-11); its data/locomo10.json (2805274 bytes, sha256 79fa87e9...8ff4) is byte-identical to LoCoMo's
-# pinned file. No licence file at 059f4e3, none in the README.
-_REPO = "xjtuleeyf/Locomo-Plus"
-_REVISION = "059f4e3d38f7f1f96765e8e2cb7de3097551bffb"
-_EVIDENCE = "revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/xjtuleeyf/Locomo-Plus"
-
-
-def _pin(name: str, sha256: str, size: int, rows: int, content: str, **fields) -> RemoteFile:
-    path = f"data/{name}"
-    return RemoteFile(name, f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{path}", sha256, revision=_REVISION,
-                      size=size, path=path, repo=_REPO, rows=rows, licence=None, evidence=_EVIDENCE, content_sha256=content,
-                      layout_path=path, **fields)
-
-
-#: The cognitive items, ``data/locomo_plus.json``.
-PIN = _pin("locomo_plus.json", "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23", 305_737, 401,
-           "f7427b65af32c2d8caa178903c42f2d14e66d27abe3b841f81f08b0f80414c69")
-#: Its ``data/locomo10.json``: LoCoMo's pinned file byte for byte (:data:`himga_locomo.locomo.PIN`'s size, sha256,
-#: content fingerprint and content tree), at Locomo-Plus's commit.
-LOCOMO_COPY = _pin(locomo.PIN.filename, locomo.PIN.sha256, locomo.PIN.size, locomo.PIN.rows, locomo.PIN.content_sha256,
-                   content_tree=locomo.PIN.content_tree)
-#: The pinned source: both files of upstream's ``data/`` (sha256 of their listing: ``find data -maxdepth 1 -name
-#: '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout at :data:`_REVISION`), found in the repository's
-#: layout (a checkout is one) or downloaded file by file (:func:`himga.sources.pinned_files`). No licence is stated
-#: upstream (``licence`` is ``None``, as BEAM's); LoCoMo, which it redistributes, is CC BY-NC 4.0.
-RELEASE = RemoteFile(
-    "data", f"https://github.com/{_REPO}/tree/{_REVISION}/data",
-    listing_sha256([{"path": p.path, "sha256": p.sha256} for p in (LOCOMO_COPY, PIN)]), revision=_REVISION,
-    size=LOCOMO_COPY.size + PIN.size, path="data", repo=_REPO, rows=LOCOMO_COPY.rows + PIN.rows, licence=None,
-    evidence=_EVIDENCE, parts=(LOCOMO_COPY, PIN),
-)
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: LoCoMo's rows (builder 2.0.0), then the cognitive items stitched as build_conv.py does.
@@ -126,8 +92,9 @@ class LocomoPlusConfig(LocomoConfig):
             raise ConfigurationError("placement_seed applies with placement='random' only")
 
     def remote_file(self) -> RemoteFile:
-        """The pinned source, :data:`RELEASE`: ``data/locomo10.json`` (LoCoMo's file) and ``data/locomo_plus.json`` (:data:`PIN`)."""
-        return RELEASE
+        """The pinned source, ``data/locomo10.json`` (LoCoMo's file) and ``data/locomo_plus.json``
+        (:func:`himga_locomo_plus.pins.pins`: the catalogue entry's pin)."""
+        return pins.pins()[self.name]
 
 
 def source_files(config: LocomoPlusConfig, data_dir: str | Path | None) -> list[Path]:

@@ -27,6 +27,7 @@ from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records
 from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
                            warn_if_modified)
+from himga_longmemeval import pins
 from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row, unknown_types, warn_unknown_type
 
@@ -49,25 +50,7 @@ order, and one QA pair.
 """
 
 _HOMEPAGE = "https://xiaowu0162.github.io/long-mem-eval/"
-_LICENSE = "mit"
-
-# --- pinned sources ------------------------------------------------------------------------------------
-# The Hub cannot be reached from the machines this was written on, so none of these was confirmed against
-# the Hub itself. Each value below is one that independent users of these files publish in their own code
-# (found 2026-12-01 with a search of public GitHub code for the revision and for each sha256); how many
-# independent pins agree is stated per value. A value nobody publishes is None (the file is then downloaded
-# at the pinned revision without a sha256 check; `himga sources --check` shows the remote's sha256).
-# Cleaned repo revision 98d7416c: 5+ independent pins (resolve/98d7416c.../<file> URLs).
-_CLEANED_REPO = "xiaowu0162/longmemeval-cleaned"
-_CLEANED_REVISION = "98d7416c24c778c2fee6e6f3006e7a073259d48f"
-# Original repo revision 2ec2a557: 5+ independent pins; one cites the Hub API `sha` (lastModified 2025-09-19).
-_ORIGINAL_REPO = "xiaowu0162/longmemeval"
-_ORIGINAL_REVISION = "2ec2a557f339b6c0369619b1ed5793734cc87533"
-# Oracle: 15,388,478 bytes, sha256 821a2034...; 5+ independent pins at the cleaned revision; one pin states
-# the original repo's `longmemeval_oracle` is the same file (the 2025-09 cleaning changed only S/M haystacks).
-_ORACLE_SHA256 = "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c"
-_ORACLE_SIZE = 15_388_478
-_EVIDENCE = "unconfirmed against the Hub (unreachable here): as pinned by independent public code, searched 2026-12-01"
+_LICENSE = pins.LICENCE
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: sessions in file order, has_answer in Message.raw, QAPair.raw without
@@ -81,13 +64,9 @@ _VERSION = datasets.Version("1.1.0")
 class LongmemevalConfig(datasets.BuilderConfig):
     """One LongMemEval file and how to build it.
 
+    Its file (repository, revision, name, size, sha256) is its pin, :func:`himga_longmemeval.pins.pins`.
+
     Attributes:
-        repo_id: The Hugging Face dataset repository holding the file.
-        revision: The pinned commit of ``repo_id``.
-        filename: The file's name in the repository (and the name looked for in ``data_dir``, with or
-            without ``.json``).
-        sha256: The file's expected sha256, verified after download; ``None`` where none is pinned.
-        size: The file's size in bytes; ``None`` where unknown.
         superseded_by: For a first-release config, the cleaned config that replaces it: the authors' cleaning
             (2025-09, xiaowu0162/LongMemEval#13) removed haystack sessions that changed a question's answer.
         writer_batch_size: Questions per Arrow record batch. A batch's questions are held as Python
@@ -97,11 +76,6 @@ class LongmemevalConfig(datasets.BuilderConfig):
             M rows ~5 MB (so 2), oracle rows ~30 KB (so 100).
     """
 
-    repo_id: str = _CLEANED_REPO
-    revision: str = _CLEANED_REVISION
-    filename: str = "longmemeval_s_cleaned.json"
-    sha256: str | None = None
-    size: int | None = None
     writer_batch_size: int = 10
     superseded_by: str | None = None
 
@@ -122,43 +96,28 @@ class LongmemevalConfig(datasets.BuilderConfig):
     def candidate_names(self) -> list[str]:
         """File names that say this config: ``filename`` with and without ``.json``, then as JSON Lines
         (``longmemeval_oracle.jsonl``, as harnesses write it)."""
-        return [*self.remote_file().local_names, f"{self.filename.removesuffix('.json')}.jsonl"]
+        pin = self.remote_file()
+        return [*pin.local_names, f"{pin.filename.removesuffix('.json')}.jsonl"]
 
     def remote_file(self) -> RemoteFile:
-        """This config's source (downloaded with ``huggingface_hub``)."""
-        url = f"https://huggingface.co/datasets/{self.repo_id}/resolve/{self.revision}/{self.filename}"
-        return RemoteFile(self.filename, url, self.sha256, repo_id=self.repo_id, revision=self.revision, size=self.size, rows=500,
-                          licence=_LICENSE, evidence=_EVIDENCE if self.sha256 else f"{_EVIDENCE}; size and sha256 unknown")
+        """This config's source (downloaded with ``huggingface_hub``): :func:`himga_longmemeval.pins.pins`, the
+        catalogue entry's pin."""
+        return pins.pins()[self.name]
 
 
 def _config(name: str, description: str, **fields) -> LongmemevalConfig:
     return LongmemevalConfig(name=name, version=_VERSION, description=description, **fields)
 
 
-_CONFIGS = [
-    # S cleaned: 277,383,467 bytes, sha256 d6f21ea9...; 5+ independent pins (one takes it from the Hub's LFS pointer).
+_CONFIGS = [  # their files: himga_longmemeval.pins
     _config("s", "LongMemEval-S, cleaned release (2025-09): 500 questions, ~50 haystack sessions each (~277 MB).",
-            filename="longmemeval_s_cleaned.json", sha256="d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442",
-            size=277_383_467, writer_batch_size=10),
-    # M cleaned: 2,737,100,077 bytes, sha256 9d79e552...; 5+ independent pins (one from the Hub's LFS metadata,
-    # one after a verified download).
+            writer_batch_size=10),
     _config("m", "LongMemEval-M, cleaned release (2025-09): 500 questions, ~500 haystack sessions each (~2.7 GB).",
-            filename="longmemeval_m_cleaned.json", sha256="9d79e5524794a2e6900a3aa9cb7d9152c5a3e8319c9a87c25494ba1eacee495f",
-            size=2_737_100_077, writer_batch_size=2),
-    _config("oracle", "LongMemEval oracle: 500 questions with only their evidence sessions (~15 MB).",
-            filename="longmemeval_oracle.json", sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),
-    # S original: 278,025,796 bytes, sha256 08d8dad4...; 5+ independent pins.
-    _config("s_original", "LongMemEval-S, first release (file longmemeval_s).",
-            repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_s",
-            sha256="08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", size=278_025_796,
-            writer_batch_size=10, superseded_by="s"),
-    # M original: size and sha256 unknown (no public pin found).
-    _config("m_original", "LongMemEval-M, first release (file longmemeval_m).",
-            repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_m", sha256=None,
-            writer_batch_size=2, superseded_by="m"),
-    _config("oracle_original", "LongMemEval oracle, first release (file longmemeval_oracle).",
-            repo_id=_ORIGINAL_REPO, revision=_ORIGINAL_REVISION, filename="longmemeval_oracle",
-            sha256=_ORACLE_SHA256, size=_ORACLE_SIZE, writer_batch_size=100),
+            writer_batch_size=2),
+    _config("oracle", "LongMemEval oracle: 500 questions with only their evidence sessions (~15 MB).", writer_batch_size=100),
+    _config("s_original", "LongMemEval-S, first release (file longmemeval_s).", writer_batch_size=10, superseded_by="s"),
+    _config("m_original", "LongMemEval-M, first release (file longmemeval_m).", writer_batch_size=2, superseded_by="m"),
+    _config("oracle_original", "LongMemEval oracle, first release (file longmemeval_oracle).", writer_batch_size=100),
 ]
 
 

@@ -1,11 +1,12 @@
 """The ``himga_realtalk`` dataset: the REALTALK builder (:mod:`.realtalk`), its dataset card (``README.md``) and its
-catalogue entry, :data:`ENTRY` (the rule objects themselves, which :mod:`himga.catalog` imports)."""
+catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on first
+use)."""
 
 from himga.data.relevance import EVIDENCE_TURNS as _RELEVANCE
 from himga.entry import Benchmark
 from himga.scoring import REALTALK_SCORER
 from himga_locomo import ENTRY as _LOCOMO
-from himga_realtalk import realtalk, records, validate_rules
+from himga_realtalk import pins, validate_rules
 
 __all__ = ["ENTRY"]
 
@@ -13,8 +14,9 @@ ENTRY = Benchmark(
     name="realtalk",
     title="REALTALK (HiMGA-normalized)",
     load_name="himga_realtalk",
-    builder=realtalk.Realtalk,
-    row_modules=(realtalk, records, *_LOCOMO.row_modules),
+    builder_name="himga_realtalk.realtalk:Realtalk",
+    row_modules=("himga_realtalk.realtalk", "himga_realtalk.records", *_LOCOMO.row_modules),
+    pinned=pins.pins,
     validate_rules=validate_rules,
     relevance_rule=_RELEVANCE,
     card_notes="card_notes.md",

@@ -4,6 +4,7 @@ and the builder folders branches on a benchmark's name or resolves a builder by 
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,20 @@ def test_auxiliary_pins_are_catalogue_data():
     assert benchmark("longmemeval").auxiliary_pins() == []
     with pytest.raises(ConfigurationError, match=r"^longmemeval: no pinned errata file$"):
         benchmark("longmemeval").auxiliary_pin("errata")
+
+
+def test_an_entry_names_its_builder_and_its_pins_are_the_builder_configs():
+    """The entry's pins and release ids are read without the builder; they are what the builder's configs say."""
+    for entry in CATALOG.values():
+        configs = entry.builder.BUILDER_CONFIGS
+        assert list(entry.pins()) == entry.configs == [c.name for c in configs]
+        assert all(entry.pins()[c.name] == c.remote_file() for c in configs), entry.name
+        assert (entry.builder_module, entry.builder.__name__) == tuple(entry.builder_name.split(":"))
+        assert entry.module.__name__ == entry.builder_module
+        assert all(importlib.import_module(name).__name__ == name for name in entry.row_modules)
+    beam = CATALOG["beam"]
+    assert [(c.name, c.chats) for c in beam.builder.BUILDER_CONFIGS] == [("100K", 20), ("500K", 35), ("1M", 35), ("10M", 10)]
+    release = beam.release_ids()
+    assert (len(release), release["100K-20"], release["500K-35"], release["10M-10"], "100K-21" in release) == (
+        100, "100K", "500K", "10M", False)
+

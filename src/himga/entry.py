@@ -1,7 +1,9 @@
-"""The type of a catalogue entry: one benchmark's builder, configs, pins and rules, as the objects themselves.
+"""The type of a catalogue entry: one benchmark's builder, configs, pins and rules.
 
 Each builder folder builds its entry (``himga_locomo.ENTRY``) and :mod:`himga.catalog` imports them all, so
-the catalogue's reach is visible as imports. Code below the catalogue (the schema's relevance labels, the
+the catalogue's reach is visible as imports. An entry names its builder and the modules that shape rows, and imports
+them on first use (:attr:`Benchmark.builder`): the builders import ``datasets`` (about a second), which what reads
+only the pins and rules (``himga sources``, ``himga --help``) does without. Code below the catalogue (the schema's relevance labels, the
 source messages) finds an entry by name with :func:`entry_named`, which imports the catalogue on first use:
 the one import of this project made by name, so that a module the builders themselves import never imports
 the builders.
@@ -14,6 +16,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from importlib.resources import files as _package_files
 from pathlib import Path
 from types import ModuleType
@@ -65,11 +68,14 @@ class Benchmark:
         name: The himga name (``Sample.dataset``, the CLI's argument), e.g. ``"locomo"``.
         title: The dataset card's ``pretty_name``, e.g. ``"LoCoMo (HiMGA-normalized)"``.
         load_name: The name registered with ``datasets.load_dataset``, e.g. ``"himga_locomo"``.
-        builder: The ``datasets.GeneratorBasedBuilder`` subclass (its module holds ``_DESCRIPTION``,
-            ``_LICENSE``, ``_HOMEPAGE``, ``_CITATION`` for the card).
-        row_modules: The modules of the builder folder whose code shapes rows (the builder, its records
+        builder_name: The ``datasets.GeneratorBasedBuilder`` subclass, as ``"module:Class"``
+            (``"himga_locomo.locomo:Locomo"``), imported on first use of :attr:`builder`.
+        row_modules: The names of the modules of the builder folder whose code shapes rows (the builder, its records
             modules, its file rule or gold variants where those are modules of their own): with every himga
             module they import, the code the cache key covers (:func:`himga.cache.row_files`).
+        pinned: A function returning config name → its pinned source file (a :class:`himga.sources.RemoteFile`), in
+            builder order, from a module that imports no builder (``himga_locomo.pins``): :meth:`pins`. Each builder
+            config's ``remote_file()`` returns the same pin (``tests/test_catalog.py`` checks it).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.
         relevance_rule: A :class:`himga.data.relevance.RelevanceRule`.
         card_notes: The Markdown file (in the builder's package) of the card's "Data notes".
@@ -95,8 +101,9 @@ class Benchmark:
     name: str
     title: str
     load_name: str
-    builder: type
-    row_modules: tuple[ModuleType, ...]
+    builder_name: str
+    row_modules: tuple[str, ...]
+    pinned: Callable[[], Mapping[str, Any]]
     validate_rules: ModuleType
     relevance_rule: Any
     card_notes: str
@@ -109,10 +116,17 @@ class Benchmark:
 
     # --- the builder ----------------------------------------------------------------------------------
 
+    @cached_property
+    def builder(self) -> type:
+        """The ``datasets.GeneratorBasedBuilder`` subclass (its module holds ``_DESCRIPTION``, ``_LICENSE``,
+        ``_HOMEPAGE``, ``_CITATION`` for the card), imported on first use (and with it ``datasets``)."""
+        module, _, name = self.builder_name.partition(":")
+        return getattr(importlib.import_module(module), name)
+
     @property
     def builder_module(self) -> str:
-        """The name of the module defining :attr:`builder` (``"himga_locomo.locomo"``)."""
-        return self.builder.__module__
+        """The name of the module defining :attr:`builder` (``"himga_locomo.locomo"``); imports nothing."""
+        return self.builder_name.partition(":")[0]
 
     @property
     def module(self) -> ModuleType:
@@ -145,8 +159,9 @@ class Benchmark:
         return getattr(self.config(config), "note", None)
 
     def pins(self) -> dict[str, Any]:
-        """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`), builder order."""
-        return {c.name: c.remote_file() for c in self.builder.BUILDER_CONFIGS}
+        """Config name → its pinned source file (a :class:`himga.sources.RemoteFile`), builder order (:attr:`pinned`:
+        imports no builder, and so no ``datasets``)."""
+        return dict(self.pinned())
 
     def auxiliary_pins(self) -> list[tuple[str, str, Any]]:
         """``(folder, label, pin)`` of the other pinned files the builder reads (:attr:`auxiliary`), resolved

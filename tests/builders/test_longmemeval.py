@@ -138,10 +138,11 @@ def test_configs_and_default():
     configs = Longmemeval.builder_configs
     assert sorted(configs) == sorted(["s", "m", "oracle", "s_original", "m_original", "oracle_original"])
     assert Longmemeval.DEFAULT_CONFIG_NAME == "s"
-    assert configs["s"].filename == "longmemeval_s_cleaned.json" and configs["s_original"].filename == "longmemeval_s"
+    assert configs["s"].remote_file().filename == "longmemeval_s_cleaned.json"
+    assert configs["s_original"].remote_file().filename == "longmemeval_s"
     assert configs["m"].candidate_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned", "longmemeval_m_cleaned.jsonl"]
     assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json", "longmemeval_m.jsonl"]
-    assert {c.repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
+    assert {c.remote_file().repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
     assert configs["m"].writer_batch_size < configs["s"].writer_batch_size < configs["oracle"].writer_batch_size
     builder = make_builder("longmemeval", "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
     assert builder._writer_batch_size == configs["m"].writer_batch_size

@@ -19,9 +19,9 @@ import dataclasses
 
 import himga_beam.manifest
 import himga_locomo.gold
-import himga_locomo.locomo
-import himga_locomo_plus.locomo_plus
-import himga_realtalk.realtalk
+import himga_locomo.pins
+import himga_locomo_plus.pins
+import himga_realtalk.pins
 from himga.cli import main
 from himga.catalog import CATALOG, benchmark
 
@@ -48,10 +48,10 @@ def _serve_github(monkeypatch, base: str) -> dict[str, tuple[int, dict[str, str]
     def moved(pin):
         return dataclasses.replace(pin, url=base + urlsplit(pin.url).path)
 
-    monkeypatch.setattr(himga_locomo.locomo, "PIN", moved(himga_locomo.locomo.PIN))
-    for module in (himga_locomo_plus.locomo_plus, himga_realtalk.realtalk):
+    monkeypatch.setattr(himga_locomo.pins, "PIN", moved(himga_locomo.pins.PIN))
+    for module in (himga_locomo_plus.pins, himga_realtalk.pins):
         monkeypatch.setattr(module, "RELEASE", dataclasses.replace(module.RELEASE, parts=tuple(map(moved, module.RELEASE.parts))))
-    pins = [himga_locomo.locomo.PIN, *himga_locomo_plus.locomo_plus.RELEASE.parts, *himga_realtalk.realtalk.RELEASE.parts]
+    pins = [himga_locomo.pins.PIN, *himga_locomo_plus.pins.RELEASE.parts, *himga_realtalk.pins.RELEASE.parts]
     return {urlsplit(p.url).path: (200, {"Content-Length": str(p.size)}) for p in pins}
 
 
@@ -132,7 +132,7 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)
-    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.locomo.PIN.url}"
+    assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.pins.PIN.url}"
     assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
     assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
     assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")

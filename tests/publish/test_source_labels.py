@@ -6,6 +6,7 @@ config names, and the card named the pinned S/M files and checksums as their sou
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -16,6 +17,7 @@ from realdata import SHARED_DATA
 from huggingface_hub import DatasetCard
 
 import himga.publish._source_labels
+import himga_longmemeval.pins
 from himga.publish import pin_note
 from himga.cli import main
 from himga.catalog import benchmark
@@ -143,7 +145,7 @@ def test_cli_export_of_one_file(oracle_named, tmp_path, capsys):
 def test_a_pinned_file_is_never_exported_under_another_config(shared_data, tmp_path, monkeypatch):
     """No real LongMemEval pin is on this machine: pretend the sample is the pinned oracle file."""
     for config in ("oracle", "oracle_original"):
-        monkeypatch.setattr(benchmark("longmemeval").builder.builder_configs[config], "sha256", SAMPLE_SHA256)
+        monkeypatch.setitem(himga_longmemeval.pins.PINS, config, dataclasses.replace(himga_longmemeval.pins.PINS[config], sha256=SAMPLE_SHA256))
     with pytest.raises(ConfigurationError, match=rf"^longmemeval: longmemeval_oracle_sample.json is the pinned file of config oracle, oracle_original \(sha256 {SAMPLE_SHA256}\), not of 's'$"):
         export("longmemeval", tmp_path / "out", ["oracle", "s"], data_dir=SAMPLE)
     assert not (tmp_path / "out").exists()

@@ -12,7 +12,7 @@ from himga.sources import ContentDigest, canonical, content_sha256, content_tree
 from himga.catalog import benchmark
 from himga.sources import provenance_lines
 from himga.sources import provenance
-from himga_locomo import locomo
+from himga_locomo import pins
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def test_the_pin_holds_the_real_files_content(shared_data):
     assert pin.content_sha256 == content_sha256(data) == "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
     committed = json.loads((ROOT / "himga_locomo" / "locomo10.content.json").read_text(encoding="utf-8"))
     assert committed == content_tree(data, 3)
-    assert pin.content_tree == locomo._CONTENT_TREE
+    assert pin.content_tree == pins._CONTENT_TREE
 
 
 def _reserialised(shared_data, folder: Path) -> Path:

@@ -57,7 +57,7 @@ def _imports(module: str) -> tuple[str, ...]:
 def row_files(entry: Benchmark) -> list[Path]:
     """The source files whose bytes :func:`code_hash` covers: ``entry``'s row modules and every module of ours
     they import, directly or not (sorted by module name)."""
-    seen, todo = set(), [m.__name__ for m in entry_of(entry).row_modules]
+    seen, todo = set(), list(entry_of(entry).row_modules)
     while todo:
         if (module := todo.pop()) not in seen:
             seen.add(module)

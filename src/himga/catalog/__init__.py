@@ -14,7 +14,9 @@ Each rule that differs between benchmarks is decided by the entry, in one method
 * :meth:`~himga.entry.Benchmark.check_options`: which keywords a caller may pass (one wording on every route);
 * its validate rules, relevance rule, card notes, scorer, gold variants and the modules that shape rows.
 
-Importing the catalogue imports every builder, and so ``datasets``.
+Importing the catalogue imports every entry's pins and rules, not its builder: an entry imports its builder (and
+so ``datasets``, about a second) on first use of :attr:`~himga.entry.Benchmark.builder` or of what the builder decides
+(configs, file rules, options), so that ``himga sources`` and ``himga --help`` run without it.
 
 Adding a benchmark: ``docs/adding-a-benchmark.md``.
 """
