@@ -4,7 +4,10 @@ made inside functions too (a deferred import hides a cycle, it does not remove i
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -129,14 +132,40 @@ def test_the_shared_code_imports_no_builder_and_no_catalogue():
 
 
 def test_the_light_imports_load_no_datasets(tmp_path):
-    """``import himga.errors`` / ``himga.data`` and ``himga --version`` load neither ``datasets`` nor the catalogue
-    (the builders): measured in a fresh interpreter, as a user's first import."""
+    """``import himga.errors`` / ``himga.data`` and ``himga --version`` load neither ``datasets`` (nor ``pyarrow``) nor
+    the catalogue (the builders): measured in a fresh interpreter, as a user's first import."""
     import subprocess
     import sys
 
     code = ("import sys, himga.errors, himga.data; from himga.cli import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m in ('datasets', 'himga.catalog') or m.startswith('himga_')))")
+            "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow', 'himga.catalog') or m.startswith('himga_')))")
     # from an empty folder: the checkout's parent may hold a folder named himga (the clone itself), which -c would import
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
+
+
+_COMMAND = """
+import contextlib, io, json, sys
+from himga.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        status = main(sys.argv[1:])
+    except SystemExit as e:
+        status = e.code
+print(json.dumps([status, sorted(m for m in ("datasets", "pyarrow") if m in sys.modules)]))
+"""
+
+
+@pytest.mark.parametrize(("argv", "status", "loaded"), [
+    (["--help"], 0, []), (["sources"], 0, []), (["sources", "beam"], 0, []), (["judge", "--help"], 0, []), (["bogus"], 2, []),
+    (["build", "--help"], 0, ["datasets", "pyarrow"]),  # its flags list the builders' configs and options
+])
+def test_commands_that_need_no_builder_load_no_datasets(tmp_path, argv, status, loaded):
+    """``himga --help`` and ``himga sources`` read the catalogue's pins and rules, not its builders: neither
+    ``datasets`` nor ``pyarrow`` (about a second of import); the parser builds only the command it runs."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _COMMAND, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert json.loads(done.stdout.splitlines()[-1]) == [status, loaded]

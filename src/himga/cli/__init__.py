@@ -53,33 +53,25 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``himga`` command, one subcommand per command.
+def _build_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_source_args
 
-    Its choices come from the catalogue, which imports every builder and so ``datasets``: :func:`main`
-    answers ``himga --version`` before building it.
-    """
-    from himga.catalog import NAMES as DATASETS
-    from himga.cli._args import (add_cache_dir, add_config, add_data_dir, add_dataset, add_export_args, add_options,
-                                 add_source_args)
-    import himga.cli as commands  # the cmd_* functions, looked up here (imported on first use, see __getattr__)
-
-    parser = _Parser(prog="himga", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=version())
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("build", help="parse the source files into the Arrow cache")
     add_source_args(p)
-    p.set_defaults(func=commands.cmd_build)
 
-    p = sub.add_parser("stats", help="print samples, sessions, turns and QA pairs by question type")
+
+def _stats_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_source_args
+
     add_source_args(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
-    p.set_defaults(func=commands.cmd_stats)
 
-    p = sub.add_parser("export", help="write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md")
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_export_args, add_options
+    from himga.publish import VIEWS
+
     add_export_args(p)
     p.add_argument("out_dir", help="the export folder")
     p.add_argument("--card-only", action="store_true", help="write only README.md: with --data-dir the card an export of those files has, "
@@ -87,26 +79,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-shards", type=int, default=None,
                    help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
     add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
-    from himga.publish import VIEWS
-
     p.add_argument("--view", choices=VIEWS, default=None,
                    help="export what a system under test may see (no gold, every message dated) as the config 'system'")
-    p.set_defaults(func=commands.cmd_export)
 
-    p = sub.add_parser("push", help="upload an export (card and Parquet, never .py) to a Hub dataset repository")
+
+def _push_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_export_args
+
     add_export_args(p)
     p.add_argument("--repo-id", required=True, help="ORG/NAME of the Hub dataset repository (created if missing)")
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
-    p.set_defaults(func=commands.cmd_push)
 
-    p = sub.add_parser("qrels", help="write TREC qrels (session and turn), queries and candidates for IR tools")
+
+def _qrels_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_source_args
+
     add_source_args(p)
     p.add_argument("out_dir", help="the output folder (see himga.qrels for its files)")
-    p.set_defaults(func=commands.cmd_qrels)
 
-    p = sub.add_parser("subset", help="draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint")
+
+def _subset_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_source_args
+
     add_source_args(p)
     p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
     p.add_argument("--n", type=int, required=True, help="how many QA pairs")
@@ -117,32 +113,94 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave out the QA pairs of this source category before the draw (repeatable; LoCoMo 5: adversarial)")
     p.add_argument("--exclude-type", action="append", default=[], metavar="TYPE",
                    help="leave out the QA pairs of this question type before the draw (repeatable; e.g. adversarial)")
-    p.set_defaults(func=commands.cmd_subset)
 
-    p = sub.add_parser("validate", help="report data-quality findings of the raw source (changes nothing)")
+
+def _validate_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_config, add_data_dir, add_dataset
+
     add_dataset(p)
     add_config(p)
     add_data_dir(p)
     p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
-    p.set_defaults(func=commands.cmd_validate)
 
-    p = sub.add_parser("sources", help="list every pinned source file (URL, revision, size, sha256, licence, local copy)")
+
+def _sources_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli._args import add_dataset
+
     add_dataset(p, optional=True)
     p.add_argument("--check", action="store_true",
                    help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
-    p.set_defaults(func=commands.cmd_sources)
 
-    p = sub.add_parser("verify", help="re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes nothing)")
-    p.add_argument("dataset", nargs="*", metavar="{" + ",".join(DATASETS) + "}", help="which benchmarks' caches (default: every one)")
+
+def _verify_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.catalog import NAMES
+    from himga.cli._args import add_cache_dir
+
+    p.add_argument("dataset", nargs="*", metavar="{" + ",".join(NAMES) + "}", help="which benchmarks' caches (default: every one)")
     add_cache_dir(p)
-    p.set_defaults(func=commands.cmd_verify)
 
-    from himga.cli._judge import add_parser as add_judge_parser
-    from himga.cli._score import add_parser as add_score_parser
 
-    add_score_parser(sub)
-    add_judge_parser(sub)
+def _score_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli import _score
+
+    _score.add_arguments(p)
+    p.set_defaults(func=_score.run)
+
+
+def _judge_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli import _judge
+
+    _judge.add_arguments(p)
+    p.set_defaults(func=_judge.run)
+
+
+#: Every command, in the order ``himga --help`` lists them: its help line and what adds its arguments (and, but for
+#: ``score`` and ``judge``, ``cmd_<name>`` as its function).
+_SUBCOMMANDS = {
+    "build": ("parse the source files into the Arrow cache", _build_arguments),
+    "stats": ("print samples, sessions, turns and QA pairs by question type", _stats_arguments),
+    "export": ("write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md", _export_arguments),
+    "push": ("upload an export (card and Parquet, never .py) to a Hub dataset repository", _push_arguments),
+    "qrels": ("write TREC qrels (session and turn), queries and candidates for IR tools", _qrels_arguments),
+    "subset": ("draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint", _subset_arguments),
+    "validate": ("report data-quality findings of the raw source (changes nothing)", _validate_arguments),
+    "sources": ("list every pinned source file (URL, revision, size, sha256, licence, local copy)", _sources_arguments),
+    "verify": ("re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes nothing)",
+               _verify_arguments),
+    "score": ("score a run's predictions with the benchmark's official rules (a table and a report)", _score_arguments),
+    "judge": ("send judge requests (himga score --prompts) to an OpenAI-compatible endpoint; write the replies himga score "
+              "--labels reads (needs himga[judge])", _judge_arguments),
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``himga`` command, one subcommand per command.
+
+    Args:
+        command: Add the arguments of this command only (what :func:`main` passes: the command its arguments name, or
+            ``""`` when they name none, as ``himga --help``); the other commands are listed with their help line but
+            not built. ``None``: every command's arguments. Arguments that list the builders' configs and options
+            import the builders and so ``datasets`` (about a second); ``himga sources`` and ``himga --help`` need
+            none of them.
+    """
+    import himga.cli as commands  # the cmd_* functions, looked up here (imported on first use, see __getattr__)
+
+    parser = _Parser(prog="himga", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=version())
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (help_line, add_arguments) in _SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_line)
+        if command is None or command == name:
+            if f"cmd_{name}" in _COMMANDS:
+                p.set_defaults(func=getattr(commands, f"cmd_{name}"))
+            add_arguments(p)
     return parser
+
+
+def _command(argv: list[str]) -> str:
+    """The command ``argv`` names: its first item that is no flag (the ``himga`` parser's own flags take no value),
+    else ``""``."""
+    return next((a for a in argv if not a.startswith("-")), "")
 
 
 def _one_line(message: str) -> str:
@@ -176,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # as argparse answers it, without the catalogue
         print(version())
         raise SystemExit(0)
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_command(argv)).parse_args(argv)
     try:
         with _sigterm_unwinds():
             return args.func(args)

@@ -15,13 +15,11 @@ import argparse
 import json
 from pathlib import Path
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(sub) -> None:
-    """Register ``judge`` on the ``himga`` command's subparsers."""
-    p = sub.add_parser("judge", help="send judge requests (himga score --prompts) to an OpenAI-compatible endpoint; "
-                                     "write the replies himga score --labels reads (needs himga[judge])")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``himga judge`` on its subparser ``p``."""
     p.add_argument("requests", help="the requests file (JSON Lines, one chat-completions body per line)")
     p.add_argument("--out", metavar="REPLIES.jsonl", required=True, help="the replies file to write")
     p.add_argument("--base-url", default=None, help="an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else OpenAI)")

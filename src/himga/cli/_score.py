@@ -20,15 +20,14 @@ import json
 
 from himga.errors import ConfigurationError
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_arguments", "run"]
 
 
-def add_parser(sub) -> None:
-    """Register ``score`` on the ``himga`` command's subparsers."""
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``himga score`` on its subparser ``p``."""
     from himga.catalog import CATALOG
     from himga.cli._args import add_cache_dir, add_config, add_data_dir, add_dataset, add_options
 
-    p = sub.add_parser("score", help="score a run's predictions with the benchmark's official rules (a table and a report)")
     add_dataset(p)
     p.add_argument("predictions", nargs="?", default=None,
                    help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '

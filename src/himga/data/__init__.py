@@ -7,7 +7,6 @@ Example:
     321
 """
 
-from .convert import row_to_sample, sample_to_row, table_to_samples
 from .dates import TemporalParser, parse_date
 from .ids import item_id
 from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
@@ -16,15 +15,19 @@ from .relevance import Relevance
 from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
+_CONVERT = ("row_to_sample", "sample_to_row", "table_to_samples")
 _LAZY = ("LazySamples", "samples_from_dataset")
 _VIEW = ("SystemQuestion", "SystemSample", "ViewIds", "system_view", "view_ids")
 
 
 def __getattr__(name: str):
-    """The loaders, imported on first use: they run the builders, which import this package's schema; and
-    the ``datasets`` objects (``SAMPLE_FEATURES``), so that the dataclasses import without ``datasets``."""
+    """The loaders, imported on first use: they run the builders, which import this package's schema; the row
+    converters (``pyarrow``) and the ``datasets`` objects (``SAMPLE_FEATURES``), so that the dataclasses import without
+    ``datasets`` or ``pyarrow``."""
     if name in _LOADERS:
         from himga.data import loaders as module
+    elif name in _CONVERT:  # rows <-> dataclasses: pyarrow
+        from himga.data import convert as module
     elif name in _LAZY:
         from himga.data import lazy as module
     elif name == "SAMPLE_FEATURES":
