@@ -134,7 +134,7 @@ def full_array_items(
             elif "floating point) overflow" in detail:  # yajl: a literal such as 1e400
                 detail = f"{NOT_FINITE}: {detail.removeprefix('invalid JSON: ')}"
             elif "integer overflow" in detail:  # yajl2_c reads integers as 64-bit
-                detail += (" (this reader holds integers in 64 bits, -2**63 to 2**63-1; write a larger one as a string,"
+                detail += (" (this reader holds integers in 64 bits, -2**63+1 to 2**63-1; write a larger one as a string,"
                            " or as a float if precision does not matter)")
             elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
                 detail += f" near {lines[1][:80]!r}"
