@@ -86,12 +86,13 @@ def beam_rows(work: Path, beam_data: Path, repeat: int) -> list[str]:
 
 def ensure_input(path: Path, sessions: int) -> Path:
     """Write the LongMemEval-shaped input ``path`` (500 questions, ``sessions`` per question) unless it exists."""
-    from himga.testing import write_longmemeval_like
-
     if path.is_file() and path.stat().st_size > 0:
         return path
     print(f"generating {path} (500 questions, {sessions} sessions each) ...", file=sys.stderr, flush=True)
-    write_longmemeval_like(path, 500, sessions)  # written to path.part, renamed when complete
+    # in a child (written to path.part, renamed when complete): this process stays small, and so do the peak RSS
+    # figures of the children it starts later (Linux counts a forked child's memory before exec in its ru_maxrss)
+    subprocess.run([sys.executable, "-m", "himga.testing", str(path), "--questions", "500", "--sessions", str(sessions)],
+                   check=True, cwd=ROOT)
     return path
 
 
@@ -197,9 +198,10 @@ def table(scale: str, rows, results: dict) -> list[str]:
 #: Start-up costs, each a whole fresh process (wall seconds, median of --repeat runs): the import of the
 #: facade, and the command line's first commands (``score`` on the S-scale cache built above).
 STARTUP = [
-    ("import himga.data", "(11) import himga.data", ["-c", "import himga.data"]),
+    ("import himga.data", "(11) import himga.data (no datasets, no pyarrow import)", ["-c", "import himga.data"]),
     ("himga --version", "(12) himga --version (no datasets import)", ["-m", "himga.cli", "--version"]),
-    ("himga sources", "(13) himga sources", ["-m", "himga.cli", "sources"]),
+    ("himga --help", "(12b) himga --help (no builder, no datasets import)", ["-m", "himga.cli", "--help"]),
+    ("himga sources", "(13) himga sources (no builder, no datasets import)", ["-m", "himga.cli", "sources"]),
     ("himga score", "(14) himga score on the built cache (judge prompts for 500 questions)", None),
     ("python", "(15) python -c pass (the interpreter alone)", ["-c", "pass"]),
 ]
@@ -210,12 +212,11 @@ def startup(work: Path, input_file: Path, cache: Path, repeat: int) -> list[str]
     import statistics
 
     predictions = work / "predictions.jsonl"
-    if not predictions.is_file():
-        from himga.jsonio import iter_array_items
-
-        with open(predictions, "w") as out:
-            for _, q in iter_array_items(input_file):
-                out.write(json.dumps({"question_id": q["question_id"], "hypothesis": "I do not know."}) + "\n")
+    if not predictions.is_file():  # in a child, as the input (ensure_input)
+        write = ("import json, sys\nfrom himga.jsonio import iter_array_items\nwith open(sys.argv[2], 'w') as out:\n"
+                 "    for _, q in iter_array_items(sys.argv[1]):\n"
+                 "        out.write(json.dumps({'question_id': q['question_id'], 'hypothesis': 'I do not know.'}) + '\\n')\n")
+        subprocess.run([sys.executable, "-c", write, str(input_file), str(predictions)], check=True, cwd=ROOT)
     score = ["-m", "himga.cli", "score", "longmemeval", str(predictions), "--config", "s", "--data-dir", str(input_file),
              "--cache-dir", str(cache), "--prompts", str(work / "prompts.jsonl")]
     lines = []
@@ -259,7 +260,7 @@ def main() -> None:
     ap.add_argument("--m-scale", action="store_true", help="also measure an M-scale file (--sessions 480; slow)")
     ap.add_argument("--m-input", type=Path, help="an existing M-scale input file (default: generate OUT/m.json)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per S-scale measurement; the fastest is kept (M: 1)")
-    ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling); prints no verdicts")
+    ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling; 'startup': rows 11-15); prints no verdicts")
     ap.add_argument("--beam-data", type=Path, default=DEFAULT_BEAM, help="BEAM in the repository's layout (default ../shared/data/beam)")
     ap.add_argument("--beam-only", action="store_true", help="measure only the BEAM rows (10)")
     args = ap.parse_args()
@@ -285,6 +286,8 @@ def main() -> None:
                 continue
             results[name] = measure(name, path, cache, config, work, repeat=repeat)
         if args.only:
+            if "startup" in args.only and config == "s":
+                lines += startup(work, path, cache, args.repeat)
             continue
         size = path.stat().st_size / 1e6
         lines.append(f"| **{config.upper()}-scale**: `{path.name}`, {size:.0f} MB, {results['parse']['items']} questions | | | | | |")
