@@ -28,18 +28,15 @@ fails on a read-only folder. While this class's
 same lock, except that a lock file which cannot be created because its folder is not writable is skipped.
 Skipping is safe there: a reader that can write nothing can corrupt nothing, and ``datasets`` publishes a
 build by renaming its ``.incomplete`` folder, so a reader sees a complete cache or none.
+
+The lock is :mod:`himga.cache._locks`; the faults' diagnoses (full disk, read-only, damaged, a cache root that is
+a file) and :func:`unwrap` are :mod:`himga.cache._faults`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import inspect
-import errno
 import json
-import os
-import shutil
-import threading
-import traceback
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -48,67 +45,14 @@ import datasets.builder
 from datasets.arrow_reader import ReadInstruction, make_file_instructions
 
 from himga.cache import _manifest as cache
+from himga.cache._faults import READ_ONLY, damage, disk_full, not_a_folder, os_error, read_only, unwrap, writable
+from himga.cache._locks import ReadOnlyTolerantLock, read_only_tolerant_locks
 from himga.entry import entry_of_builder
 from himga.cache._progress import split_generator
-from himga.errors import CacheError, ConfigurationError, HimgaError
+from himga.errors import ConfigurationError
 from himga.sources import reading_sources, unreadable_source
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
-
-_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
-_FULL = {errno.ENOSPC, errno.EDQUOT}
-
-_FileLock = datasets.builder.FileLock  # datasets.utils._filelock.FileLock in datasets 5.2
-
-
-def _existing(folder: Path) -> Path:
-    """``folder`` or its nearest existing parent."""
-    return next(p for p in (folder, *folder.parents) if p.exists())
-
-
-def _writable(path: Path) -> bool:
-    """Whether files can be created in ``path`` or, if it does not exist yet, in its nearest existing parent."""
-    return os.access(_existing(path), os.W_OK)
-
-
-class ReadOnlyTolerantLock(_FileLock):
-    """``datasets``' ``FileLock``, except that a lock file which cannot be created because its folder is not
-    writable (``EROFS``, ``EACCES``, ``EPERM``) is skipped: the ``with`` block then runs without the lock."""
-
-    def __enter__(self):
-        try:
-            return super().__enter__()
-        except OSError as e:
-            if e.errno not in _READ_ONLY or _writable(Path(self.lock_file).parent):
-                raise
-            self._himga_skipped = True
-            return self
-
-    def __exit__(self, *exc_info):
-        if self.__dict__.pop("_himga_skipped", False):
-            return None
-        return super().__exit__(*exc_info)
-
-
-_swap_guard = threading.Lock()
-_swap_depth = 0
-
-
-@contextlib.contextmanager
-def _read_only_tolerant_locks():
-    """Make ``datasets.builder.FileLock`` a :class:`ReadOnlyTolerantLock` for the duration (nestable, thread-safe)."""
-    global _swap_depth
-    with _swap_guard:
-        if _swap_depth == 0:
-            datasets.builder.FileLock = ReadOnlyTolerantLock
-        _swap_depth += 1
-    try:
-        yield
-    finally:
-        with _swap_guard:
-            _swap_depth -= 1
-            if _swap_depth == 0:
-                datasets.builder.FileLock = _FileLock
 
 
 def _check_config_keywords(cls: type, kwargs: dict) -> None:
@@ -123,90 +67,6 @@ def _check_config_keywords(cls: type, kwargs: dict) -> None:
     """
     if (entry := entry_of_builder(cls)) is not None:
         entry.check_options(kwargs, accepted=set(inspect.signature(datasets.DatasetBuilder.__init__).parameters))
-
-
-def _first_in_chain(error: BaseException, test) -> BaseException | None:
-    """The first exception in ``error``'s cause/context chain (``error`` included) for which ``test`` is true."""
-    seen, visited = error, set()
-    while seen is not None and id(seen) not in visited:  # "raise cause from wrapper" makes a cycle
-        visited.add(id(seen))
-        if test(seen):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def _os_error(error: BaseException, errnos: set[int]) -> OSError | None:
-    """The first ``OSError`` with one of ``errnos`` in ``error``'s cause/context chain (``error`` included)."""
-    return _first_in_chain(error, lambda e: isinstance(e, OSError) and e.errno in errnos)
-
-
-def _disk_full(folder: Path, error: BaseException) -> CacheError | None:
-    """A ``CacheError`` if ``error`` is a full disk: ``ENOSPC``/``EDQUOT`` anywhere in its chain, or ``datasets``'
-    own "Not enough disk space" check (an ``OSError`` without errno) with 0 bytes free; else ``None``.
-
-    Also clears the frames of ``error``'s chain: the failed Arrow writer (still open in them) then closes now,
-    so the space of its partial file, which ``datasets`` has already unlinked, is freed at once.
-    """
-    full = _os_error(error, _FULL)
-    existing = _existing(folder)
-    free = shutil.disk_usage(existing).free
-    if full is None and not (isinstance(error, OSError) and error.errno is None and free == 0):
-        return None
-    seen, visited = error, set()
-    while seen is not None and id(seen) not in visited:
-        visited.add(id(seen))
-        traceback.clear_frames(seen.__traceback__)
-        seen = seen.__cause__ or seen.__context__
-    mount = existing
-    while not os.path.ismount(mount):
-        mount = mount.parent
-    return CacheError(
-        folder,
-        f"no space left on device while writing the cache {folder} (the file system mounted at {mount} is full; "
-        f"{getattr(full or error, 'strerror', None) or error}); nothing was cached: free space there, or point "
-        f"--cache-dir / HF_DATASETS_CACHE at another disk",
-    )
-
-
-def _read_only(folder: Path, error: OSError | None = None) -> CacheError:
-    if (folder / cache.INFO_FILE).exists():  # only if datasets touched something this class does not cover
-        return CacheError(folder, f"the cache {folder} is built but could not be opened read-only ({error})")
-    return CacheError(
-        folder,
-        f"the cache {folder} is not built and its file system or folder is read-only; build it once where the cache "
-        f"is writable (e.g. himga build ... --cache-dir DIR, then share DIR read-only), or point --cache-dir / "
-        f"HF_DATASETS_CACHE at a writable folder",
-    )
-
-
-def _damage(folder: Path | None) -> CacheError | None:
-    """A ``CacheError`` if ``folder`` is a built cache whose files differ from its manifest, else ``None``."""
-    if folder is None or not (folder / cache.INFO_FILE).exists():
-        return None
-    try:
-        cache.check_sizes(folder)
-    except CacheError as damage:
-        return damage
-    return None
-
-
-def _not_a_folder(root: str | None, given: bool, error: BaseException) -> CacheError | None:
-    """A ``CacheError`` naming the variable if the cache root could not be made because it, or a folder
-    above it, is a file (``datasets``' bare ``[Errno 17] File exists`` / ``[Errno 20] Not a directory``)."""
-    if not root or "://" in root or _os_error(error, {errno.EEXIST, errno.ENOTDIR}) is None:
-        return None
-    path = Path(root)
-    blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
-    if blocker is None:
-        return None
-    from himga.sources import path_kind
-
-    variable = ("cache_dir= / --cache-dir" if given else
-                "HF_HOME" if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ else "HF_DATASETS_CACHE")
-    where = "it is" if blocker == path else f"{str(blocker)!r} is"
-    return CacheError(root, f"the datasets cache folder {root!r} ({variable}) cannot be made: {where} {path_kind(blocker)}, "
-                            f"not a folder; point {variable} at a folder")
 
 
 class GuardedBuilder(datasets.GeneratorBasedBuilder):
@@ -268,18 +128,18 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         if type(self).config_rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
             config_name = type(self).config_for(config_name, kwargs.get("data_dir"), kwargs.get("data_files"))
         kwargs["config_name"] = config_name
-        with _read_only_tolerant_locks():
+        with read_only_tolerant_locks():
             try:
                 super().__init__(*args, **kwargs)
             except Exception as e:  # datasets reads dataset_info.json here; diagnosed, else re-raised unchanged
                 folder = self.__dict__.get("_cache_dir")
                 folder = Path(folder) if folder else None
-                if (damage := _damage(folder)) is not None:
-                    raise damage from e
-                if (blocked := _not_a_folder(self.__dict__.get("_cache_dir_root"), kwargs.get("cache_dir") is not None, e)) is not None:
+                if (damaged := damage(folder)) is not None:
+                    raise damaged from e
+                if (blocked := not_a_folder(self.__dict__.get("_cache_dir_root"), kwargs.get("cache_dir") is not None, e)) is not None:
                     raise blocked from e
-                if folder is not None and (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
-                    raise _read_only(folder, denied) from e
+                if folder is not None and (denied := os_error(e, READ_ONLY)) and not writable(folder.parent):
+                    raise read_only(folder, denied) from e
                 raise
 
     #: ``files_rule(config, data_dir) -> list[Path]``, which files a build reads from a file, a folder or ``None``
@@ -336,20 +196,20 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         folder, local = Path(target), "://" not in target
         if local and (folder / cache.MANIFEST).exists() and not (folder / cache.INFO_FILE).exists():
             cache.check_sizes(folder)  # a built cache without dataset_info.json: damaged, never rebuilt over silently
-        if local and not (folder / cache.INFO_FILE).exists() and not _writable(folder.parent):
-            raise _read_only(folder)
-        with _read_only_tolerant_locks():
+        if local and not (folder / cache.INFO_FILE).exists() and not writable(folder.parent):
+            raise read_only(folder)
+        with read_only_tolerant_locks():
             try:
                 return super().download_and_prepare(output_dir, *args, **kwargs)
             except Exception as e:  # diagnosed below, else re-raised unchanged
                 if not local:
                     raise
-                if (full := _disk_full(folder, e)) is not None:  # also inside datasets' DatasetGenerationError
+                if (full := disk_full(folder, e)) is not None:  # also inside datasets' DatasetGenerationError
                     raise full from e
-                if (denied := _os_error(e, _READ_ONLY)) and not _writable(folder.parent):
-                    raise _read_only(folder, denied) from e
-                if (damage := _damage(folder)) is not None:
-                    raise damage from e
+                if (denied := os_error(e, READ_ONLY)) and not writable(folder.parent):
+                    raise read_only(folder, denied) from e
+                if (damaged := damage(folder)) is not None:
+                    raise damaged from e
                 if (unreadable := unreadable_source(self._benchmark_name(), e, self._source_roots())) is not None:
                     raise unreadable from e  # an OSError about a source, also behind datasets' wrapper
                 if isinstance(e, datasets.exceptions.DatasetGenerationError) and (ours := unwrap(e)) is not e:
@@ -403,14 +263,3 @@ def _splits_read(split, result) -> list:
     if isinstance(result, (list, tuple)) and isinstance(split, (list, tuple)):
         return [pair for s, r in zip(split, result) for pair in _splits_read(s, r)]
     return []
-
-
-def unwrap(error: BaseException) -> BaseException:
-    """The error behind a ``datasets`` wrapper: the himga error in ``error``'s cause chain, else (behind a
-    ``DatasetGenerationError``) the ``OSError`` that stopped the build, e.g. an unreadable source file;
-    else ``error`` itself. The one unwrap of every route (the facade, the CLI, ``datasets.load_dataset``)."""
-    if (ours := _first_in_chain(error, lambda e: isinstance(e, HimgaError))) is not None:
-        return ours
-    if isinstance(error, datasets.exceptions.DatasetGenerationError):
-        return _first_in_chain(error, lambda e: isinstance(e, OSError)) or error
-    return error

@@ -14,7 +14,7 @@ from typing import Any
 import datasets
 
 from himga.cache._key import cache_key, code_hash
-from himga.cache._guarded import unwrap
+from himga.cache._faults import unwrap
 from himga.cache._progress import rows_progress
 from himga.entry import Benchmark, entry_of
 from himga.errors import ConfigurationError
