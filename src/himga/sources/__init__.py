@@ -1,7 +1,8 @@
 """Where the raw benchmark files come from: pinned remote files, local folders, verified downloads, provenance.
 
-:class:`RemoteFile` is one pinned file (the pins themselves live beside each builder, ``LocomoConfig.remote_file()``,
-and are collected by :meth:`himga.entry.Benchmark.pins`). Resolution order of :func:`get_dataset` (as in the HiMGA seed):
+:class:`RemoteFile` is one pinned file (the pins themselves live in each builder folder's ``pins.py``, which imports no
+builder: ``himga_locomo.pins.pins()``, the catalogue entry's :meth:`~himga.entry.Benchmark.pins` and what each builder
+config's ``remote_file()`` returns). Resolution order of :func:`get_dataset` (as in the HiMGA seed):
 
 1. ``$HIMGA_DATASETS_ROOT/<name>/`` when the variable is set (your own copies; nothing is downloaded;
    a set variable without that folder is a :class:`~himga.errors.ConfigurationError`, never a download);
@@ -20,8 +21,9 @@ from himga.sources._content import ContentDigest, canonical, content_sha256, con
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
 from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
-from himga.sources._remote import (RemoteFile, cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset,
-                                   listing_sha256, pinned_files, pinned_source, sha256_of, where_to_put)
+from himga.sources._pin import RemoteFile, listing_sha256
+from himga.sources._remote import (cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset, pinned_files,
+                                   pinned_source, sha256_of, where_to_put)
 
 __all__ = [
     "OFFLINE_SWITCHES",

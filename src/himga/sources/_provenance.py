@@ -26,7 +26,7 @@ from himga.sources import _remote
 from himga.sources._content import content_sha256, first_difference
 from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
-from himga.sources._remote import RemoteFile
+from himga.sources._pin import RemoteFile
 
 __all__ = ["file_label", "file_sha256", "pin_coverage", "provenance", "provenance_lines", "record_content", "record_sha256",
            "warn_if_modified"]
