@@ -72,6 +72,11 @@ SIGNALS = {
     "garbage after the array": ("[1, 2] x", "$[2]: invalid JSON"),
     "two arrays": ("[1] [2]", "$[1]: invalid JSON"),
     "control character in a string": ('[1, "a\x01b"]', "$[1]: invalid JSON"),
+    # yajl alone reads a form feed or vertical tab as whitespace; JSON (and load_json) does not
+    "form feed between items": ("[1,\x0c2]", "$[1]: invalid JSON: a form feed (\\x0c), which JSON reads neither as whitespace"),
+    "form feed before the array": ("\x0c[1]", "$[0]: invalid JSON: a form feed (\\x0c)"),
+    "vertical tab after the array": ("[1]\x0b", "$[1]: invalid JSON: a vertical tab (\\x0b)"),
+    "form feed in a string": ('[1, "a\x0cb"]', "$[1]: invalid JSON: a form feed (\\x0c)"),
     "lone surrogate after a key": ('[{"a": 1, "\\udc00": 2}]', "$[0]: expected valid Unicode text, got a lone surrogate"),
 }
 

@@ -23,6 +23,9 @@ __all__ = ["BOM", "first_byte", "full_array_items"]
 
 #: A UTF-8 byte-order mark (accepted at the start of a file).
 BOM = b"\xef\xbb\xbf"
+#: The bytes yajl reads as whitespace that JSON does not (RFC 8259, section 2: space, tab, line feed and carriage
+#: return only); unescaped in a string they are control characters, which JSON refuses there too.
+_NOT_JSON_WHITESPACE = {b"\x0b": "a vertical tab (\\x0b)", b"\x0c": "a form feed (\\x0c)"}
 _JSON_KINDS = {b"{": "object", b'"': "string", b"t": "boolean", b"f": "boolean", b"n": "null"}
 
 
@@ -48,6 +51,33 @@ def first_byte(f) -> bytes:
             f.seek(start)
             return stripped[:1]
         start += len(chunk)
+
+
+class _NotWhitespace(Exception):
+    """A form feed or vertical tab in the text (:class:`_StrictWhitespace`); ``args[0]``: which, as worded."""
+
+
+class _StrictWhitespace:
+    """``f`` as ``ijson`` reads it, refusing what yajl alone would read as whitespace: a read hands on the bytes
+    before the first form feed or vertical tab, and the next read raises :class:`_NotWhitespace`, so every
+    item before it is read as usual (two ``bytes.find`` per read)."""
+
+    def __init__(self, f) -> None:
+        self._f = f
+        self._found: str | None = None
+
+    def read(self, n: int = -1) -> bytes:
+        if self._found is not None:
+            raise _NotWhitespace(self._found)
+        data = self._f.read(n)
+        cuts = [(i, byte) for byte in _NOT_JSON_WHITESPACE if (i := data.find(byte)) >= 0]
+        if not cuts:
+            return data
+        cut, byte = min(cuts)
+        self._found = _NOT_JSON_WHITESPACE[byte]
+        if cut == 0:  # an empty read would end the text
+            raise _NotWhitespace(self._found)
+        return data[:cut]
 
 
 def _item_id(path: Path, index: int, id_key: str) -> str | None:
@@ -104,7 +134,7 @@ def full_array_items(
                     detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
                 raise SourceFormatError(path.name, "$", detail)
             map_type, duplicates = unique_key_dict()
-            for item in backend.items(f, "item", use_float=True, map_type=map_type):
+            for item in backend.items(_StrictWhitespace(f), "item", use_float=True, map_type=map_type):
                 if duplicates:  # in this item or a later one (ijson parses ahead, a buffer at a time)
                     index, where, key = _first_duplicate(path, index)
                     detail = duplicate_detail(key)
@@ -121,6 +151,11 @@ def full_array_items(
             if id_key is not None and e.index is not None and (item_id := _item_id(path, e.index, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id})"
             raise SourceFormatError(path.name, e.path, detail) from None
+        except _NotWhitespace as e:
+            detail = f"invalid JSON: {e.args[0]}, which JSON reads neither as whitespace nor unescaped in a string"
+            if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
+                detail += f" ({id_label or id_key} {item_id})"
+            raise SourceFormatError(path.name, f"$[{index}]", detail) from None
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
             raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
         except ijson.JSONError as e:
