@@ -30,7 +30,14 @@ def test_help_lists_commands(capsys):
 
 def test_build_locomo(shared_data, capsys, tmp_path):
     assert main(["build", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.startswith("locomo: 10 rows in split 'test'")
+    out = capsys.readouterr().out.splitlines()
+    assert (len(out), out[0].startswith("locomo: 10 rows in split 'test'; cache: ")) == (2, True)
+    assert out[1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"  # the build says it is the pinned file
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    (changed / "locomo10.json").write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes().replace(b'"Caroline"', b'"Carolina"', 1))
+    assert main(["build", "locomo", "--data-dir", str(changed), "--cache-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("source: locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0]")
 
 
 def test_stats_locomo_json(shared_data, capsys, tmp_path):

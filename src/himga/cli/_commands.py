@@ -18,9 +18,15 @@ __all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "c
 def cmd_build(args: argparse.Namespace) -> int:
     from himga.data.loaders import build_dataset
 
+    from himga.cache import build_files
+    from himga.sources import provenance_lines
+
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
     files = sorted({f["filename"] for f in ds.cache_files})
     print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
+    entry = benchmark(args.dataset)
+    for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):  # the pinned file, or how it differs
+        print(f"source: {line}")
     return 0
 
 
