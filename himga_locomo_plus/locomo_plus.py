@@ -143,8 +143,10 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
         names = ", ".join(Path(f).name for f in files)
         if not conversations or not items:
             missing = "LoCoMo's conversations (locomo10.json)" if not conversations else "the cognitive items (locomo_plus.json)"
+            other = "locomo10.json" if not conversations else "locomo_plus.json"
             raise SourceFormatError(names, "$", f"expected {missing} too: pass the folder holding both (the upstream data/ "
-                                                "layout), or both files as data_files")
+                                                f"layout; put a copy of {other} beside it) as data_dir / --data-dir, or both "
+                                                "files as data_files")
         errata, placed, index = config_errata(config), [], 0
         origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for name, records in conversations:  # LoCoMo's rows first, built by LoCoMo's code

@@ -189,7 +189,9 @@ def test_both_files_are_needed_and_errors_name_file_and_path(shared_data, tmp_pa
     only = tmp_path / "only"
     only.mkdir()
     (only / "locomo_plus.json").symlink_to(shared_data / "locomo-plus" / "locomo_plus.json")
-    with pytest.raises(SourceFormatError, match=r"^locomo_plus.json: \$: expected LoCoMo's conversations \(locomo10.json\) too: "):
+    with pytest.raises(SourceFormatError, match=r"^locomo_plus.json: \$: expected LoCoMo's conversations \(locomo10.json\) too: pass the "
+                                                r"folder holding both \(the upstream data/ layout; put a copy of locomo10.json beside it\) as "
+                                                r"data_dir / --data-dir, or both files as data_files$"):
         load_dataset("locomo_plus", data_dir=only, cache_dir=tmp_path / "c")
     items = json.loads((shared_data / "locomo-plus" / "locomo_plus.json").read_text(encoding="utf-8"))
     items[3] = {**items[3], "time_gap": 14}
