@@ -30,11 +30,15 @@ from himga.finding import Finding
 
 __all__ = ["KINDS", "findings"]
 
+#: The roles of LongMemEval's turns (the released files hold no other).
+_ROLES = ("user", "assistant")
+
 KINDS = {
     "session_after_question": "sessions dated after the question",
     "not_chronological": "haystacks not in chronological order",
     "duplicate_session_id": "duplicate session ids within a haystack",
     "blank_turn": "blank turns",
+    "unknown_role": "turns whose role is neither user nor assistant",
     "answer_session_without_has_answer": "answer sessions without any has_answer turn",
     "answer_session_not_in_haystack": "answer_session_ids not in the haystack",
     "unparseable_date": "dates that cannot be parsed",
@@ -80,6 +84,9 @@ def findings(sample) -> Iterator[Finding]:
             if not message.content.strip():
                 yield Finding("blank_turn", sid, f"session {session.session_id} turn {j}",
                               f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}")
+            if message.role not in _ROLES:  # kept as given: a memory system reads it as the source says
+                yield Finding("unknown_role", sid, f"session {session.session_id} turn {j}",
+                              f"haystack_sessions[{i}][{j}].role {message.role!r}")
     haystack = {s.session_id: s for s in sample.sessions}
     for qa in sample.qa_pairs:
         for answer_id in qa.evidence.session_ids:

@@ -131,6 +131,7 @@ def test_longmemeval_oracle_sample(shared_data):
         "not_chronological": 8,
         "duplicate_session_id": 0,
         "blank_turn": 0,
+        "unknown_role": 0,
         "answer_session_without_has_answer": 7,
         "answer_session_not_in_haystack": 0,
         "unparseable_date": 0,
@@ -163,7 +164,7 @@ def _question(qid="q1", **changes):
         "haystack_sessions": [
             [{"role": "user", "content": "hi", "has_answer": True}],
             [{"role": "user", "content": "  "}, {"role": "assistant", "content": ""}],
-            [{"role": "user", "content": "bye"}],
+            [{"role": "user", "content": "bye"}, {"role": "robot", "content": "beep"}],
         ],
         "answer_session_ids": ["b", "zz"],
     }
@@ -176,7 +177,7 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
     path.write_text(json.dumps([_question(), _question("q2", haystack_dates=["x", "2023/04/01 (Sat) 09:00", None])]))
     report = validate("longmemeval", "oracle", data_dir=path)
     assert report.counts == {
-        "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4,
+        "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4, "unknown_role": 2,
         "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
         "unknown_question_type": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
         "third_speaker": 0,
@@ -187,6 +188,7 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
         ("q1", "session b turn 1", "haystack_sessions[1][1] assistant: ''"),
     ]
     assert _of(report, "unparseable_date")[0][:2] == ("q2", "session a")
+    assert _of(report, "unknown_role")[0] == ("q1", "session a turn 1", "haystack_sessions[2][1].role 'robot'")
 
 
 def test_malformed_source_gets_the_build_error(tmp_path, capsys):
