@@ -93,6 +93,17 @@ def test_cli_table_and_json(shared_data, tmp_path, capsys):
     assert (os.path.getmtime(source), os.path.getsize(source)) == before  # nothing changed
 
 
+def test_cli_json_output_is_checked_before_the_work(shared_data, tmp_path, capsys):
+    """As every writing command (himga.runs.check_outputs): a missing folder or a source file is refused at once."""
+    missing = tmp_path / "nowhere" / "v.json"
+    assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo"), "--json", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"himga: error: --json {str(missing)!r}: folder {str(missing.parent)!r} does not exist\n")
+    source = shared_data / "locomo" / "locomo10.json"
+    assert main(["validate", "locomo", "--data-dir", str(source), "--json", str(source)]) == 2
+    assert capsys.readouterr().err.startswith(f"himga: error: --json {str(source)!r} is the source file ")
+
+
 def test_cli_json_to_stdout_only(shared_data, capsys):
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo" / "locomo10.json"), "--json", "-"]) == 0
     report = json.loads(capsys.readouterr().out)

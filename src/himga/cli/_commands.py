@@ -119,9 +119,13 @@ def cmd_push(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from himga.runs import check_outputs, source_inputs
     from himga.validate import format_report, validate, write_json
 
+    output = {"--json": args.json if args.json != "-" else None}
+    check_outputs(output, {"source": args.data_dir})  # before the work, as every writing command
     report = validate(args.dataset, args.config, data_dir=args.data_dir)
+    check_outputs(output, {"source": args.data_dir, **source_inputs(benchmark(args.dataset), args.config, args.data_dir)})
     if args.json != "-":
         print(format_report(report))
     if args.json is not None:

@@ -1,4 +1,4 @@
-"""What every writing command writes (``himga score``, ``subset``, ``qrels``, ``export``): checked against its inputs
+"""What every writing command writes (``himga score``, ``subset``, ``qrels``, ``export``, ``validate --json``): checked against its inputs
 before any work (:func:`check_outputs`), written whole (:func:`write_text`).
 
 :func:`check_outputs` runs before the build and again once the build has said which source files it read
@@ -102,7 +102,7 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
                   folders: Collection[str] = ()) -> None:
     """Refuse outputs that would overwrite an input or each other, land among the sources, or cannot be written.
 
-    The one check of every writing command (``himga score``, ``subset``, ``qrels``, ``export``), before any
+    The one check of every writing command (``himga score``, ``subset``, ``qrels``, ``export``, ``validate``), before any
     work; see the module docstring for the rules.
 
     Args:
