@@ -120,6 +120,9 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
         raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
         position = f"line {e.lineno} column {e.colno}" if where == "$" else f"column {e.colno}"
+        if e.msg == "Invalid control character at":  # json's wording ends at "at": the position follows in its own message
+            raise SourceFormatError(name, where, f"invalid JSON at {position}: control character {text[e.pos]!r} unescaped in a "
+                                                 "string") from None
         raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
     except ValueError as e:  # from reject_constant
         raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
