@@ -85,7 +85,7 @@ def test_himga_error_exits_2_with_one_line(tmp_path, capsys):
 def test_unwritable_output_is_one_line_error(shared_data, tmp_path, capsys):
     missing = tmp_path / "no" / "such" / "dir" / "report.json"
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo"), "--json", str(missing)]) == 2
-    assert capsys.readouterr().err.startswith("himga: error: [Errno 2] No such file or directory")
+    assert capsys.readouterr().err == f"himga: error: --json {str(missing)!r}: folder {str(missing.parent)!r} does not exist\n"
 
 
 def test_push_without_token_or_with_bad_repo_id_is_one_line_error(tmp_path, capsys, monkeypatch):
