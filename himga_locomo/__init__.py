@@ -6,6 +6,7 @@ from himga.data.relevance import LOCOMO as _RELEVANCE
 from himga.entry import Benchmark
 from himga.scoring import LOCOMO_SCORER
 from himga_locomo import gold, gold_report, pins, probe, validate_rules
+from himga_locomo.options import LocomoOptions
 
 __all__ = ["ENTRY"]
 
@@ -24,4 +25,5 @@ ENTRY = Benchmark(
     gold_variants=gold_report,
     auxiliary=((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),
                *((probe.PROBE_FOLDER, f"probe-{v}", pin) for v, pin in probe.PROBE_PINS.items())),
+    options_class=LocomoOptions,
 )

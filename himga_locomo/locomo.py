@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import datasets
 
@@ -24,7 +24,8 @@ from himga.jsonio.jsonlines import is_json_lines, iter_records
 from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
                            warn_if_modified)
 from himga_locomo import gold, pins
-from himga_locomo.gold import Errata, GoldVariant, apply_errata, errata_path, key_errata, read_errata, unused_entries
+from himga_locomo.options import LocomoOptions
+from himga_locomo.gold import Errata, apply_errata, errata_path, key_errata, read_errata, unused_entries
 from himga_locomo.records import record_to_row
 
 _CITATION = """\
@@ -65,38 +66,14 @@ def card_notes(variants: tuple[str, ...] = ("published",)) -> str:
 
 
 @dataclass
-class LocomoConfig(datasets.BuilderConfig):
-    """Options of the LoCoMo builder.
+class LocomoConfig(LocomoOptions, datasets.BuilderConfig):
+    """The LoCoMo builder's config: its options (:class:`himga_locomo.options.LocomoOptions`) and what the builder sets.
 
     Attributes:
-        category_order: ``"authors"`` (default): 1 multi_hop, 2 temporal, 3 open_domain, 4 single_hop,
-            5 adversarial, as in the authors' evaluation code; ``"seed"``: 1 single_hop, 2 temporal,
-            3 multi_hop, 4 open_domain, 5 adversarial, as written in the HiMGA seed docs.
-        adversarial_answer: Gold answer of category-5 questions. ``"abstain"`` (default):
-            ``"Not mentioned in the conversation"``; ``"seed"``: ``adversarial_answer``, else
-            ``answer``, else ``""`` (the seed's rule; ``adversarial_answer`` is the trap answer).
-        category3_answer: Gold answer of category-3 questions. ``"scorer"`` (default): the text before
-            the first ``;``, stripped, as LoCoMo's scorer (``task_eval/evaluation.py``) cuts it
-            (``"Yes; it's classical music"`` → ``"Yes"``); ``"full"``: the whole source string, rationale
-            included. Either way ``raw["answer"]`` keeps the source value.
-        gold: ``"published"`` (default): the source's answers and evidence; ``"audited"``: those an errata
-            file corrects replaced (:mod:`himga_locomo.gold`, :data:`~himga_locomo.gold.GOLD_VARIANTS`).
-        errata: With ``gold="audited"``: a user's errata file (default: the pinned dial481/locomo-audit
-            ``errors.json``, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` or downloaded once).
         errata_sha256: Set by the builder, not by users: the sha256 of the errata file, so that the
             config id (the cache folder) changes with the errata's content.
     """
 
-    category_order: Literal["authors", "seed"] = field(default="authors", metadata={
-        "help": "category → question type mapping: the authors' evaluation code, or the seed docs (default: authors)"})
-    adversarial_answer: Literal["abstain", "seed"] = field(default="abstain", metadata={
-        "help": "gold answer of category-5 questions: an abstention, or the seed's trap answer (default: abstain)"})
-    category3_answer: Literal["scorer", "full"] = field(default="scorer", metadata={
-        "help": "gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)"})
-    gold: GoldVariant = field(default="published", metadata={
-        "help": "the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)"})
-    errata: str | None = field(default=None, metadata={
-        "help": "with gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)", "metavar": "FILE"})
     errata_sha256: str | None = None
 
     def __post_init__(self):

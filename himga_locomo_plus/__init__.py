@@ -8,6 +8,7 @@ from himga.entry import Benchmark
 from himga_locomo import ENTRY as _LOCOMO
 from himga_locomo import gold_report
 from himga_locomo_plus import judge, pins, validate_rules
+from himga_locomo_plus.options import LocomoPlusOptions
 
 __all__ = ["ENTRY"]
 
@@ -26,4 +27,5 @@ ENTRY = Benchmark(
     gold_variants=gold_report,
     auxiliary=_LOCOMO.auxiliary,
     judges=(judge.JUDGE,),
+    options_class=LocomoPlusOptions,
 )

@@ -8,9 +8,9 @@ variant), then one row per cognitive item of ``locomo_plus.json``, stitched into
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import datasets
 
@@ -22,6 +22,7 @@ from himga_locomo import locomo
 from himga_locomo.gold import key_errata
 from himga_locomo.locomo import LocomoConfig, check_errata_used, config_errata, read_records, sample_rows
 from himga_locomo_plus import pins
+from himga_locomo_plus.options import LocomoPlusOptions
 from himga_locomo_plus.records import cognitive_row, placements
 
 _CITATION = """\
@@ -57,22 +58,9 @@ def card_notes(variants: tuple[str, ...] = ("published",)) -> str:
 
 
 @dataclass
-class LocomoPlusConfig(LocomoConfig):
-    """Options of the LoCoMo-Plus builder: LoCoMo's (they shape the LoCoMo rows exactly as for ``locomo``), and where
-    the cognitive items are placed.
-
-    Attributes:
-        placement: ``"official"`` (default): item ``i`` in LoCoMo conversation ``i % 10``, as ``data/unified_input.py``
-            places it; ``"random"``: ``data/build_conv.py``'s ``main``, one ``random.choice`` per item, drawn from
-            ``placement_seed`` (the official script draws without a seed, so its placement cannot be repeated).
-        placement_seed: With ``placement="random"``: the seed (an integer).
-    """
-
-    placement: Literal["official", "random"] = field(default="official", metadata={
-        "help": "where the cognitive items go: item i in conversation i mod 10 as unified_input.py places it, or "
-                "build_conv.py's random.choice drawn from placement_seed (default: official)"})
-    placement_seed: int | None = field(default=None, metadata={
-        "help": "with placement random: the seed of build_conv.py's random.choice draw", "metavar": "N"})
+class LocomoPlusConfig(LocomoPlusOptions, LocomoConfig):
+    """The LoCoMo-Plus builder's config: its options (:class:`himga_locomo_plus.options.LocomoPlusOptions`: LoCoMo's,
+    which shape the LoCoMo rows exactly as for ``locomo``, and where the cognitive items are placed)."""
 
     def validate(self) -> None:
         """Check the option values (LoCoMo's, and the placement's).

@@ -12,6 +12,7 @@ import pytest
 from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark, by_load_name, of_builder
 from himga.data.relevance import LOCOMO, LONGMEMEVAL
 from himga.errors import ConfigurationError
+from himga.options import user_options
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "src" / "himga" / "catalog"  # the package: the table of entries
@@ -169,6 +170,8 @@ def test_an_entry_names_its_builder_and_its_pins_are_the_builder_configs():
         assert (entry.builder_module, entry.builder.__name__) == tuple(entry.builder_name.split(":"))
         assert entry.module.__name__ == entry.builder_module
         assert all(importlib.import_module(name).__name__ == name for name in entry.row_modules)
+        assert entry.options == user_options(entry.builder.BUILDER_CONFIG_CLASS), entry.name  # read without the builder
+        assert entry.options_class is None or issubclass(entry.builder.BUILDER_CONFIG_CLASS, entry.options_class)
     beam = CATALOG["beam"]
     assert [(c.name, c.chats) for c in beam.builder.BUILDER_CONFIGS] == [("100K", 20), ("500K", 35), ("1M", 35), ("10M", 10)]
     release = beam.release_ids()

@@ -93,6 +93,9 @@ class Benchmark:
             read with ``gold="audited"``).
         judges: The benchmark's own judges (:class:`himga.scoring.Judge`, defined in its folder), registered
             beside the built-in ones (:func:`himga.scoring.judges`).
+        options_class: The dataclass of the configs' user options (fields with a ``help``,
+            :func:`himga.options.option_specs`), from a module that imports no builder (``himga_locomo.options``): the
+            builder's config class derives from it; ``None`` for a benchmark without options.
         release_ids: For a benchmark whose configs hold other samples under ids of the same form (BEAM's tiers),
             a function returning ``{sample_id: config}`` of every config's full release, so that an answer to
             another config's sample is named as such (:func:`himga.scoring.match_records`); ``None`` otherwise.
@@ -113,6 +116,7 @@ class Benchmark:
     auxiliary: tuple[tuple[str, str, Any], ...] = ()
     judges: tuple[Any, ...] = ()
     release_ids: Callable[[], Mapping[str, str]] | None = None
+    options_class: type | None = None
 
     # --- the builder ----------------------------------------------------------------------------------
 
@@ -229,8 +233,9 @@ class Benchmark:
 
     @property
     def options(self) -> tuple[str, ...]:
-        """The config options a user may pass (the config class's fields with a ``help``: :func:`himga.options.user_options`), e.g. ``category_order``."""
-        return user_options(self.builder.BUILDER_CONFIG_CLASS)
+        """The config options a user may pass (the fields with a ``help`` of :attr:`options_class`, which the config
+        class derives from: :func:`himga.options.user_options`), e.g. ``category_order``; imports no builder."""
+        return () if self.options_class is None else user_options(self.options_class)
 
     def check_options(self, options: Mapping[str, Any], keywords: tuple[str, ...] | Callable[..., Any] = (),
                       *, accepted: set[str] | None = None) -> None:

@@ -77,13 +77,14 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
 def test_the_key_covers_the_row_modules_and_what_they_import():
     names = {entry: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for entry in CATALOG}
     locomo = {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py",
-              "himga_locomo/pins.py"}  # the pins: what a builder config's remote_file() returns
+              "himga_locomo/pins.py", "himga_locomo/options.py"}  # the pins and the options the builder's config derives from
     own = {"locomo": locomo,
            "longmemeval": {"himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py", "himga_longmemeval/folder.py",
                            "himga_longmemeval/pins.py"},
            "beam": {"himga_beam/beam.py", "himga_beam/records.py", "himga_beam/layout.py", "himga_beam/manifest.py",
                     "himga_beam/pins.py"},
-           "locomo_plus": locomo | {"himga_locomo_plus/locomo_plus.py", "himga_locomo_plus/records.py", "himga_locomo_plus/pins.py"},  # LoCoMo's rules are its own
+           "locomo_plus": locomo | {"himga_locomo_plus/locomo_plus.py", "himga_locomo_plus/records.py", "himga_locomo_plus/pins.py",
+                                    "himga_locomo_plus/options.py"},  # LoCoMo's rules are its own
            "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py", "himga_realtalk/pins.py"}}
     reading = {"src/himga/jsonio/reader.py", "src/himga/jsonio/jsonlines.py", "src/himga/jsonio/compressed.py",
                "src/himga/jsonio/_duplicate_keys.py", "src/himga/jsonio/_depth.py", "src/himga/jsonio/rawcell.py",

@@ -19,7 +19,7 @@ def _specs() -> dict[str, tuple[Option, list[str]]]:
     """Every builder option of the catalogue: name → (its spec, the benchmarks taking it), in catalogue order."""
     out: dict[str, tuple[Option, list[str]]] = {}
     for entry in CATALOG.values():
-        for spec in option_specs(entry.builder.BUILDER_CONFIG_CLASS):
+        for spec in option_specs(entry.options_class) if entry.options_class is not None else ():  # no builder imported
             out.setdefault(spec.name, (spec, []))[1].append(entry.name)
     return out
 
@@ -32,7 +32,7 @@ def add_dataset(parser: argparse.ArgumentParser, *, optional: bool = False) -> N
 
 
 def add_config(parser: argparse.ArgumentParser, *, repeat: bool = False) -> None:
-    configs = "; ".join(f"{e.name}: {', '.join(e.configs)}" for e in CATALOG.values() if len(e.configs) > 1)
+    configs = "; ".join(f"{e.name}: {', '.join(e.pins())}" for e in CATALOG.values() if len(e.pins()) > 1)  # the configs, in builder order
     if repeat:
         parser.add_argument("--config", action="append", default=None,
                             help=f"a config to export (repeatable; {configs}; default: all of the builder's configs, or with "
