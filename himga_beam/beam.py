@@ -53,9 +53,6 @@ Normalized to the HiMGA schema: one row per chat, its batches as sessions, its p
 _HOMEPAGE = "https://github.com/mohammadtavakoli78/BEAM"
 _LICENSE = "unknown"  # the repository states none (no LICENSE file, none in the README at the pinned commit)
 
-# --- pinned sources: himga_beam.pins --------------------------------------------------------------------
-_UNCONFIRMED = pins.UNCONFIRMED
-
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
 #   1.1.0  sample_id carries the tier ("100K-1"): the tiers reuse chat numbers with other questions.
@@ -110,7 +107,7 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
         if not pin.parts:
             raise ConfigurationError(
                 f"beam (config {config.name!r}): no pinned source: the {config.name} tier is complete only on the Hugging Face "
-                f"copy {pin.repo}, whose revision is {_UNCONFIRMED.removeprefix('not yet confirmed: ')}; put a copy in the "
+                f"copy {pin.repo}, whose revision is {pins.UNCONFIRMED.removeprefix('not yet confirmed: ')}; put a copy in the "
                 f"repository's layout (chats/{config.name}/<n>/chat.json and probing_questions/probing_questions.json) under "
                 "$HIMGA_DATASETS_ROOT/beam/, or pass data_dir= / --data-dir")
         return pinned_files("beam", pin, config=config.name)

@@ -139,8 +139,9 @@ class Benchmark:
 
     @property
     def configs(self) -> list[str]:
-        """Config names, in builder order."""
-        return [c.name for c in self.builder.BUILDER_CONFIGS]
+        """Config names, in builder order: the keys of :meth:`pins` (imports no builder; the builder's
+        ``BUILDER_CONFIGS`` are the same, ``tests/test_catalog.py``)."""
+        return list(self.pins())
 
     @property
     def default_config(self) -> str:

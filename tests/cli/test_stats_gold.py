@@ -37,6 +37,12 @@ def test_stats_gold_audited(shared_data, tmp_path, capsys):
         "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok",
         "errata: errors.json = dial481/locomo-audit@9493fb4, sha256 ok",
     ]
+    capsys.readouterr()
+    assert main(["build", *argv[1:]]) == 0  # the build names the same two files
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok",
+        "errata: errors.json = dial481/locomo-audit@9493fb4, sha256 ok",
+    ]
 
 
 def test_gold_is_a_locomo_option(capsys):

@@ -32,7 +32,7 @@ def add_dataset(parser: argparse.ArgumentParser, *, optional: bool = False) -> N
 
 
 def add_config(parser: argparse.ArgumentParser, *, repeat: bool = False) -> None:
-    configs = "; ".join(f"{e.name}: {', '.join(e.pins())}" for e in CATALOG.values() if len(e.pins()) > 1)  # the configs, in builder order
+    configs = "; ".join(f"{e.name}: {', '.join(e.configs)}" for e in CATALOG.values() if len(e.configs) > 1)
     if repeat:
         parser.add_argument("--config", action="append", default=None,
                             help=f"a config to export (repeatable; {configs}; default: all of the builder's configs, or with "

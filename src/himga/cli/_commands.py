@@ -16,17 +16,16 @@ __all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "c
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from himga.cache import build_files
+    from himga.cli._run_inputs import print_provenance
     from himga.data.loaders import build_dataset
 
-    from himga.cache import build_files
-    from himga.sources import provenance_lines
-
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
+    options = _options(args)
+    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     files = sorted({f["filename"] for f in ds.cache_files})
     print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
     entry = benchmark(args.dataset)
-    for line in provenance_lines(entry, build_files(entry, args.config, args.data_dir)):  # the pinned file, or how it differs
-        print(f"source: {line}")
+    print_provenance(entry, build_files(entry, args.config, args.data_dir), options)  # the pinned file, or how it differs
     return 0
 
 
@@ -125,7 +124,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     output = {"--json": args.json if args.json != "-" else None}
     check_outputs(output, {"source": args.data_dir})  # before the work, as every writing command
     report = validate(args.dataset, args.config, data_dir=args.data_dir)
-    check_outputs(output, {"source": args.data_dir, **source_inputs(benchmark(args.dataset), args.config, args.data_dir)})
+    check_outputs(output, source_inputs(benchmark(args.dataset), args.config, args.data_dir))
     if args.json != "-":
         print(format_report(report))
     if args.json is not None:

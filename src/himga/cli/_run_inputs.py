@@ -45,7 +45,7 @@ def load_questions(args: argparse.Namespace, options: dict, outputs: dict, input
 
 
 def print_provenance(entry, files: list, options: dict) -> None:
-    """The source (and errata) lines ``himga stats`` prints: pinned, or a modified copy."""
+    """The source (and errata) lines ``himga build``, ``stats`` and ``score`` print: pinned, or a modified copy."""
     from himga.sources import provenance_lines
 
     for line in provenance_lines(entry, files):
