@@ -89,6 +89,24 @@ def test_shuffled_and_selected_datasets(locomo_dataset, eager):
     assert LazySamples(locomo_dataset.select([9, 0]))[0].sample_id == "conv-50"
 
 
+def test_qa_samples_are_the_samples_without_sessions(locomo_dataset, eager):
+    from dataclasses import replace
+
+    from himga.data.lazy import qa_samples
+
+    qa_only = list(qa_samples(locomo_dataset))
+    assert qa_only == [replace(s, sessions=[]) for s in eager]
+    assert sum(len(s.qa_pairs) for s in qa_only) == 1986
+    assert qa_only[0].qa_pairs[1].answer == "2022" and qa_only[0].raw == eager[0].raw
+    assert [s.sample_id for s in qa_samples(locomo_dataset.select([9, 0]))] == ["conv-50", "conv-26"]
+    assert list(qa_samples(locomo_dataset.select([]))) == []
+    # the sessions column is not read: a table without it converts the same
+    arrow = locomo_dataset.with_format("arrow")[2:4].drop_columns(["sessions"])
+    assert table_to_samples(arrow, sessions=False) == [replace(s, sessions=[]) for s in eager[2:4]]
+    with pytest.raises(KeyError, match="sessions"):
+        table_to_samples(arrow)
+
+
 def test_facade_lazy_keyword(shared_data, tmp_path):
     samples = load_locomo(shared_data / "locomo", cache_dir=tmp_path, lazy=True)
     assert isinstance(samples, LazySamples)

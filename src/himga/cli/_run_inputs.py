@@ -22,7 +22,7 @@ def load_questions(args: argparse.Namespace, options: dict, outputs: dict, input
     """
     from himga.cache import build_files
     from himga.catalog import benchmark as catalog_entry
-    from himga.data.lazy import LazySamples
+    from himga.data.lazy import qa_samples
     from himga.data.loaders import build_dataset
     from himga.runs import check_outputs
     from himga.scoring import brief, record_index
@@ -32,7 +32,7 @@ def load_questions(args: argparse.Namespace, options: dict, outputs: dict, input
     entry = catalog_entry(args.dataset)
     files = build_files(entry, config, args.data_dir)
     check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
-    index = record_index(LazySamples(ds))  # one pass, QA pairs only
+    index = record_index(qa_samples(ds))  # one pass over the QA pairs; no haystack is read
     every = questions = index.questions
     if ids_file is not None:
         wanted = [i for _, i in ids_file.lines]

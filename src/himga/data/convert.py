@@ -170,7 +170,7 @@ def _nested(array: pa.Array) -> list[list]:
     return _cut(values.to_pylist(), offsets)
 
 
-def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
+def table_to_samples(table: pa.Table | pa.RecordBatch, *, sessions: bool = True) -> list[Sample]:
     """Decode every row of an Arrow table of :data:`~.features.SAMPLE_FEATURES` into Samples, column-wise.
 
     Gives the same Samples as ``[row_to_sample(r) for r in dataset]`` (``raw`` columns decoded with
@@ -180,6 +180,9 @@ def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
     Args:
         table: Rows with the Sample features, e.g. ``dataset.with_format("arrow")[i:j]`` or a batch of
             ``dataset.data.to_batches()``; sliced tables are fine.
+        sessions: ``False``: leave every Sample's ``sessions`` empty, without reading the ``sessions`` column (it
+            may be absent): the QA pairs, ids and ``raw`` alone, which is what scoring reads (a LongMemEval
+            haystack is most of a row).
 
     Returns:
         One Sample per row, in order.
@@ -189,22 +192,21 @@ def table_to_samples(table: pa.Table | pa.RecordBatch) -> list[Sample]:
         KeyError: the table lacks a feature column.
     """
     if isinstance(table, pa.Table):  # one batch at a time: no copy of the (memory-mapped) chunks
-        return [sample for batch in table.to_batches() for sample in table_to_samples(batch)]
+        return [sample for batch in table.to_batches() for sample in table_to_samples(batch, sessions=sessions)]
     # Only acyclic objects are created here: pausing the cyclic GC (which would otherwise rescan the
     # growing heap every few hundred allocations) roughly halves the cost.
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _batch_to_samples(table)
+        return _batch_to_samples(table, sessions)
     finally:
         if paused:
             gc.enable()
 
 
-def _batch_to_samples(table: pa.RecordBatch) -> list[Sample]:
-    col = dict(zip(table.schema.names, table.columns))
-
-    s_off, s = _unnest(col["sessions"])
+def _sessions(column: pa.Array) -> list[list[Session]]:
+    """The ``sessions`` column → each row's list of Sessions."""
+    s_off, s = _unnest(column)
     s = _fields(s)
     m_off, m = _unnest(s["messages"])
     m = _fields(m)
@@ -221,6 +223,12 @@ def _batch_to_samples(table: pa.RecordBatch) -> list[Sample]:
     sessions = list(
         map(Session, s["session_id"].to_pylist(), _cut(messages, m_off), s["date_str"].to_pylist(), s["title"].to_pylist())
     )
+    return _cut(sessions, s_off)
+
+
+def _batch_to_samples(table: pa.RecordBatch, with_sessions: bool) -> list[Sample]:
+    col = dict(zip(table.schema.names, table.columns))
+    sessions = _sessions(col["sessions"]) if with_sessions else [[] for _ in range(table.num_rows)]
 
     q_off, q = _unnest(col["qa_pairs"])
     q = _fields(q)
@@ -242,7 +250,7 @@ def _batch_to_samples(table: pa.RecordBatch) -> list[Sample]:
             Sample,
             col["sample_id"].to_pylist(),
             col["dataset"].to_pylist(),
-            _cut(sessions, s_off),
+            sessions,
             _cut(qa_pairs, q_off),
             col["speaker_a"].to_pylist(),
             col["speaker_b"].to_pylist(),

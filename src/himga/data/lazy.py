@@ -18,12 +18,13 @@ from .convert import row_to_sample, table_to_samples
 from .ids import restrict
 from .schema import Sample
 
-__all__ = ["LazySamples", "samples_from_dataset"]
+__all__ = ["LazySamples", "qa_samples", "samples_from_dataset"]
 
 #: Arrow bytes converted per batch while iterating (LongMemEval-S: ~32 rows, M: ~3, LoCoMo: all 10),
 #: so iterating holds one batch of Python objects besides the Sample being used.
 _ITER_BATCH_BYTES = 16 * 2**20
 _ITER_BATCH_MAX_ROWS = 64
+_QA_BATCH_ROWS = 1024  # rows per batch of qa_samples (no sessions: a LongMemEval row is then ~1 KB)
 
 
 class LazySamples(Sequence[Sample]):
@@ -107,11 +108,24 @@ class LazySamples(Sequence[Sample]):
         return f"LazySamples(len={len(self)}, rows={self._indices!r})"
 
 
-def _converted(dataset: datasets.Dataset, table) -> list[Sample]:
+def qa_samples(dataset: datasets.Dataset) -> Iterator[Sample]:
+    """The Samples of ``dataset`` (:data:`~.features.SAMPLE_FEATURES`) with their ids, QA pairs and ``raw`` and no
+    sessions (``sessions == []``), in order: what scoring reads (:func:`himga.scoring.record_index`), without
+    reading a haystack (most of a LongMemEval row).
+
+    Raises:
+        CacheError: a row no longer decodes (bytes altered on disk), as for :class:`LazySamples`.
+    """
+    arrow = dataset.select_columns([c for c in dataset.column_names if c != "sessions"]).with_format("arrow")
+    for start in range(0, len(arrow), _QA_BATCH_ROWS):
+        yield from _converted(dataset, arrow[start : start + _QA_BATCH_ROWS], sessions=False)
+
+
+def _converted(dataset: datasets.Dataset, table, sessions: bool = True) -> list[Sample]:
     """:func:`table_to_samples`, with rows that no longer decode (bytes altered on disk) a ``CacheError``
     naming the cache folder (:func:`himga.cache._manifest.undecodable`), never a bare ``UnicodeDecodeError``."""
     try:
-        return table_to_samples(table)
+        return table_to_samples(table, sessions=sessions)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         if not dataset.cache_files:  # an in-memory dataset: no cache to blame
             raise
