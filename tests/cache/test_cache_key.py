@@ -95,3 +95,44 @@ def test_the_key_covers_the_row_modules_and_what_they_import():
         assert {f for f in files if f.startswith("himga_")} == own[name]  # no other builder folder, no card, no validate rule
         assert not files & {"src/himga/data/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
                             "src/himga/scoring/_report.py", "src/himga/data/loaders.py"}
+
+
+def test_the_import_pattern_finds_every_import_a_whole_module_parse_finds():
+    """The key's import scan (a pattern, then each match parsed alone) against ``ast.walk`` over each whole module of
+    ours: every import statement, at top level or inside a function, is found (one more is safe, one less would
+    leave a file out of the key)."""
+    import ast
+
+    from himga.cache._key import _import_nodes
+
+    files = sorted(ROOT.glob("src/himga/**/*.py")) + sorted(ROOT.glob("himga_*/*.py"))
+    assert len(files) > 150
+    imports = 0
+    for path in files:
+        source = path.read_bytes()
+        whole = {ast.dump(n) for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))}
+        found = {ast.dump(n) for n in _import_nodes(source)}
+        assert whole <= found, (path, whole - found)
+        imports += len(whole)
+    assert imports > 1000
+
+
+def test_the_import_pattern_reads_the_forms_python_allows():
+    from himga.cache._key import _import_nodes
+
+    source = b'''"""A docstring that says
+import the file, then
+from here import what is needed.
+"""
+import a.b as c, d
+from .e import f  # a comment
+from ..g import (h,
+    i as j,  # a comment
+)
+def k():
+    from l.m import n; import o
+'''
+    names = [(type(n).__name__, getattr(n, "module", None), n.level if hasattr(n, "level") else None, [a.name for a in n.names])
+             for n in _import_nodes(source)]
+    assert names == [("Import", None, None, ["a.b", "d"]), ("ImportFrom", "e", 1, ["f"]), ("ImportFrom", "g", 2, ["h", "i"]),
+                     ("ImportFrom", "l.m", 0, ["n"]), ("Import", None, None, ["o"])]

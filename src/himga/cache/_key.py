@@ -3,7 +3,9 @@
 ``datasets`` puts a build's cache in a folder named after this key (``<cache>/<builder>/<config>/<version>/<key>``),
 so a change of either gives a new build and never serves stale rows. The code part covers what the rows are
 made by (:func:`row_files`): a benchmark's row modules (:attr:`himga.entry.Benchmark.row_modules`: the builder,
-its records modules) and every himga module they import, directly or not, read from their import statements.
+its records modules) and every himga module they import, directly or not, read from their import statements
+(found by a pattern, then parsed one by one: parsing each whole module took ~0.1 s of every build and open;
+``tests/cache/test_cache_key.py`` checks that the pattern finds what a whole-module parse finds).
 A validate rule, the card, the catalogue or a helper the builders do not import (``himga.data.chronological``)
 is not among them, so editing one keeps every cache; an M-scale LongMemEval rebuild takes minutes.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import re
 from functools import cache
 from pathlib import Path
 
@@ -23,6 +26,10 @@ from himga.version import __version__
 __all__ = ["cache_key", "code_hash", "row_files"]
 
 _OURS = ("himga", "himga_")
+#: An import statement at the start of a line: ``import a.b as c, d``, ``from .x import y  # note``, or a ``from``
+#: import of a parenthesized list over several lines (text in a docstring that reads as one is parsed too, and
+#: names a module of ours only when it is one: the key then covers one file more, never one less).
+_IMPORT = re.compile(rb"^[ \t]*((?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\))|(?:(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*))", re.M)
 
 
 def _file(module: str) -> Path | None:
@@ -42,7 +49,7 @@ def _imports(module: str) -> tuple[str, ...]:
     path = _file(module)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_bytes())):
+    for node in _import_nodes(path.read_bytes()):
         if isinstance(node, ast.Import):
             found += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -52,6 +59,18 @@ def _imports(module: str) -> tuple[str, ...]:
                 base = ".".join(parts + ([base] if base else []))
             found += [f"{base}.{a.name}" if _file(f"{base}.{a.name}") else base for a in node.names]
     return tuple(sorted({m for m in found if m != module and _file(m) is not None}))
+
+
+def _import_nodes(source: bytes) -> list[ast.stmt]:
+    """The import statements of a module's ``source``: each match of :data:`_IMPORT` parsed alone (one that does not
+    parse as Python, prose in a docstring, is no import)."""
+    nodes = []
+    for match in _IMPORT.finditer(source):
+        try:
+            nodes += ast.parse(match.group(1)).body
+        except SyntaxError:
+            continue
+    return nodes
 
 
 def row_files(entry: Benchmark) -> list[Path]:
