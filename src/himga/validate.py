@@ -33,7 +33,8 @@ from himga.finding import Finding
 
 __all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "validate"]
 
-#: Findings computed from Sample fields alone, for every dataset.
+#: Findings computed from Sample fields alone, for every dataset (``third_speaker`` only where a sample names its two
+#: speakers: LoCoMo and its family; a LongMemEval or BEAM report does not list it).
 GENERIC_KINDS = {
     "dangling_evidence": "evidence turn ids that point at no turn (after normalization)",
     "duplicate_question": "question texts asked more than once within a sample",
@@ -192,11 +193,14 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     files, samples = _read(builder)
     kinds = {**rules.KINDS, **GENERIC_KINDS}
     found: list[Finding] = []
-    count = 0
+    count = named = 0
     for sample in samples:
         count += 1
+        named += None not in (sample.speaker_a, sample.speaker_b)
         found.extend(rules.findings(sample))
         found.extend(generic_findings(sample))
+    if not named:  # user and assistant turns: no speaker can be a third one
+        del kinds["third_speaker"]
     order = {kind: i for i, kind in enumerate(kinds)}
     found.sort(key=lambda f: order[f.kind])  # stable: source order within a kind
     from himga.sources import provenance_lines

@@ -14,9 +14,9 @@ from himga.validate import validate
 #: himga validate beam, per tier (the card's table).
 VALIDATE = {
     "100K": {"probe_marker": 0, "answer_contradicts_rubric": 2, "missing_evidence": 5, "empty_rubric": 0, "undated_batch": 0,
-             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0, "third_speaker": 0},
+             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
     "500K": {"probe_marker": 0, "answer_contradicts_rubric": 3, "missing_evidence": 1, "empty_rubric": 0, "undated_batch": 0,
-             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0, "third_speaker": 0},
+             "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
 }
 
 

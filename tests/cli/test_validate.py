@@ -150,7 +150,6 @@ def test_longmemeval_oracle_sample(shared_data):
         "dangling_evidence": 0,
         "duplicate_question": 0,
         "duplicate_turn_id": 0,
-        "third_speaker": 0,
         }
     assert _of(report, "session_after_question")[0] == (
         "gpt4_78cf46a3", "session answer_5a78688d_2", "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14")
@@ -191,7 +190,6 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
         "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4, "unknown_role": 2,
         "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
         "unknown_question_type": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
-        "third_speaker": 0,
     }
     assert _of(report, "session_after_question") == [("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")]
     assert _of(report, "blank_turn")[:2] == [
