@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Any
 
-from himga.errors import ConfigurationError, SourceFormatError, type_name
+from himga.errors import ConfigurationError, SourceFormatError, type_name, value_shown
 from himga.jsonio.reader import load_json
 from himga.sources import RemoteFile, get_dataset, path_kind, sha256_of, warn_if_modified
 from himga.jsonio.rawcell import raw_dict, raw_text
@@ -185,8 +185,7 @@ def _erratum(entry: Any, file: str, path: str) -> Erratum:
         raise SourceFormatError(file, f"{path}.question_id", f"expected locomo_<conversation>_qa<index>, got {fields['question_id']!r}")
     category = entry.get("category")
     if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 4:
-        shown = category if isinstance(category, int) and not isinstance(category, bool) else type_name(category)
-        raise SourceFormatError(file, f"{path}.category", f"expected 1-4 (category 5's gold is the abstention), got {shown}")
+        raise SourceFormatError(file, f"{path}.category", f"expected 1-4 (category 5's gold is the abstention), got {value_shown(category)}")
     if "correct_evidence" not in entry:
         raise SourceFormatError(file, path, "missing required key 'correct_evidence'")
     evidence = entry["correct_evidence"]

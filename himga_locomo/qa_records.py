@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from himga.errors import SourceFormatError, type_name
+from himga.errors import SourceFormatError, type_name, value_shown
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
 
@@ -152,8 +152,7 @@ def qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str, 
         raise _fail(file, path, "missing required key 'category'")
     category = qa["category"]
     if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 5:
-        shown = category if isinstance(category, int) and not isinstance(category, bool) else type_name(category)
-        raise _fail(file, f"{path}.category", f"expected 1-5, got {shown}")
+        raise _fail(file, f"{path}.category", f"expected 1-5, got {value_shown(category)}")
     evidence = expect(qa.get("evidence", []), list, file, f"{path}.evidence")
     for j, item in enumerate(evidence):
         # an entry may list ids separated by whitespace (tabs, newlines); the normalized ids are D<n>:<n>

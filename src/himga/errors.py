@@ -30,6 +30,7 @@ __all__ = [
     "redacted",
     "shown",
     "type_name",
+    "value_shown",
 ]
 
 _TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY")  # the Hub's and the judge's (himga judge)
@@ -197,3 +198,15 @@ def type_name(value: object) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
+
+
+def value_shown(value: object) -> str:
+    """What an "expected X, got Y" message says of a JSON scalar that is not the integer expected: an integer as
+    itself (``7``), a string or another number with its type (``number 2.0``, ``string '2'``, cut after 40
+    characters), anything else by its JSON type name (:func:`type_name`: ``boolean``, ``null``, ``array``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (float, str)):
+        text = repr(value)
+        return f"{type_name(value)} {text if len(text) <= 40 else text[:39] + '…'}"
+    return type_name(value)

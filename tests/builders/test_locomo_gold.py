@@ -140,6 +140,7 @@ def test_malformed_entries(shared_data, errata_file, tmp_path):
     cases = [
         ({**entries[0], "question_id": "conv-26:1"}, "mine.json: $[0].question_id: expected locomo_<conversation>_qa<index>, got 'conv-26:1'"),
         ({**entries[0], "category": 5}, "mine.json: $[0].category: expected 1-4 (category 5's gold is the abstention), got 5"),
+        ({**entries[0], "category": 2.5}, "mine.json: $[0].category: expected 1-4 (category 5's gold is the abstention), got number 2.5"),
         ({k: v for k, v in entries[0].items() if k != "reasoning"}, "mine.json: $[0]: missing required key 'reasoning'"),
     ]
     for i, (entry, message) in enumerate(cases):

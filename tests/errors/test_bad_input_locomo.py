@@ -105,8 +105,8 @@ CASES = [
     ("category 0", _mutated(_set("qa", 0, "category", 0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got 0"),
     ("category 6", _mutated(_set("qa", 1, "category", 6)), f"{FILE}: $[1].qa[1].category: expected 1-5, got 6"),
     ("category -1", _mutated(_set("qa", 0, "category", -1)), f"{FILE}: $[1].qa[0].category: expected 1-5, got -1"),
-    ("category as string", _mutated(_set("qa", 0, "category", "2")), f"{FILE}: $[1].qa[0].category: expected 1-5, got string"),
-    ("category as float", _mutated(_set("qa", 0, "category", 2.0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got number"),
+    ("category as string", _mutated(_set("qa", 0, "category", "2")), f"{FILE}: $[1].qa[0].category: expected 1-5, got string '2'"),
+    ("category as float", _mutated(_set("qa", 0, "category", 2.0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got number 2.0"),
     ("category as boolean", _mutated(_set("qa", 0, "category", True)), f"{FILE}: $[1].qa[0].category: expected 1-5, got boolean"),
     ("category null", _mutated(_set("qa", 0, "category", None)), f"{FILE}: $[1].qa[0].category: expected 1-5, got null"),
     # session_N with a non-integer N
