@@ -281,7 +281,7 @@ def test_parallel_lists_of_different_lengths(shared_data, tmp_path):
         ("", "bad.json: $: expected a JSON array, got an empty file"),
         ('[{"question_id": 7}]', "bad.json: $[0].question_id: expected string, got number"),
         ('["x"]', "bad.json: $[0]: expected a question object, got string"),
-        ('[] x', "bad.json: $[0]: invalid JSON: parse error: trailing garbage near '[] x'"),
+        ('[] x', "bad.json: $: invalid JSON: parse error: trailing garbage near '[] x' (after the top-level array's closing ])"),
     ],
 )
 def test_malformed_inputs(tmp_path, text, message):

@@ -140,7 +140,7 @@ CASES = [
 PREFIX_CASES = [
     ("truncated mid-record", GOOD[: len(GOOD) // 2], f"{FILE}: $[0]: invalid JSON: parse error: premature EOF"),
     ("truncated in the second question", _dump([_question("q1"), _question("q2")])[: len(GOOD) + 40], f"{FILE}: $[1]: invalid JSON: parse error: premature EOF"),
-    ("trailing garbage", GOOD + b" x", f"{FILE}: $[1]: invalid JSON: "),
+    ("trailing garbage", GOOD + b" x", f"{FILE}: $: invalid JSON: "),
     ("invalid UTF-8 byte", GOOD.replace(b"Paris.", b"Par\xffis."), f"{FILE}: $[0]: invalid JSON: lexical error: invalid bytes in UTF8 string."),
     ("top level string", b'"a question"', f"{FILE}: $: expected a JSON array at the top level, got string"),  # one object is one question
     ("NaN literal", GOOD.replace(b'"answer": "Paris"', b'"answer": NaN'), f"{FILE}: $[0]: invalid JSON: lexical error: invalid char in json text."),

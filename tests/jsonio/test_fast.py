@@ -69,8 +69,8 @@ SIGNALS = {
     "number beyond a double": ("[1e400]", "$[0]: expected a number that is finite in a double"),
     "trailing comma": ("[1, 2, ]", "$[2]: invalid JSON"),
     "truncated": ('[1, {"a": "b', "$[1]: invalid JSON: parse error: premature EOF"),
-    "garbage after the array": ("[1, 2] x", "$[2]: invalid JSON"),
-    "two arrays": ("[1] [2]", "$[1]: invalid JSON"),
+    "garbage after the array": ("[1, 2] x", "$: invalid JSON: parse error: trailing garbage"),
+    "two arrays": ("[1] [2]", "$: invalid JSON: parse error: trailing garbage"),
     "control character in a string": ('[1, "a\x01b"]', "$[1]: invalid JSON"),
     # yajl alone reads a form feed or vertical tab as whitespace; JSON (and load_json) does not
     "form feed between items": ("[1,\x0c2]", "$[1]: invalid JSON: a form feed (\\x0c), which JSON reads neither as whitespace"),

@@ -173,6 +173,8 @@ def full_array_items(
                            " or as a float if precision does not matter)")
             elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
                 detail += f" near {lines[1][:80]!r}"
+            if "trailing garbage" in detail:  # bytes after the array's closing ]: no item is at fault
+                raise SourceFormatError(path.name, "$", f"{detail} (after the top-level array's closing ])") from None
             if id_key is not None and (item_id := _item_id(path, index, id_key)) is not None:
                 detail += f" ({id_label or id_key} {item_id})"
             raise SourceFormatError(path.name, f"$[{index}]", detail) from None
