@@ -24,7 +24,7 @@ Row, field by field:
 
 ``raw`` values are emitted as JSON text (the ``raw`` columns are strings of JSON, see
 :mod:`himga.data.features`). The turns are read column by column, without an object per message: the row's
-``sessions`` is a :class:`himga.cache.SessionColumns`.
+``sessions`` is a :class:`himga.data.columns.SessionColumns`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import logging
 import re
 from typing import Any
 
-from himga.cache import SessionColumns
+from himga.data.columns import SessionColumns
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
@@ -170,7 +170,7 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
 
     Returns:
         The row (``raw`` columns as JSON text, ``None`` when empty; see the module docstring), its ``sessions``
-        column-wise (:class:`himga.cache.SessionColumns`): :func:`himga.cache.rows_to_table` takes it as it is,
+        column-wise (:class:`himga.data.columns.SessionColumns`): :func:`himga.cache.rows_to_table` takes it as it is,
         :func:`himga.cache.plain_row` gives it as dicts.
 
     Raises:

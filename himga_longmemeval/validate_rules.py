@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding
+from himga_longmemeval.records import unknown_types
 
 __all__ = ["KINDS", "findings"]
 
@@ -97,7 +98,5 @@ def findings(sample) -> Iterator[Finding]:
                 yield Finding("answer_session_without_has_answer", sid, f"session {answer_id}",
                               f"{len(session.messages)} turns, none with has_answer: true")
     yield from bad_dates
-    from himga_longmemeval.records import unknown_types  # here: the records module imports the Arrow writer (datasets)
-
     for qid, value in unknown_types((qa.question_type.value, json.dumps(qa.raw)) for qa in sample.qa_pairs):
         yield Finding("unknown_question_type", qid, "", f"{value!r}: counted as single_session_user")

@@ -99,7 +99,7 @@ LAYERS = [
     ("himga.errors", "himga.version", "himga.identifiers", "himga.finding"),
     ("himga.jsonio", "himga.entry", "himga.options"),
     ("himga.sources", "himga.data.schema", "himga.data.features", "himga.data.dates", "himga.data.relevance",
-     "himga.data.ids", "himga.data.convert", "himga.data.helpers", "himga.data.view"),
+     "himga.data.ids", "himga.data.convert", "himga.data.helpers", "himga.data.view", "himga.data.columns"),
     ("himga.cache", "himga.scoring"),
     ("himga_",),
     ("himga.catalog",),
@@ -141,6 +141,18 @@ def test_the_light_imports_load_no_datasets(tmp_path):
             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow', 'himga.catalog') or m.startswith('himga_')))")
     # from an empty folder: the checkout's parent may hold a folder named himga (the clone itself), which -c would import
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
+
+
+def test_a_records_module_loads_no_datasets(tmp_path):
+    """LongMemEval's records module (its row rules, which its validate rules use too) builds its rows' sessions as
+    :class:`himga.data.columns.SessionColumns`, plain Python: importing it loads neither ``datasets`` nor ``pyarrow``."""
+    import subprocess
+    import sys
+
+    code = ("import sys, himga_longmemeval.records, himga_longmemeval.validate_rules\n"
+            "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
 

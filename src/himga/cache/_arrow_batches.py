@@ -5,9 +5,9 @@ JSON-encode the ``raw`` fields and lets Arrow *infer* the nested types, which co
 file. A builder that mixes in :class:`ArrowBatches` (before its ``GeneratorBasedBuilder`` base) has the same
 rows from its ``_generate_examples`` converted in batches of ``writer_batch_size``, a ``pyarrow.array`` call per
 column against :data:`~himga.data.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
-loop. A builder whose rows are large may hand its sessions over column-wise (:class:`SessionColumns`, from
-``_generate_rows``): no Python object per message is made, and the batch's messages become Arrow arrays in a
-few calls. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; tests
+loop. A builder whose rows are large may hand its sessions over column-wise
+(:class:`himga.data.columns.SessionColumns`, from ``_generate_rows``): no Python object per message is made, and
+the batch's messages become Arrow arrays in a few calls. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; tests
 (``tests/builders/test_longmemeval.py``, ``tests/cache/test_arrow_batches.py``) check that both paths give the
 same table.
 
@@ -18,51 +18,20 @@ same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_
 from __future__ import annotations
 
 import gc
-from typing import NamedTuple
 
 import datasets
 import pyarrow as pa
 
+from himga.data.columns import SessionColumns
 from himga.data.features import SAMPLE_FEATURES
 
-__all__ = ["ArrowBatches", "SessionColumns", "plain_row", "rows_to_table"]
+__all__ = ["ArrowBatches", "plain_row", "rows_to_table"]
 
 _SCHEMA = SAMPLE_FEATURES.arrow_schema
 _SESSIONS = _SCHEMA.field("sessions").type  # list<Session struct>
 _SESSION = _SESSIONS.value_type
 _MESSAGES = _SESSION.field("messages").type  # list<Message struct>
 _MESSAGE = _MESSAGES.value_type
-
-
-class SessionColumns(NamedTuple):
-    """The ``sessions`` value of one row, column-wise: a list per field instead of an object per message.
-
-    A message's ``turn_id`` and ``date_str`` and a session's ``title`` are null. :func:`rows_to_table` turns the
-    columns of a batch's rows into Arrow arrays directly; :func:`plain_row` gives the same sessions as dicts.
-
-    Attributes:
-        session_ids, dates: Per session: its id and raw date (``None``: no date).
-        ends: Per session: how many messages there are up to and including its own (so the last is ``len(roles)``).
-        roles, contents, raws: Per message, the sessions' messages in order: role, text, and ``raw`` as JSON text
-            (``None`` when empty).
-    """
-
-    session_ids: list[str]
-    dates: list[str | None]
-    ends: list[int]
-    roles: list[str]
-    contents: list[str]
-    raws: list[str | None]
-
-    def as_dicts(self) -> list[dict]:
-        """The sessions as ``datasets`` rows hold them: one dict per session and per message."""
-        sessions, start = [], 0
-        for session_id, date, end in zip(self.session_ids, self.dates, self.ends):
-            messages = [{"role": role, "content": content, "turn_id": None, "date_str": None, "raw": raw}
-                        for role, content, raw in zip(self.roles[start:end], self.contents[start:end], self.raws[start:end])]
-            sessions.append({"session_id": session_id, "messages": messages, "date_str": date, "title": None})
-            start = end
-        return sessions
 
 
 def _sessions_column(values: list[SessionColumns]) -> pa.Array:
