@@ -56,7 +56,7 @@ DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value
 # (case id, bad file bytes, exact message) — the message names the file and the JSON path.
 CASES = [
     ("empty file", b"", f"{FILE}: $: expected a JSON document, got an empty file"),
-    ("whitespace only", b" \n\t ", f"{FILE}: $: expected a JSON document, got an empty file"),
+    ("whitespace only", b" \n\t ", f"{FILE}: $: expected a JSON document, got only whitespace (4 bytes)"),
     ("top level string", b'"conv-26"', f"{FILE}: $: expected an array of sample objects or one sample object, got string"),
     ("top level number", b"10", f"{FILE}: $: expected an array of sample objects or one sample object, got number"),
     ("top level null", b"null", f"{FILE}: $: expected an array of sample objects or one sample object, got null"),

@@ -54,7 +54,7 @@ DUPLICATE = "duplicate key {!r}: the object holds it more than once (which value
 # (case id, bad file bytes, exact message)
 CASES = [
     ("empty file", b"", f"{FILE}: $: expected a JSON array, got an empty file"),
-    ("whitespace only", b"\n  \n", f"{FILE}: $: expected a JSON array, got an empty file"),
+    ("whitespace only", b"\n  \n", f"{FILE}: $: expected a JSON array, got only whitespace (4 bytes)"),
     ("empty array", b"[]", f"{FILE}: $: expected at least one question, found none"),
     ("top level string", b'"q1"', f"{FILE}: $: expected a JSON array at the top level, got string"),
     ("top level number", b"500", f"{FILE}: $: expected a JSON array at the top level, got number"),

@@ -122,6 +122,8 @@ def test_records_are_an_array_or_json_lines_whatever_the_name(tmp_path):
     assert (c.layout, c.lines) == ("lines", [(1, rows[0])])
     assert b.sha256 == hashlib.sha256(array.read_bytes()).hexdigest()
     for text, message in [("[]", "results.json: $: expected predictions, got an empty array"),
+                          ("", "results.json: $: expected a JSON array or JSON Lines (predictions), got an empty file"),
+                          (" \n", "results.json: $: expected a JSON array or JSON Lines (predictions), got only whitespace (2 bytes)"),
                           ('[{"a": 1}, 3]', "results.json: $[1]: expected an object, got number"),
                           ('"x"', "results.json: $: expected a JSON array of objects or JSON Lines (predictions), got string"),
                           ('{"a": 1}\n[1]\n', "results.json: line 2: expected an object, got array"),

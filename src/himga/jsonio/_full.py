@@ -16,7 +16,7 @@ from himga.jsonio._depth import DepthGuard, OnceReader, TooDeep
 from himga.jsonio._duplicate_keys import MarkedDict, duplicate_detail, duplicate_key, unique_key_dict
 from himga.jsonio._identity import check_unchanged, file_identity
 from himga.jsonio._numbers import NOT_FINITE
-from himga.jsonio._sniff import not_json
+from himga.jsonio._sniff import blank, not_json
 from himga.jsonio.compressed import open_source
 
 __all__ = ["BOM", "first_byte", "full_array_items"]
@@ -126,7 +126,7 @@ def full_array_items(
             f.seek(0)
             first = first_byte(f)
             if not first:
-                raise SourceFormatError(path.name, "$", "expected a JSON array, got an empty file")
+                raise SourceFormatError(path.name, "$", f"expected a JSON array, got {blank(f.tell())}")
             if first != b"[":
                 kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
                 detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"

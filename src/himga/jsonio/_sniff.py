@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from himga.errors import SourceFormatError
 
-__all__ = ["json_lines_by_content", "not_json"]
+__all__ = ["blank", "json_lines_by_content", "not_json"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -32,6 +32,12 @@ _PARQUET = b"PAR1"
 #: A first line longer than this is never taken for a JSON Lines record (a minified JSON file is one long line).
 _FIRST_LINE_LIMIT = 1 << 26
 _WORDS = re.compile(rb"[A-Za-z]{2,} [A-Za-z]{2,}")  # "Entry not found", "404: Not Found"
+
+
+def blank(size: int) -> str:
+    """What a reader says it got from a file that holds no JSON value, ``size`` bytes long (decompressed; a
+    byte-order mark counted): ``an empty file``, or ``only whitespace (6 bytes)``."""
+    return "an empty file" if size == 0 else f"only whitespace ({size:,} byte{'s' if size != 1 else ''})"
 
 
 def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
