@@ -32,8 +32,9 @@ _OURS = ("himga", "himga_")
 _IMPORT = re.compile(rb"^[ \t]*((?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\))|(?:(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*))", re.M)
 
 
+@cache
 def _file(module: str) -> Path | None:
-    """The source file of ``module``, or ``None`` when it is no module of ours."""
+    """The source file of ``module``, or ``None`` when it is no module of ours (looked up once per process)."""
     if not module.startswith(_OURS):
         return None
     try:
@@ -62,8 +63,13 @@ def _imports(module: str) -> tuple[str, ...]:
 
 
 def _import_nodes(source: bytes) -> list[ast.stmt]:
-    """The import statements of a module's ``source``: each match of :data:`_IMPORT` parsed alone (one that does not
-    parse as Python, prose in a docstring, is no import)."""
+    """The import statements of a module's ``source``: the matches of :data:`_IMPORT` parsed together, or, when one
+    does not parse as Python (prose in a docstring: no import), each alone."""
+    matches = [m.group(1) for m in _IMPORT.finditer(source)]
+    try:
+        return ast.parse(b"\n".join(matches)).body
+    except SyntaxError:
+        pass
     nodes = []
     for match in _IMPORT.finditer(source):
         try:
