@@ -186,11 +186,10 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
         ConfigurationError: ``n`` out of range, an unknown ``stratify`` or option, an exclusion that matches no
             QA pair or leaves none; and what a build raises.
     """
-    from himga.data.lazy import LazySamples
+    from himga.data.lazy import qa_samples
     from himga.data.loaders import build_dataset
 
-    samples = LazySamples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options))
-    every = items_of(samples)
+    every = items_of(qa_samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)))  # no haystack read
     items = exclude(every, categories=exclude_category, types=exclude_type)
     ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
     sources = source_hashes(name, config, data_dir)
