@@ -74,6 +74,11 @@ def test_ids_file_errors(tmp_path):
     assert _error(read_id_lines, _file(tmp_path, "ids.txt", b"\n \n")) == "ids.txt: $: expected one id per line, found none"
 
 
+def test_a_file_that_is_no_json_gets_advice_for_a_run_not_for_a_source(tmp_path):
+    assert _error(read_predictions, _file(tmp_path, "p.jsonl", b"hello world\n")) == (
+        "p.jsonl: $: expected JSON, got a short text 'hello world' (12 bytes): pass the file the run wrote (JSON Lines, or a JSON array)")
+
+
 def test_an_empty_file_has_nothing_to_score(tmp_path):  # D4
     assert _error(read_predictions, _file(tmp_path, "p.jsonl", b"\n\n")) == (
         "p.jsonl: $: expected JSON Lines (predictions, one object per line), got no line")

@@ -40,7 +40,7 @@ def blank(size: int) -> str:
     return "an empty file" if size == 0 else f"only whitespace ({size:,} byte{'s' if size != 1 else ''})"
 
 
-def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
+def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> SourceFormatError | None:
     """The error for a file that is something else in place of JSON, judged from its first bytes.
 
     Recognizes a compressed file (gzip, bzip2, xz, zstd, zip: by its leading bytes, whatever its name;
@@ -53,6 +53,8 @@ def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
         name: The file's name, for the message.
         head: The file's first bytes (at least the first 1 KiB when the file is that long).
         size: The file's size in bytes.
+        source: Whether the file is a benchmark's source (the advice is then to download the pinned file); ``False``
+            for a run's own files (records, replies, requests): the advice is to pass the file the run wrote.
 
     Returns:
         A :class:`SourceFormatError` saying what the file is and how to get the real one, or ``None``.
@@ -67,7 +69,8 @@ def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
             name, "$", "expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
             "`himga.data.samples_from_dataset(datasets.load_dataset(\"<export folder>\", \"<config>\", split=\"test\"))`")
     text = head.removeprefix(_BOM).lstrip()
-    fix = "download the real file (`himga sources` lists the pinned URLs) or pass the right path"
+    fix = ("download the real file (`himga sources` lists the pinned URLs) or pass the right path" if source
+           else "pass the file the run wrote (JSON Lines, or a JSON array)")
     if text.startswith(b"version https://git-lfs.github.com/spec/v1"):
         fields = dict(line.split(" ", 1) for line in text.decode("utf-8", "replace").splitlines() if " " in line)
         detail = ", ".join(f"{k} {fields[k]}" for k in ("oid", "size") if k in fields)
@@ -83,7 +86,8 @@ def not_json(name: str, head: bytes, size: int) -> SourceFormatError | None:
             json.loads(text)
         except ValueError:
             body = text.decode("utf-8", "replace").strip()
-            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes; an error message saved by a download?): {fix}"
+            guess = "; an error message saved by a download?" if source else ""
+            detail = f"expected JSON, got a short text {body[:80]!r} ({size} bytes{guess}): {fix}"
             return SourceFormatError(name, "$", detail)
     return None
 

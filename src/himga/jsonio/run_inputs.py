@@ -97,7 +97,7 @@ def _text_lines(path: str | Path, what: str, *, json: bool, data: bytes | None =
     """``(name, sha256, [(number, raw bytes, text)])`` of the non-blank lines of a UTF-8 file (``data``: its bytes, read)."""
     name = input_name(path)
     data = _read_bytes(path, what) if data is None else data
-    if json and (error := not_json(name, data[:1024], len(data))) is not None:
+    if json and (error := not_json(name, data[:1024], len(data), source=False)) is not None:
         raise error  # a compressed file, Parquet, LFS pointer, HTML page, an error text
     lines = []
     for number, raw in enumerate(data.split(b"\n"), 1):
@@ -180,7 +180,7 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
     data = _read_bytes(path, what)
     if json_lines_by_content(io.BytesIO(data).read):
         return _json_lines(path, what, data)
-    if (error := not_json(name, data[:1024], len(data))) is not None:
+    if (error := not_json(name, data[:1024], len(data), source=False)) is not None:
         raise error
     try:
         text = data.decode("utf-8-sig")
