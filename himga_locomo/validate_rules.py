@@ -15,6 +15,8 @@ one implementation. Definitions (counts on ``locomo10.json`` in brackets):
 - ``date_without_session`` [16]: ``session_N_date_time`` keys whose ``session_N`` has no turns
   (or does not exist); all 16 in conv-26.
 - ``generated_sample_id`` [0]: a record without ``sample_id``, given its index as its id (``raw["sample_id_generated"]``).
+- ``blank_text`` [0]: a question, a gold answer or a turn's text that is empty or whitespace only (kept as it is; an
+  empty gold scores every answer 0).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from himga.errors import DateFormatError
 from himga.finding import Finding
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
-__all__ = ["DATE_KINDS", "EVIDENCE_KINDS", "KINDS", "date_findings", "evidence_findings", "findings"]
+__all__ = ["DATE_KINDS", "EVIDENCE_KINDS", "KINDS", "blank_findings", "date_findings", "evidence_findings", "findings"]
 
 #: The kinds of :func:`evidence_findings` (kind → title, display order).
 EVIDENCE_KINDS = {
@@ -40,7 +42,8 @@ EVIDENCE_KINDS = {
 DATE_KINDS = {"unparseable_date": "dates that cannot be parsed (kept as they are)"}
 
 KINDS = {**EVIDENCE_KINDS, **DATE_KINDS, "date_without_session": "dates without sessions",
-         "generated_sample_id": "records without sample_id (their index is their id)"}
+         "generated_sample_id": "records without sample_id (their index is their id)",
+         "blank_text": "blank questions, gold answers or turn texts"}
 
 
 def findings(sample) -> Iterator[Finding]:
@@ -60,6 +63,20 @@ def findings(sample) -> Iterator[Finding]:
     for key, value in extra.items():
         if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
             yield Finding("date_without_session", sample.sample_id, f"session {m[1]}", f"{key} = {value!r}, no turns")
+    yield from blank_findings(sample)
+
+
+def blank_findings(sample) -> Iterator[Finding]:
+    """``blank_text``: each QA pair whose question or gold answer, and each turn whose text, is empty or whitespace
+    only, in source order (turns first)."""
+    for session in sample.sessions:
+        for message in session.messages:
+            if not message.content.strip():
+                yield Finding("blank_text", sample.sample_id, f"turn {message.turn_id}", f"text {message.content!r}")
+    for qa in sample.qa_pairs:
+        for field in ("question", "answer"):
+            if isinstance(value := getattr(qa, field), str) and not value.strip():
+                yield Finding("blank_text", sample.sample_id, f"QA {qa.question_id}", f"{field} {value!r}")
 
 
 def date_findings(sample, holder: str, *, message_key: str | None = None) -> Iterator[Finding]:

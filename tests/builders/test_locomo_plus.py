@@ -180,7 +180,7 @@ def test_validate_counts_the_official_quirks(data_dir):
     report = validate("locomo_plus", data_dir=data_dir)
     assert report.samples == 411
     assert report.counts == {"malformed_evidence": 6, "non_id_evidence": 1, "evidence_changed": 8, "empty_evidence": 4, "unparseable_date": 0,
-                             "date_without_session": 16, "generated_sample_id": 0, "cue_before_conversation": 28, "time_gap_unparsed": 15,
+                             "date_without_session": 16, "generated_sample_id": 0, "blank_text": 0, "cue_before_conversation": 28, "time_gap_unparsed": 15,
                              "dropped_dialogue_lines": 0, "dangling_evidence": 2, "duplicate_question": 12, "duplicate_turn_id": 0, "third_speaker": 0}
     assert [f.sample_id for f in report.findings if f.kind == "time_gap_unparsed"][:3] == ["cognitive-56", "cognitive-127", "cognitive-148"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -19,6 +20,7 @@ LOCOMO_COUNTS = {
     "unparseable_date": 0,
     "date_without_session": 16,
     "generated_sample_id": 0,
+    "blank_text": 0,
     "dangling_evidence": 2,
     "duplicate_question": 12,
     "duplicate_turn_id": 0,
@@ -123,6 +125,18 @@ def test_a_third_speaker_is_reported(tmp_path):
     (tmp_path / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     report = validate("locomo", data_dir=tmp_path)
     assert _of(report, "third_speaker") == [("s1", "", "'Mallory' on 2 messages (speakers 'Ann' and 'Bob')")]
+
+
+def test_blank_questions_answers_and_turns_are_reported(tmp_path):
+    record = {"sample_id": "s1", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}, {"speaker": "Bob", "dia_id": "D1:2", "text": "   "}]},
+        "qa": [{"question": "", "answer": "hi", "evidence": ["D1:1"], "category": 4},
+               {"question": "What?", "answer": " ", "evidence": ["D1:1"], "category": 4},
+               {"question": "Who?", "answer": 2022, "evidence": ["D1:1"], "category": 4}]}
+    (tmp_path / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
+    report = validate("locomo", data_dir=tmp_path)
+    assert _of(report, "blank_text") == [("s1", "turn D1:2", "text '   '"), ("s1", "QA 0", "question ''"), ("s1", "QA 1", "answer ' '")]
+    assert re.search(r"\n  blank questions, gold answers or turn texts +3\n", format_report(report))
 
 
 def test_validate_writes_no_cache(shared_data, tmp_path, monkeypatch):
