@@ -133,6 +133,7 @@ PREFIX_CASES = [
     ("truncated mid-record", GOOD[: len(GOOD) // 2], f"{FILE}: $: invalid JSON at line 1 column "),
     ("truncated after a record", _dump([_record(), _record()])[: len(GOOD) + 1], f"{FILE}: $: invalid JSON at line 1 column "),
     ("trailing garbage", GOOD + b"]", f"{FILE}: $: invalid JSON at line 1 column "),
+    ("two documents", GOOD + b"\n[]", f"{FILE}: $: invalid JSON at line 2 column 1: Extra data (bytes after the complete document)"),
     ("invalid UTF-8 byte", GOOD.replace(b"hello 1", b"hel\xfflo"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
     ("UTF-16 file", json.dumps([_record()]).encode("utf-16"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 0"),
     ("Latin-1 file", json.dumps([_record("café")], ensure_ascii=False).encode("latin-1"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),

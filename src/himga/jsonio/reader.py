@@ -123,6 +123,9 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
         if e.msg == "Invalid control character at":  # json's wording ends at "at": the position follows in its own message
             raise SourceFormatError(name, where, f"invalid JSON at {position}: control character {text[e.pos]!r} unescaped in a "
                                                  "string") from None
+        if e.msg == "Extra data":  # a complete value, then more: not a cut file
+            raise SourceFormatError(name, where, f"invalid JSON at {position}: Extra data (bytes after the complete "
+                                                 f"{'document' if where == '$' else 'value'})") from None
         raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
     except ValueError as e:  # from reject_constant
         raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
