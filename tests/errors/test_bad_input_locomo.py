@@ -134,9 +134,9 @@ PREFIX_CASES = [
     ("truncated after a record", _dump([_record(), _record()])[: len(GOOD) + 1], f"{FILE}: $: invalid JSON at line 1 column "),
     ("trailing garbage", GOOD + b"]", f"{FILE}: $: invalid JSON at line 1 column "),
     ("two documents", GOOD + b"\n[]", f"{FILE}: $: invalid JSON at line 2 column 1: Extra data (bytes after the complete document)"),
-    ("invalid UTF-8 byte", GOOD.replace(b"hello 1", b"hel\xfflo"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
-    ("UTF-16 file", json.dumps([_record()]).encode("utf-16"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 0"),
-    ("Latin-1 file", json.dumps([_record("café")], ensure_ascii=False).encode("latin-1"), f"{FILE}: $: expected UTF-8 text, got invalid byte at offset "),
+    ("invalid UTF-8 byte", GOOD.replace(b"hello 1", b"hel\xfflo"), f"{FILE}: $: expected UTF-8 text, got invalid byte 0xff at line "),
+    ("UTF-16 file", json.dumps([_record()]).encode("utf-16"), f"{FILE}: $: expected UTF-8 text, got invalid byte 0xff at line 1 column 1 (offset 0)"),
+    ("Latin-1 file", json.dumps([_record("café")], ensure_ascii=False).encode("latin-1"), f"{FILE}: $: expected UTF-8 text, got invalid byte 0xe9 at line 1 column "),
     ("lone surrogate escape", GOOD.replace(b"hello 1", b"\\ud800"), f"{FILE}: $[0].conversation.session_1[0].text: expected valid Unicode text, got a lone surrogate"),
     ("lone surrogate in a key", GOOD.replace(b'"hi"', b'"hi", "\\udc00": 1'), f"{FILE}: $[0].conversation.session_1[1]: expected valid Unicode text, got a lone surrogate"),
     # identifiers longer than MAX_ID_LENGTH (128 characters; they are repeated in every qrels line)
@@ -182,7 +182,9 @@ def test_exact_messages_of_common_corruptions(tmp_path):
     error, _ = check_bad_then_good(loader, tmp_path / FILE, b'[{"sample_id": "conv-26", "qa": [', GOOD, tmp_path / "c", SourceFormatError)
     assert str(error) == f"{FILE}: $: invalid JSON at line 1 column 34: Expecting value (truncated or corrupted file?)"
     error, _ = check_bad_then_good(loader, tmp_path / FILE, b'[{"a": "\xe9t\xe9"}]', GOOD, tmp_path / "c", SourceFormatError)
-    assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte at offset 8"
+    assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte 0xe9 at line 1 column 9 (offset 8)"
+    error, _ = check_bad_then_good(loader, tmp_path / FILE, b'\xef\xbb\xbf[\n{"a": "\xe9"}]', GOOD, tmp_path / "c", SourceFormatError)
+    assert str(error) == f"{FILE}: $: expected UTF-8 text, got invalid byte 0xe9 at line 2 column 8 (offset 12)"  # the mark counted
 
 
 def test_calling_datasets_directly_raises_our_error(tmp_path):

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.jsonio.run_inputs import read_id_lines, read_json_lines
+from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
 from himga.scoring import read_labels, read_predictions
 
 GOOD = b'{"question_id": "a", "hypothesis": "x"}\n'
@@ -79,6 +79,13 @@ def test_a_file_that_is_no_json_gets_advice_for_a_run_not_for_a_source(tmp_path)
         "p.jsonl: $: expected JSON, got a short text 'hello world' (12 bytes): pass the file the run wrote (JSON Lines, or a JSON array)")
 
 
+def test_another_encoding_on_the_first_line_is_placed_by_line_and_column(tmp_path):
+    assert _error(read_predictions, _file(tmp_path, "p.jsonl", '{"question_id": "conv-26:0", "hypothesis": "café"}\n'.encode("latin-1"))) == (
+        "p.jsonl: line 1: expected UTF-8 text, got invalid byte at column 48")
+    assert _error(read_records, _file(tmp_path, "p.jsonl", '{"question_id": "conv-26:0", "hypothesis": "café"}'.encode("latin-1"))) == (
+        "p.jsonl: $: expected UTF-8 text, got invalid byte 0xe9 at line 1 column 48 (offset 47)")
+
+
 def test_an_empty_file_has_nothing_to_score(tmp_path):  # D4
     assert _error(read_predictions, _file(tmp_path, "p.jsonl", b"\n\n")) == (
         "p.jsonl: $: expected JSON Lines (predictions, one object per line), got no line")
@@ -112,8 +119,6 @@ def test_dash_reads_standard_input(monkeypatch):  # D3
 
 
 def test_records_are_an_array_or_json_lines_whatever_the_name(tmp_path):
-    from himga.jsonio.run_inputs import read_records
-
     rows = [{"question_id": "q1", "response": "a"}, {"question_id": "q2", "response": "b"}]
     lines = tmp_path / "results.json"  # JSON Lines named .json
     lines.write_text("".join(json.dumps(r) + "\n" for r in rows))

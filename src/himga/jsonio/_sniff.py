@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from himga.errors import SourceFormatError
 
-__all__ = ["blank", "json_lines_by_content", "not_json"]
+__all__ = ["blank", "json_lines_by_content", "not_json", "not_utf8"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -38,6 +38,17 @@ def blank(size: int) -> str:
     """What a reader says it got from a file that holds no JSON value, ``size`` bytes long (decompressed; a
     byte-order mark counted): ``an empty file``, or ``only whitespace (6 bytes)``."""
     return "an empty file" if size == 0 else f"only whitespace ({size:,} byte{'s' if size != 1 else ''})"
+
+
+def not_utf8(name: str, data: bytes, start: int) -> SourceFormatError:
+    """The error for ``data`` (a whole file) that ``data.decode("utf-8-sig")`` refused at ``start`` (the error's
+    ``start``, which does not count a byte-order mark): where the byte is, by line, byte column (1-based) and offset
+    in the file: ``x.json: $: expected UTF-8 text, got invalid byte 0xe9 at line 3 column 18 (offset 51)``."""
+    start += len(_BOM) if data.startswith(_BOM) else 0
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return SourceFormatError(name, "$", f"expected UTF-8 text, got invalid byte {data[start]:#04x} at line {line} column "
+                                        f"{column} (offset {start})")
 
 
 def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> SourceFormatError | None:

@@ -34,7 +34,7 @@ from himga.jsonio._content import ContentDigest
 from himga.jsonio._fast import Fallback, array_items, canonical, decode
 from himga.jsonio._full import BOM, first_byte, full_array_items
 from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
-from himga.jsonio._sniff import blank, not_json
+from himga.jsonio._sniff import blank, not_json, not_utf8
 from himga.jsonio.compressed import open_source
 from himga.jsonio._duplicate_keys import DuplicateKey, duplicate_detail, duplicate_key, marking_hook, unique_keys, walk
 from himga.jsonio._identity import check_unchanged, file_identity
@@ -78,7 +78,7 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise SourceFormatError(path.name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
+        raise not_utf8(path.name, data, e.start) from None
     if not text.strip():
         raise SourceFormatError(path.name, "$", f"expected a JSON document, got {blank(len(data))}")
     return parse_json_text(path.name, text, data=data)

@@ -24,7 +24,7 @@ from typing import Any
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
 from himga.jsonio.reader import parse_json_text
-from himga.jsonio._sniff import blank, json_lines_by_content, not_json
+from himga.jsonio._sniff import blank, json_lines_by_content, not_json, not_utf8
 
 __all__ = ["MAX_LINE_BYTES", "STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines", "read_records"]
 
@@ -185,7 +185,7 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise SourceFormatError(name, "$", f"expected UTF-8 text, got invalid byte at offset {e.start}") from None
+        raise not_utf8(name, data, e.start) from None
     if not text.strip():
         raise SourceFormatError(name, "$", f"expected a JSON array or JSON Lines ({what}), got {blank(len(data))}")
     value = parse_json_text(name, text, data=data.removeprefix(b"\xef\xbb\xbf"))
