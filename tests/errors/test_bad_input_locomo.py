@@ -123,9 +123,9 @@ CASES = [
     ("sample_id twice", GOOD.replace(b'"sample_id": "conv-x"', b'"sample_id": "conv-x", "sample_id": "conv-y"'), f"{FILE}: $[0].sample_id: {DUPLICATE.format('sample_id')}"),
     # NaN / Infinity literals
     ("NUL byte in a string", GOOD.replace(b"hello 1", b"hel\x00lo"), f"{FILE}: $: invalid JSON at line 1 column 195: control character '\\x00' unescaped in a string"),
-    ("NaN literal", GOOD.replace(b'"answer": 2023', b'"answer": NaN'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal NaN"),
-    ("Infinity literal", GOOD.replace(b'"answer": 2023', b'"answer": Infinity'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal Infinity"),
-    ("-Infinity literal", GOOD.replace(b'"category": 2', b'"category": -Infinity'), f"{FILE}: $: expected standard JSON, got non-standard JSON literal -Infinity"),
+    ("NaN literal", GOOD.replace(b'"answer": 2023', b'"answer": NaN'), f"{FILE}: $[0].qa[0].answer: expected standard JSON, got non-standard JSON literal NaN"),
+    ("Infinity literal", GOOD.replace(b'"answer": 2023', b'"answer": Infinity'), f"{FILE}: $[0].qa[0].answer: expected standard JSON, got non-standard JSON literal Infinity"),
+    ("-Infinity literal", GOOD.replace(b'"category": 2', b'"category": -Infinity'), f"{FILE}: $[0].qa[0].category: expected standard JSON, got non-standard JSON literal -Infinity"),
 ]
 
 # (case id, bad file bytes, expected start of the message)

@@ -41,6 +41,10 @@ from himga.jsonio._identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
 
+class _Literal(str):
+    """A ``NaN``/``Infinity`` literal kept by a second parse, to find its JSON path."""
+
+
 def reject_constant(name: str) -> Any:
     """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
     raise ValueError(f"non-standard JSON literal {name}")
@@ -127,8 +131,10 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
             raise SourceFormatError(name, where, f"invalid JSON at {position}: Extra data (bytes after the complete "
                                                  f"{'document' if where == '$' else 'value'})") from None
         raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
-    except ValueError as e:  # from reject_constant
-        raise SourceFormatError(name, where, f"expected standard JSON, got {e}") from None
+    except ValueError as e:  # from reject_constant; a whole document is parsed again, the literal kept, to name its path
+        found = walk(json.loads(text, parse_constant=_Literal), where) if where == "$" else ()
+        at = next((at for at, item in found if type(item) is _Literal), where)
+        raise SourceFormatError(name, at, f"expected standard JSON, got {e}") from None
     except RecursionError:
         raise SourceFormatError(name, where, "invalid JSON: nested too deeply") from None
     if overflow:
