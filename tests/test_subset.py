@@ -129,6 +129,13 @@ def test_load_restricted_to_an_ids_file(shared_data, tmp_path):
     assert list(lazy) == samples and lazy[1:3][0] == samples[1]
 
 
+def test_exclude_category_on_a_benchmark_without_categories_says_so(shared_data, tmp_path):
+    with pytest.raises(ConfigurationError) as info:
+        subset("longmemeval", 10, 0, config="oracle", data_dir=shared_data / ORACLE_SAMPLE, cache_dir=tmp_path, exclude_category=[5])
+    assert str(info.value) == ("--exclude-category: these QA pairs have no category (LoCoMo's family does); "
+                               "leave question types out with --exclude-type")
+
+
 def test_load_longmemeval_restricted(shared_data, tmp_path):
     ids = tmp_path / "ids.txt"
     ids.write_text("gpt4_78cf46a3\n\n 7e974930 \n")  # file order wins

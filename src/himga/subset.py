@@ -88,6 +88,9 @@ def exclude(items: Sequence[Item], *, categories: Iterable[int] = (), types: Ite
         ConfigurationError: a category or type no item has (a misspelling leaves nothing out), or nothing left.
     """
     categories, types = set(categories), set(types)
+    if categories and {i.category for i in items} == {None}:  # LongMemEval, BEAM: question types, no category
+        raise ConfigurationError("--exclude-category: these QA pairs have no category (LoCoMo's family does); "
+                                 "leave question types out with --exclude-type")
     if unknown := sorted(categories - {i.category for i in items}):
         raise ConfigurationError(f"--exclude-category: no QA pair has category {', '.join(map(str, unknown))}")
     if unknown := sorted(types - {i.question_type for i in items}):
