@@ -40,3 +40,28 @@ def test_sigterm_during_a_build_leaves_nothing(tmp_path):
     out, err = run.communicate(timeout=120)
     assert (run.returncode, err) == (143, "himga: terminated\n")
     assert not list(cache.rglob("*.incomplete")) and not list(cache.rglob("dataset_info.json"))
+
+
+# A command whose library swallows the KeyboardInterrupt (fsspec's AbstractFileSystem.exists has a bare except), then
+# fails: the error is the interruption's doing, so the command says it was interrupted.
+_SWALLOWED = """
+import os, signal, sys, time
+from himga import cli
+def command(args):
+    try:
+        os.kill(os.getpid(), signal.{signal})
+        time.sleep(5)
+    except:  # noqa: E722 (as the library does)
+        pass
+    raise FileNotFoundError("Unable to find 'there.json'")
+sys.exit(cli._run_command(command, None))
+"""
+
+
+def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interruption():
+    for name, status, said in (("SIGINT", 130, "himga: interrupted\n"), ("SIGTERM", 143, "himga: terminated\n")):
+        done = subprocess.run([sys.executable, "-c", _SWALLOWED.format(signal=name)], capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stderr) == (status, said), name
+    no_signal = _SWALLOWED.replace("os.kill(os.getpid(), signal.{signal})", "pass")
+    done = subprocess.run([sys.executable, "-c", no_signal], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (2, "himga: error: Unable to find 'there.json'\n")

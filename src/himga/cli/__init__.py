@@ -212,21 +212,34 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread: whatever cleans up after Ctrl-C cleans up after it."""
 
 
-def _terminate(signum, frame):
-    raise _Terminated
-
-
 @contextlib.contextmanager
-def _sigterm_unwinds():
-    """While the block runs (in the main thread), SIGTERM raises :class:`_Terminated` instead of killing the process."""
+def _signals_unwind(received: list[int]):
+    """While the block runs (in the main thread), SIGTERM raises :class:`_Terminated` instead of killing the process,
+    and SIGINT raises ``KeyboardInterrupt`` as Python's own handler does (unless SIGINT is ignored); each signal is
+    appended to ``received``, so that an error raised after one is reported as the interruption: a library that
+    swallows the ``KeyboardInterrupt`` (fsspec's ``AbstractFileSystem.exists`` has a bare ``except``, so ``datasets``
+    then says "Unable to find" a file that is there) would otherwise turn Ctrl-C into a wrong error."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _terminate)
+
+    def on_signal(signum, frame):
+        received.append(signum)
+        raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    signals = [signal.SIGTERM] + ([signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler else [])
+    previous = {signum: signal.signal(signum, on_signal) for signum in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _interrupted(signum: int) -> int:
+    """Say the command was interrupted (one line) and return the shell's status for ``signum``."""
+    print(f"himga: {'terminated' if signum == signal.SIGTERM else 'interrupted'}", file=sys.stderr)
+    return 128 + signum
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,17 +249,24 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(0)
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(_command(argv)).parse_args(argv)
+    return _run_command(args.func, args)
+
+
+def _run_command(func, args: argparse.Namespace) -> int:
+    """Run a command's function; bad input, an offline source, an unwritable output, Ctrl-C or SIGTERM end it with
+    one line on standard error and the exit status (2; 130 or 143), never a traceback."""
+    received: list[int] = []
     try:
-        with _sigterm_unwinds():
-            return args.func(args)
+        with _signals_unwind(received):
+            return func(args)
     except (HimgaError, OSError) as e:  # bad input, offline, unwritable output: one line, no traceback
+        if received:  # the error came after Ctrl-C or SIGTERM, whose KeyboardInterrupt a library swallowed
+            return _interrupted(received[0])
         if isinstance(e, BrokenPipeError):  # `himga ... | head`: the reader left; not an error
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
             return 0
         print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: one line, the shell's status for the signal; builds cache nothing
-        terminated = isinstance(e, _Terminated)
-        print(f"himga: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
-        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+        return _interrupted(signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT)
 
