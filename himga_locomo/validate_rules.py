@@ -74,8 +74,8 @@ def blank_findings(sample) -> Iterator[Finding]:
             if not message.content.strip():
                 yield Finding("blank_text", sample.sample_id, f"turn {message.turn_id}", f"text {message.content!r}")
     for qa in sample.qa_pairs:
-        for field in ("question", "answer"):
-            if isinstance(value := getattr(qa, field), str) and not value.strip():
+        for field, value in (("question", qa.question), ("answer", qa.answer)):  # both always str (QAPair)
+            if not value.strip():
                 yield Finding("blank_text", sample.sample_id, f"QA {qa.question_id}", f"{field} {value!r}")
 
 

@@ -202,9 +202,11 @@ def type_name(value: object) -> str:
 
 def value_shown(value: object) -> str:
     """What an "expected X, got Y" message says of a JSON scalar that is not the integer expected: an integer as
-    itself (``7``), a string or another number with its type (``number 2.0``, ``string '2'``, cut after 40
-    characters), anything else by its JSON type name (:func:`type_name`: ``boolean``, ``null``, ``array``)."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    itself (``7``), a boolean, a string or another number with its type (``boolean true``, ``number 2.0``, ``string
+    '2'``, cut after 40 characters), anything else by its JSON type name (:func:`type_name`: ``null``, ``array``)."""
+    if isinstance(value, bool):
+        return f"boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
         return str(value)
     if isinstance(value, (float, str)):
         text = repr(value)

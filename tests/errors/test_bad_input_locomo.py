@@ -107,7 +107,7 @@ CASES = [
     ("category -1", _mutated(_set("qa", 0, "category", -1)), f"{FILE}: $[1].qa[0].category: expected 1-5, got -1"),
     ("category as string", _mutated(_set("qa", 0, "category", "2")), f"{FILE}: $[1].qa[0].category: expected 1-5, got string '2'"),
     ("category as float", _mutated(_set("qa", 0, "category", 2.0)), f"{FILE}: $[1].qa[0].category: expected 1-5, got number 2.0"),
-    ("category as boolean", _mutated(_set("qa", 0, "category", True)), f"{FILE}: $[1].qa[0].category: expected 1-5, got boolean"),
+    ("category as boolean", _mutated(_set("qa", 0, "category", True)), f"{FILE}: $[1].qa[0].category: expected 1-5, got boolean true"),
     ("category null", _mutated(_set("qa", 0, "category", None)), f"{FILE}: $[1].qa[0].category: expected 1-5, got null"),
     # session_N with a non-integer N
     ("session_x", _mutated(_set("conversation", "session_x", [])), f"{FILE}: $[1].conversation.session_x: expected a key session_N or session_N_date_time with integer N >= 1"),

@@ -71,9 +71,9 @@ def _import_nodes(source: bytes) -> list[ast.stmt]:
     except SyntaxError:
         pass
     nodes = []
-    for match in _IMPORT.finditer(source):
+    for match in matches:
         try:
-            nodes += ast.parse(match.group(1)).body
+            nodes += ast.parse(match).body
         except SyntaxError:
             continue
     return nodes

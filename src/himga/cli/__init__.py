@@ -217,8 +217,9 @@ def _signals_unwind(received: list[int]):
     """While the block runs (in the main thread), SIGTERM raises :class:`_Terminated` instead of killing the process,
     and SIGINT raises ``KeyboardInterrupt`` as Python's own handler does (unless SIGINT is ignored); each signal is
     appended to ``received``, so that an error raised after one is reported as the interruption: a library that
-    swallows the ``KeyboardInterrupt`` (fsspec's ``AbstractFileSystem.exists`` has a bare ``except``, so ``datasets``
-    then says "Unable to find" a file that is there) would otherwise turn Ctrl-C into a wrong error."""
+    swallows the ``KeyboardInterrupt`` (fsspec's ``AbstractFileSystem.exists``, ``fsspec/spec.py`` in 2026.9.0, has a
+    bare ``except``, so ``datasets`` then says "Unable to find" a file that is there) would otherwise turn Ctrl-C into
+    a wrong error."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
