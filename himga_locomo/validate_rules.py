@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
-from himga.finding import Finding
+from himga.finding import Finding, blank_turns
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
 __all__ = ["DATE_KINDS", "EVIDENCE_KINDS", "KINDS", "blank_findings", "date_findings", "evidence_findings", "findings"]
@@ -69,10 +69,8 @@ def findings(sample) -> Iterator[Finding]:
 def blank_findings(sample) -> Iterator[Finding]:
     """``blank_text``: each QA pair whose question or gold answer, and each turn whose text, is empty or whitespace
     only, in source order (turns first)."""
-    for session in sample.sessions:
-        for message in session.messages:
-            if not message.content.strip():
-                yield Finding("blank_text", sample.sample_id, f"turn {message.turn_id}", f"text {message.content!r}")
+    for _, _, message in blank_turns(sample):
+        yield Finding("blank_text", sample.sample_id, f"turn {message.turn_id}", f"text {message.content!r}")
     for qa in sample.qa_pairs:
         for field, value in (("question", qa.question), ("answer", qa.answer)):  # both always str (QAPair)
             if not value.strip():

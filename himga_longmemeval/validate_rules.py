@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
-from himga.finding import Finding
+from himga.finding import Finding, blank_turns
 from himga_longmemeval.records import unknown_types
 
 __all__ = ["KINDS", "findings"]
@@ -80,11 +80,11 @@ def findings(sample) -> Iterator[Finding]:
     for session_id, n in Counter(s.session_id for s in sample.sessions).items():
         if n > 1:
             yield Finding("duplicate_session_id", sid, f"session {session_id}", f"{n} times")
+    for i, j, message in blank_turns(sample):
+        yield Finding("blank_turn", sid, f"session {sample.sessions[i].session_id} turn {j}",
+                      f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}")
     for i, session in enumerate(sample.sessions):
         for j, message in enumerate(session.messages):
-            if not message.content.strip():
-                yield Finding("blank_turn", sid, f"session {session.session_id} turn {j}",
-                              f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}")
             if message.role not in _ROLES:  # kept as given: a memory system reads it as the source says
                 yield Finding("unknown_role", sid, f"session {session.session_id} turn {j}",
                               f"haystack_sessions[{i}][{j}].role {message.role!r}")
