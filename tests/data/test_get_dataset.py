@@ -168,7 +168,7 @@ def test_the_pinned_file_in_the_cache_is_used_offline_and_hashed_once(monkeypatc
     cached = _pinned_in_cache(shared_data)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     hashed = []
-    monkeypatch.setattr("himga.sources._remote.sha256_of", lambda path: hashed.append(path) or PIN.sha256)
+    monkeypatch.setattr("himga.sources._verified.sha256_of", lambda path: hashed.append(path) or PIN.sha256)
     for _ in range(2):
         assert len(load_dataset("locomo", cache_dir=tmp_path / "c")) == 10
     assert hashed == [cached]  # the second load finds the check's record

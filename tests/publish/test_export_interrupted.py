@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 import pytest
 from realdata import SHARED_DATA
 
-import himga.publish._export
+import himga.publish._export_folder
 from himga.publish import export
 
 SAMPLE = SHARED_DATA / "longmemeval" / "longmemeval_oracle_sample.json"  # 97 questions
@@ -151,7 +151,7 @@ def test_interrupted_commit_never_mixes_card_and_data(fresh, tmp_path, monkeypat
             return real_replace(src, dst)
 
         with monkeypatch.context() as m:
-            m.setattr(himga.publish._export.os, "replace", replace)
+            m.setattr(himga.publish._export_folder.os, "replace", replace)
             with pytest.raises(Interrupt):
                 export("longmemeval", out, CONFIGS, data_dir=SAMPLE, **SMALL)
         card = (out / "README.md").read_bytes()

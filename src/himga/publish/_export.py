@@ -38,7 +38,6 @@ import hashlib
 import json
 import logging
 import math
-import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -47,7 +46,6 @@ from pathlib import Path
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datasets.info import DatasetInfosDict
 from filelock import FileLock
 
 from himga.catalog import Benchmark, benchmark
@@ -55,9 +53,10 @@ from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError
 from himga.publish._card import SPLIT, SplitSize, render_card
 from himga.publish._export_configs import VIEWS, export_configs, export_name, gold_options, gold_record, view_name
+from himga.publish._export_folder import commit, kept_configs
 from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
-                                       checked_export, exported_configs, shard_metadata)
-from himga.publish._source_labels import SourceFile, checked_sources, select_configs
+                                       checked_export, exported_configs)
+from himga.publish._source_labels import checked_sources, select_configs
 from himga.runs import check_outputs, source_inputs
 from himga.sources import cache_root
 
@@ -140,49 +139,6 @@ def _check_decodes(batch, ds) -> None:
         from himga.cache import undecodable
 
         raise undecodable(Path(ds.cache_files[0]["filename"]).parent, e) from None
-
-
-def _kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile], dict]]:
-    """The configs of an earlier export in ``out`` that stay on the new card: size, sources and gold of each.
-
-    A config stays if the existing card lists it and its shards record (in their metadata) that they
-    are this dataset's and this config's, with their source files; others are left off the new card.
-    Shards without a gold record (exports before gold variants) hold the default gold.
-    """
-    previous = DatasetInfosDict.from_directory(str(out)) if (out / "README.md").is_file() else {}
-    kept = {}
-    for config in [c.name for c in export_configs(entry)]:
-        shards = sorted((out / "data" / config).glob(f"{SPLIT}-*.parquet"))
-        if config in replaced or not shards:
-            continue
-        meta = shard_metadata(shards[0])
-        if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (entry.name, config):
-            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", entry.name, shards[0].parent)
-            continue
-        split = previous[config].splits.get(SPLIT) if previous[config].splits else None
-        size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
-        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]], meta.get("gold") or {"variant": entry.default_gold})
-    return kept
-
-
-def _commit(out: Path, staging: Path, configs: list[str]) -> None:
-    """Move the staged card and ``data/<config>`` folders into ``out``, in the order the module doc gives."""
-    data, old = out / "data", staging / ".replaced"
-    data.mkdir(parents=True, exist_ok=True)
-    old.mkdir()
-    moved = []
-    try:
-        for config in configs:
-            if (data / config).exists():
-                os.replace(data / config, old / config)
-                moved.append(config)
-        os.replace(staging / "README.md", out / "README.md")
-    except BaseException:  # card not replaced: put the previous export back as it was
-        for config in moved:
-            os.replace(old / config, data / config)
-        raise
-    for config in configs:
-        os.replace(staging / config, data / config)
 
 
 def _view_rows(path: str):
@@ -316,7 +272,7 @@ def export(
                 metadata = {"dataset": name, "config": target, **variant, "sources": [s.to_dict() for s in sources[target]]}
                 written[target] = _write_config(ds, staging / target, row_group_bytes, shard_bytes, metadata, num_shards)
                 logger.info("%s/%s: %d rows staged in %s", name, target, ds.num_rows, staging)
-            kept = _kept_configs(entry, out, wanted)
+            kept = kept_configs(entry, out, wanted)
             order = [c.name for c in export_configs(entry)]
             sizes = {c: written[c] if c in written else kept[c][0] for c in order if c in written or c in kept}
             sources.update({c: kept[c][1] for c in kept})
@@ -326,7 +282,7 @@ def export(
                     raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
                 sizes, sources, golds = dict.fromkeys(all_configs(entry)), None, None
             (staging / "README.md").write_text(render_card(entry, sizes, sources, golds), encoding="utf-8")
-            _commit(out, staging, wanted)
+            commit(out, staging, wanted)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return sizes

@@ -22,8 +22,9 @@ from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_file
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
 from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._pin import RemoteFile, listing_sha256
-from himga.sources._remote import (cache_root, check_cached, dataset_folder, datasets_root, download, get_dataset, pinned_files,
-                                   pinned_source, sha256_of, where_to_put)
+from himga.sources._remote import (cache_root, dataset_folder, datasets_root, download, get_dataset, pinned_files,
+                                   pinned_source, where_to_put)
+from himga.sources._verified import check_cached, sha256_of
 
 __all__ = [
     "OFFLINE_SWITCHES",

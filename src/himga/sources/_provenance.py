@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from himga.sources import _remote
+from himga.sources import _remote, _verified
 from himga.sources._content import content_sha256, first_difference
 from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
@@ -105,7 +105,7 @@ def file_sha256(path: str | Path) -> str:
     """
     key = _stat_key(Path(path))
     if key not in _SHA256_SEEN:
-        _SHA256_SEEN[key] = _remote.sha256_of(path)
+        _SHA256_SEEN[key] = _verified.sha256_of(path)
     return _SHA256_SEEN[key]
 
 

@@ -1,11 +1,9 @@
 """Pinned remote files and the folders they are found in: :func:`get_dataset`, verified downloads (the pin itself,
-:class:`~himga.sources._pin.RemoteFile`, is :mod:`himga.sources._pin`)."""
+:class:`~himga.sources._pin.RemoteFile`, is :mod:`himga.sources._pin`; a cached file's check, :mod:`himga.sources._verified`)."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import logging
 import os
 import tempfile
@@ -15,19 +13,10 @@ from himga.entry import entry_named, entry_names
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 from himga.sources._offline import offline_switch
 from himga.sources._pin import RemoteFile
+from himga.sources._verified import check_cached, record_verified, sha256_of
 
-__all__ = [
-    "pinned_files",
-    "cache_root",
-    "check_cached",
-    "dataset_folder",
-    "datasets_root",
-    "download",
-    "get_dataset",
-    "pinned_source",
-    "sha256_of",
-    "where_to_put",
-]
+__all__ = ["cache_root", "dataset_folder", "datasets_root", "download", "get_dataset", "pinned_files", "pinned_source",
+           "where_to_put"]
 
 def datasets_root() -> Path | None:
     """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset or empty (``HIMGA_DATASETS_ROOT=`` is unset)."""
@@ -50,19 +39,6 @@ def cache_root() -> Path:
         raise ConfigurationError(f"the download cache {str(root)!r} (HIMGA_CACHE){where} is {path_kind(blocker)}, not a folder: "
                                  "point HIMGA_CACHE at a folder")
     return root
-
-
-def sha256_of(path: str | Path, chunk_size: int = 1 << 20) -> str:
-    """Hex sha256 of a file, read in 1 MiB chunks (always reads the file; see :func:`file_sha256`).
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(chunk_size):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def where_to_put(remote: RemoteFile, folder: Path) -> str:
@@ -130,7 +106,7 @@ def download(remote: RemoteFile, folder: Path) -> Path:
         if remote.sha256 is not None and (actual := sha256_of(tmp)) != remote.sha256:
             raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
         os.replace(tmp, target)
-        _record_verified(remote, target)
+        record_verified(remote, target)
     except ChecksumError:
         raise
     except Exception as e:  # network failures of every kind
@@ -157,7 +133,7 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
         raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
     target = folder / remote.filename
     os.replace(path, target)
-    _record_verified(remote, target)
+    record_verified(remote, target)
     return target
 
 
@@ -216,56 +192,6 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
         else:
             download(remote, folder)
     return folder
-
-
-def _verified_record(path: Path) -> Path:
-    return path.with_name(f".{path.name}.verified.json")
-
-
-def check_cached(remote: RemoteFile, path: Path) -> None:
-    """Refuse a file in the download cache that is not ``remote``'s pinned file (size, then sha256).
-
-    A file in ``$HIMGA_CACHE/<name>/`` is the pin or it is not used: a copy put there by hand (another
-    release, a sample, an edited file) would otherwise be served as the pinned config. The sha256 is
-    computed once per file: a record beside it (``.<file>.verified.json``, holding the file's identity of
-    :func:`himga.sources._checks.file_identity`) skips the hash while the file is unchanged, and any write,
-    rename or ``touch`` changes that identity. A pin without a sha256 (LongMemEval ``m_original``) cannot be
-    checked; its file is used as it is.
-
-    Raises:
-        ChecksumError: the size or sha256 differs from the pin's; names the file, the pin, and what to do.
-    """
-    if remote.sha256 is None:
-        return
-    from himga.jsonio import file_identity
-
-    identity = list(file_identity(path.stat()))
-    record = _verified_record(path)
-    with contextlib.suppress(OSError, ValueError):
-        if json.loads(record.read_text(encoding="utf-8")) == {"identity": identity, "sha256": remote.sha256}:
-            return
-    size = path.stat().st_size
-    actual = None if remote.size is not None and size != remote.size else sha256_of(path)
-    if actual != remote.sha256:
-        got = f"{size:,} bytes" if actual is None else f"sha256 {actual}"
-        expected = f"{remote.size:,} bytes" if actual is None else f"sha256 {remote.sha256}"
-        folder = path.parents[len(Path(remote.local_path).parts) - 1]  # the dataset's folder of the download cache
-        raise ChecksumError(
-            f"{remote.local_path} in the download cache {folder}/ is not the pinned file {remote.origin} {remote.repo_path} "
-            f"(expected {expected}, got {got}): delete it to download the pinned file again, or read your copy "
-            f"with --data-dir / data_dir= (or from <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
-    _record_verified(remote, path)
-
-
-def _record_verified(remote: RemoteFile, path: Path) -> None:
-    """Write the record of :func:`check_cached` for ``path``, whose sha256 was just found to be the pin's."""
-    if remote.sha256 is None:
-        return
-    from himga.jsonio import file_identity
-
-    with contextlib.suppress(OSError):  # a read-only cache: checked again next time
-        record = {"identity": list(file_identity(path.stat())), "sha256": remote.sha256}
-        _verified_record(path).write_text(json.dumps(record), encoding="utf-8")
 
 
 def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -> Path:
