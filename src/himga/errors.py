@@ -29,6 +29,7 @@ __all__ = [
     "UploadError",
     "redacted",
     "shown",
+    "counted",
     "type_name",
     "value_shown",
 ]
@@ -198,6 +199,12 @@ def type_name(value: object) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` in agreement, as messages and summaries write counts: ``1 question``, ``2 questions``,
+    ``1,000 records`` (``plural``: when it is not ``noun + "s"``, e.g. ``counted(2, "query", "queries")``)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def value_shown(value: object) -> str:

@@ -92,7 +92,7 @@ def test_the_printed_paths_are_joined_once(src, tmp_path, capsys):
     out = f"{tmp_path}/q/"
     assert main(["qrels", "locomo", out, "--data-dir", str(src), "--cache-dir", str(tmp_path / "c")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == f"  {tmp_path}/q/queries.tsv: 1 lines"
+    assert lines[1] == f"  {tmp_path}/q/queries.tsv: 1 line"
     assert "//" not in "\n".join(lines)
 
 
@@ -168,3 +168,26 @@ def test_check_outputs_api(tmp_path):
     with pytest.raises(ConfigurationError, match="is the source folder"):
         check_outputs({"out_dir": src}, {"source": src}, folders={"out_dir"})
     check_outputs({"out_dir": tmp_path / "new" / "deeper"}, {"source": src}, folders={"out_dir"})  # made on write
+
+
+def test_a_device_or_a_pipe_is_written_into_never_replaced(src, tmp_path, capsys):
+    """An output that is a device (here a link to /dev/null) or a named pipe gets the text; a rename over it would put
+    a regular file in its place (run as root, over /dev/null itself)."""
+    import stat
+    import threading
+
+    from himga.runs import write_text
+
+    null = tmp_path / "null"
+    null.symlink_to(os.devnull)
+    assert main(["subset", "locomo", str(null), "--n", "1", "--seed", "0", "--data-dir", str(src),
+                 "--cache-dir", str(tmp_path / "c")]) == 0
+    assert null.is_symlink() and stat.S_ISCHR(os.stat(null).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "lc", "null"]  # no .null.tmp left beside it
+    pipe, got = tmp_path / "pipe", []
+    os.mkfifo(pipe)
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text(encoding="utf-8")))
+    reader.start()
+    write_text(pipe, "conv-26:0\n")
+    reader.join(timeout=30)
+    assert got == ["conv-26:0\n"] and stat.S_ISFIFO(os.stat(pipe).st_mode)

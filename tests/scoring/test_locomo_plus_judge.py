@@ -90,7 +90,7 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     capsys.readouterr()
     assert main([*base, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "locomo_plus: 2387 questions scored"
+    assert out.splitlines()[0] == "locomo_plus: 2,387 questions scored"
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert round(report["overall"]["mean"], 4) == OFFICIAL["summary"]["overall_avg"]
     assert report["run"]["judge"]["templates_sha256"] == LOCOMO_PLUS_JUDGE["templates_sha256"]

@@ -10,7 +10,7 @@ from himga.cli import main
 from himga.errors import SourceFormatError
 from himga.scoring import format_table, score_records, score_samples
 
-GOLD_TABLE_HEAD = ["locomo: 1986 questions scored", "                                 n     mean  95% interval",
+GOLD_TABLE_HEAD = ["locomo: 1,986 questions scored", "                                 n     mean  95% interval",
                    "single_hop                     841   1.0000  [0.9955, 1.0000] wilson"]
 EXAMPLE = ('expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
            '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)')
@@ -112,7 +112,7 @@ def test_a_question_type_copied_as_the_source_spells_it_is_the_gold(longmemeval_
 def test_two_records_for_one_question_and_missing_answers(loop_records, locomo_samples):
     with pytest.raises(SourceFormatError) as e:
         score_records("locomo", locomo_samples, [*loop_records, loop_records[0]])
-    assert str(e.value) == "records: $: 1 questions answered twice: conv-26:0 ($[0], $[1986])"
+    assert str(e.value) == "records: $: 1 question answered twice: conv-26:0 ($[0], $[1986])"
     with pytest.raises(SourceFormatError) as e:
         score_records("locomo", locomo_samples, [{"sample_id": "conv-26", "question_id": "0"}])
     assert str(e.value) == "records: $[0]: no 'hypothesis' or 'response' (the system's answer)"

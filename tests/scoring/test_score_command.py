@@ -32,7 +32,7 @@ def test_locomo_gold_table_and_report(locomo_gold, shared_data, tmp_path, capsys
     args = ["score", "locomo", str(locomo_gold), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
     assert main([*args, "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "locomo: 1986 questions scored"
+    assert lines[0] == "locomo: 1,986 questions scored"
     assert lines[2:9] == [
         "single_hop                     841   1.0000  [0.9955, 1.0000] wilson",
         "multi_hop                      282   1.0000  [0.9866, 1.0000] wilson",
@@ -63,7 +63,7 @@ def test_locomo_missing_ids_are_an_error_unless_partial(locomo_gold, shared_data
     assert capsys.readouterr().err == ("himga: error: part.jsonl: $: 3 of 1986 question ids missing (--partial scores the "
                                        "given ones): conv-26:0, conv-26:1, conv-26:2\n")
     assert main([*args, "--partial"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "locomo: 1983 questions scored, 3 missing"
+    assert capsys.readouterr().out.splitlines()[0] == "locomo: 1,983 questions scored, 3 missing"
 
 
 def test_locomo_non_string_hypothesis_names_its_line(shared_data, tmp_path, capsys):

@@ -105,7 +105,7 @@ def test_nothing_to_score_is_an_error(gold, shared_data, tmp_path, capsys):  # D
     other = tmp_path / "other.jsonl"
     other.write_text('{"question_id": "conv-30:0", "hypothesis": "x"}\n')
     assert main(_args(other, shared_data, tmp_path, "--ids", str(ids), "--partial")) == 2
-    assert capsys.readouterr().err == "himga: error: other.jsonl: $: nothing to score: none of the 1 questions has a hypothesis\n"
+    assert capsys.readouterr().err == "himga: error: other.jsonl: $: nothing to score: none of the 1 question has a hypothesis\n"
 
 
 def test_the_table_says_where_the_source_came_from(gold, shared_data, tmp_path, capsys):  # D7

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from himga.catalog import benchmark
 from himga.cli._args import DATASETS, options as _options
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, counted
 
 __all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
            "cmd_verify"]
@@ -139,7 +139,7 @@ def cmd_qrels(args: argparse.Namespace) -> int:
     print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
     out = Path(args.out_dir)
     for name, lines in summary.lines.items():
-        print(f"  {out / name}: {lines} lines")
+        print(f"  {out / name}: {counted(lines, 'line')}")
     gold = json.loads((out / "identity.json").read_text(encoding="utf-8"))["gold"]
     errata = f" ({gold['errata']}, sha256 {gold['errata_sha256']})" if gold["errata"] else ""
     print(f"  {out / 'identity.json'}: gold {gold['variant']}{errata}")

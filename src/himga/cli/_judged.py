@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from himga.catalog import CATALOG
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.errors import ConfigurationError, SourceFormatError, counted
 
 __all__ = ["add_judge_args", "run_judged"]
 
@@ -154,8 +154,8 @@ def run_judged(args: argparse.Namespace) -> int:
         requests = judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
         write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests))
         counts = ", ".join(f"{j.name} {sum(r['judge'] == j.name for r in requests)}" for j in judges)
-        print(f"wrote {len(requests)} judge requests ({counts}) to {args.prompts}"
-              + (f" ({len(missing)} questions missing)" if missing else "") + f"; send them with: himga judge {args.prompts} --out REPLIES.jsonl")
+        print(f"wrote {counted(len(requests), 'judge request')} ({counts}) to {args.prompts}"
+              + (f" ({counted(len(missing), 'question')} missing)" if missing else "") + f"; send them with: himga judge {args.prompts} --out REPLIES.jsonl")
         if not args.labels:
             return 0
     verdicts = read_verdicts(args.labels, {j.name: j for j in judges}, every)

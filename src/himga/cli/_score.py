@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, counted
 
 __all__ = ["add_arguments", "run"]
 
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                                 ensure_ascii=False)
                      for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
-        print(f"wrote {len(lines)} judge requests to {args.prompts}" + (f" ({len(missing)} questions missing)" if missing else "")
+        print(f"wrote {counted(len(lines), 'judge request')} to {args.prompts}" + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
               + (f" (judge variant {variant})" if several else ""))
         if (note := entry.note(config)) and not args.labels:
             print(f"note: {note}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterable, Mapping, Set
 from pathlib import Path
 from typing import Any
@@ -59,8 +58,8 @@ def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himg
     for qid, docs in rankings.items():
         trec_id(qid, "query id")
         lines += [f"{qid} Q0 {trec_id(d, 'document id')} {r} {score!r} {tag}\n" for r, (d, score) in enumerate(_ranked(qid, docs), 1)]
+    from himga.runs import write_text
+
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    os.replace(tmp, path)
+    write_text(path, "".join(lines))
     return path

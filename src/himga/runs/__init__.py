@@ -6,7 +6,7 @@ The modules behind this face are private.
 """
 
 from himga.runs._identity import GoldIdentity, fingerprint, gold_identity, run_identity, source_hashes
-from himga.runs._outputs import check_outputs, source_inputs, write_text
+from himga.runs._outputs import check_outputs, output_file, source_inputs, write_text
 from himga.runs._record import dumps_report, run_record, source_record
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "dumps_report",
     "fingerprint",
     "gold_identity",
+    "output_file",
     "run_identity",
     "run_record",
     "source_hashes",

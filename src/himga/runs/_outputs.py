@@ -14,21 +14,24 @@ before any work (:func:`check_outputs`), written whole (:func:`write_text`).
 * an output where this user cannot create files (checked with :func:`os.access`, so a long build or scoring
   run never ends in ``Permission denied``).
 
-:func:`write_text` then writes as the other himga writers do (a ``.<name>.tmp`` beside the target, created with the
-process's umask, renamed over the target), so nothing half-written is left and the file gets the usual mode
-(0644 under umask 022).
+:func:`write_text` (:func:`output_file`: the same, streamed) then writes as the other himga writers do (a
+``.<name>.tmp`` beside the target, created with the process's umask, renamed over the target), so nothing
+half-written is left and the file gets the usual mode (0644 under umask 022); a device or a pipe
+(``/dev/null``, ``/dev/stdout``) is written into, never replaced.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Collection, Mapping
+import stat
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from himga.errors import ConfigurationError, shown
 
-__all__ = ["check_outputs", "source_inputs", "write_text"]
+__all__ = ["check_outputs", "output_file", "source_inputs", "write_text"]
 
 
 def _same(a: str | Path, b: str | Path) -> bool:
@@ -151,14 +154,44 @@ def source_inputs(entry: Any, config: str | None, data_dir: str | Path | None) -
     return {"source": Path(data_dir), **files} if data_dir is not None else files
 
 
-def write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` completely or not at all, with the umask's mode (0644 under umask 022)."""
+@contextlib.contextmanager
+def output_file(path: str | Path, *, newline: str = "\n", part: str | None = None) -> Iterator[TextIO]:
+    """Open ``path`` to write UTF-8 text, completely or not at all: into ``.<name>.tmp`` (or ``part``, a name) beside
+    it, created with the umask's mode (0644 under umask 022), renamed over ``path`` when the block ends and removed
+    if it raises.
+
+    A ``path`` that exists and is neither a regular file nor a folder (``/dev/null``, ``/dev/stdout``, a named pipe)
+    is written into as it is: a rename would put a regular file in its place (for root, in place of
+    ``/dev/null`` itself).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp")
+    if _special(target):
+        with open(target, "w", encoding="utf-8", newline=newline) as f:
+            yield f
+        return
+    tmp = target.with_name(part or f".{target.name}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with open(tmp, "w", encoding="utf-8", newline=newline) as f:
+            yield f
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` exists (through links) and is neither a regular file nor a folder: a device, a pipe, a socket."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` completely or not at all (:func:`output_file`)."""
+    with output_file(path) as f:
+        f.write(text)

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from himga.errors import SourceFormatError, type_name
+from himga.errors import SourceFormatError, counted, type_name
 from himga.scoring._predictions import brief
 
 __all__ = ["COPIED_FIELDS", "HYPOTHESIS_KEYS", "RecordIndex", "match_records", "record_index", "records_of", "unmatched_hint"]
@@ -216,13 +216,13 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
     if unmatched and (foreign := _foreign_records(unmatched, index)):
         raise SourceFormatError(file, "$", foreign)
     if unmatched:
-        raise SourceFormatError(file, "$", f"{len(unmatched)} records name no question of the data: {_listing([u for u, _ in unmatched])}; "
+        raise SourceFormatError(file, "$", f"{counted(len(unmatched), 'record')} name{'s' if len(unmatched) == 1 else ''} no question of the data: {_listing([u for u, _ in unmatched])}; "
                                            f"{index.example()}")
     duplicated = [f"{brief(qid)} ({', '.join(ps)})" for qid, ps in places.items() if len(ps) > 1]
     if duplicated:
-        raise SourceFormatError(file, "$", f"{len(duplicated)} questions answered twice: {_listing(duplicated)}")
+        raise SourceFormatError(file, "$", f"{counted(len(duplicated), 'question')} answered twice: {_listing(duplicated)}")
     if differ:
-        raise SourceFormatError(file, "$", f"{len(differ)} copied fields differ from the gold (answers to stale or edited "
+        raise SourceFormatError(file, "$", f"{counted(len(differ), 'copied field')} differ{'s' if len(differ) == 1 else ''} from the gold (answers to stale or edited "
                                            "gold, or to gold read with other options than the Samples scored: himga score "
                                            f"reads the default gold, --gold names another): {_listing(differ)}")
     return out, {k: v for k, v in checked.items() if v}
@@ -235,7 +235,7 @@ def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> s
     if not hits:
         return None
     configs = sorted({config for _, (_sample, config) in hits})
-    return (f"{len(hits)} records answer questions of config {', '.join(configs)}, not of the data scored (config "
+    return (f"{counted(len(hits), 'record')} answer{'s' if len(hits) == 1 else ''} questions of config {', '.join(configs)}, not of the data scored (config "
             f"{', '.join(scored)}): {_listing([f'{where} (sample {sample}, config {config})' for where, (sample, config) in hits])}; "
             "the configs hold other samples under the same numbers: score them against their own config (--config / config=)")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from himga.errors import ConfigurationError, SourceFormatError, type_name
+from himga.errors import ConfigurationError, SourceFormatError, counted, type_name
 from himga.data.ids import item_id
 from himga.scoring._scorers import Row, Scorer
 from himga.scoring._intervals import summarize
@@ -137,7 +137,7 @@ def score_questions(dataset: str, questions: Mapping, *, predictions: Mapping[st
         raise ConfigurationError(f"{dataset}: scoring needs {what}")
     missing = check_ids(file, given, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
-        raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has "
+        raise SourceFormatError(file, "$", f"nothing to score: none of the {counted(len(questions), 'question')} has "
                                            f"{'a hypothesis' if bench.score is not None else 'a label'}")
     rows: list[Row] = []
     also: dict[str, tuple[str, ...]] = {}  # the further rows a QA pair counts in (row_key gave several)
@@ -182,7 +182,7 @@ def _cell(summary: dict) -> str:
 
 def format_table(report: dict) -> str:
     """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
-    lines = [f"{report['dataset']}: {report['scored']} questions scored"
+    lines = [f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
              + (f", {len(report['missing'])} missing" if report["missing"] else "")
              + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
              f"{'':<28}{'n':>6}  {'mean':>7}  95% interval"]
@@ -220,7 +220,7 @@ def _score_replies(bench: Scorer, questions: Mapping, predictions: Mapping[str, 
     complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
     missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
-        raise SourceFormatError(file, "$", f"nothing to score: none of the {len(questions):,} questions has every reply")
+        raise SourceFormatError(file, "$", f"nothing to score: none of the {counted(len(questions), 'question')} has every reply")
     rows: list[Row] = []
     details = {}
     for qid, qa in questions.items():

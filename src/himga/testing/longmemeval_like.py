@@ -259,25 +259,22 @@ def write_longmemeval_like(
         ValueError: ``questions < 0`` or ``sessions < 2``.
         OSError: The file cannot be written.
     """
+    from himga.runs import output_file
+
     path = Path(path)
-    part = path.with_name(path.name + ".part")
     n_questions = n_sessions = n_turns = n_abs = 0
-    try:
-        bar = tqdm(total=questions, unit=" questions", desc=f"Writing {path.name}", disable=not progress, file=sys.stderr)
-        with open(part, "w", encoding="utf-8", newline="") as f, bar:
-            f.write("[")
-            for item in iter_questions(questions, sessions, seed=seed):
-                bar.update(1)
-                f.write(", " if n_questions else "")
-                f.write(json.dumps(item, ensure_ascii=False))
-                n_questions += 1
-                n_sessions += len(item["haystack_sessions"])
-                n_turns += sum(map(len, item["haystack_sessions"]))
-                n_abs += item["question_id"].endswith("_abs")
-            f.write("]")
-        os.replace(part, path)
-    finally:
-        part.unlink(missing_ok=True)
+    bar = tqdm(total=questions, unit=" questions", desc=f"Writing {path.name}", disable=not progress, file=sys.stderr)
+    with output_file(path, newline="", part=path.name + ".part") as f, bar:
+        f.write("[")
+        for item in iter_questions(questions, sessions, seed=seed):
+            bar.update(1)
+            f.write(", " if n_questions else "")
+            f.write(json.dumps(item, ensure_ascii=False))
+            n_questions += 1
+            n_sessions += len(item["haystack_sessions"])
+            n_turns += sum(map(len, item["haystack_sessions"]))
+            n_abs += item["question_id"].endswith("_abs")
+        f.write("]")
     return GeneratedFile(path, n_questions, n_sessions, n_turns, n_abs, path.stat().st_size)
 
 
