@@ -167,3 +167,42 @@ def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(beam
     assert {q: s for q, s in scores.items() if ":event_ordering:" in q} == {  # tau_norm, the same in both variants
         "100K-1:event_ordering:0": 0.908248290463863, "100K-1:event_ordering:1": 0.816227766016838,
         "100K-2:event_ordering:0": 0.816227766016838, "100K-2:event_ordering:1": 0.816227766016838}
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    (["--max-retries", "-1"], "--max-retries: expected 0 or more, got -1"),
+    (["--timeout", "nan"], "--timeout: expected a positive number of seconds, got nan"),
+    (["--timeout", "0"], "--timeout: expected a positive number of seconds, got 0.0"),
+    (["--concurrency", "0"], "--concurrency: expected at least 1, got 0"),
+])
+def test_bad_client_options_are_one_line_before_any_request(tmp_path, capsys, option, message):
+    """What the client libraries would raise as a traceback (openai's max_retries, anyio's NaN deadline), or a
+    timeout that fails every request, is refused first, with the option's name."""
+    req = tmp_path / "req.jsonl"
+    req.write_text(json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n")
+    with ChatServer(default="Yes.") as server:
+        assert main([*_args(req, tmp_path / "out.jsonl", server, tmp_path / "c"), *option]) == 2
+        assert server.bodies == []
+    assert capsys.readouterr().err == f"himga: error: {message}\n"
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_replies_cache_that_cannot_be_a_folder_is_one_line(tmp_path, capsys, monkeypatch):
+    req = tmp_path / "req.jsonl"
+    req.write_text(json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n")
+    with ChatServer(default="Yes.") as server:
+        assert main(_args(req, tmp_path / "out.jsonl", server, req / "c")) == 2
+        assert capsys.readouterr().err == (f"himga: error: the replies cache {str(req / 'c')!r} (cache_dir= / --cache-dir): "
+                                           f"{str(req)!r} is a regular file, not a folder; point --cache-dir at a folder\n")
+        import sqlite3
+
+        import diskcache
+
+        def refuse(*args, **kwargs):
+            raise sqlite3.OperationalError("unable to open database file")
+
+        monkeypatch.setattr(diskcache, "Cache", refuse)  # as for a folder this user cannot write
+        assert main(_args(req, tmp_path / "out.jsonl", server, tmp_path / "c")) == 2
+        assert capsys.readouterr().err == (f"himga: error: the replies cache {str(tmp_path / 'c')!r} (cache_dir= / --cache-dir) "
+                                           "cannot be opened: unable to open database file\n")
+        assert server.bodies == []

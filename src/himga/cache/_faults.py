@@ -105,11 +105,11 @@ def not_a_folder(root: str | None, given: bool, error: BaseException) -> CacheEr
     above it, is a file (``datasets``' bare ``[Errno 17] File exists`` / ``[Errno 20] Not a directory``)."""
     if not root or "://" in root or os_error(error, {errno.EEXIST, errno.ENOTDIR}) is None:
         return None
+    from himga.sources import folder_blocker, path_kind
+
     path = Path(root)
-    blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
-    if blocker is None:
+    if (blocker := folder_blocker(path)) is None:
         return None
-    from himga.sources import path_kind
 
     variable = ("cache_dir= / --cache-dir" if given else
                 "HF_HOME" if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ else "HF_DATASETS_CACHE")

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from himga.errors import ConfigurationError, MissingDependencyError, redacted
 from himga.judging._requests import JudgeRequest
+from himga.sources import folder_blocker, path_kind
 
 __all__ = ["SendResult", "send_requests"]
 
@@ -63,6 +66,18 @@ def _hide(text: str, secret: str) -> str:
     return redacted(text.replace(secret, "***") if len(secret) >= 4 else text)
 
 
+def _opened(diskcache, folder: str | Path):
+    """The replies cache in ``folder`` (``diskcache``, created if missing). Raises: ConfigurationError."""
+    where = f"the replies cache {str(folder)!r} (cache_dir= / --cache-dir)"
+    if (blocker := folder_blocker(folder)) is not None:
+        at = "it is" if blocker == Path(folder) else f"{str(blocker)!r} is"
+        raise ConfigurationError(f"{where}: {at} {path_kind(blocker)}, not a folder; point --cache-dir at a folder")
+    try:
+        return diskcache.Cache(str(folder))
+    except (OSError, sqlite3.Error) as e:
+        raise ConfigurationError(f"{where} cannot be opened: {e}") from None
+
+
 def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_url: str | None = None,
                   api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8, max_retries: int = 5,
                   timeout: float = 120.0, progress: bool = True) -> SendResult:
@@ -81,16 +96,21 @@ def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_u
 
     Raises:
         MissingDependencyError: ``openai`` or ``diskcache`` is not installed.
-        ConfigurationError: no key and no ``base_url``; ``concurrency`` below 1.
+        ConfigurationError: no key and no ``base_url``; ``concurrency`` below 1, ``max_retries`` below 0, ``timeout``
+            not a positive number; ``cache_dir`` (or a folder above it) not a folder, or no cache can be opened there.
     """
     openai, diskcache = _libraries()
     if concurrency < 1:
         raise ConfigurationError(f"--concurrency: expected at least 1, got {concurrency}")
+    if max_retries < 0:
+        raise ConfigurationError(f"--max-retries: expected 0 or more, got {max_retries}")
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise ConfigurationError(f"--timeout: expected a positive number of seconds, got {timeout}")
     secret = _key(api_key_env, base_url)
     from tqdm.auto import tqdm
 
     result = SendResult()
-    with diskcache.Cache(str(cache_dir)) as cache:
+    with _opened(diskcache, cache_dir) as cache:
         todo = [r for r in requests if r.sha256 not in cache]
         todo = list({r.sha256: r for r in todo}.values())  # the same request twice is sent once
         result.cached = len(requests) - len(todo)

@@ -15,7 +15,7 @@ Whether a local file is byte-identical to a pinned one, or holds the same conten
 answer; :func:`offline_switch` is the one offline decision. The modules behind this face are private.
 """
 
-from himga.sources._checks import (OneFileEach, check_source_kind, named_paths, path_kind, reading_sources, source_path,
+from himga.sources._checks import (OneFileEach, check_source_kind, folder_blocker, named_paths, path_kind, reading_sources, source_path,
                                   unreadable_source)
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
@@ -45,6 +45,7 @@ __all__ = [
     "file_label",
     "file_sha256",
     "first_difference",
+    "folder_blocker",
     "get_dataset",
     "json_files",
     "listing_sha256",

@@ -14,10 +14,17 @@ from typing import Any
 
 from himga.errors import ConfigurationError, HimgaError, SourceFormatError, SourceUnreadableError
 
-__all__ = ["OneFileEach", "check_source_kind", "named_paths", "path_kind", "reading_sources", "source_path", "unreadable_source"]
+__all__ = ["OneFileEach", "check_source_kind", "folder_blocker", "named_paths", "path_kind", "reading_sources", "source_path", "unreadable_source"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def folder_blocker(path: str | Path) -> Path | None:
+    """Why the folder ``path`` cannot be made or used: ``path`` itself, or the nearest folder above it, when it exists
+    and is not a folder (a regular file, ``/dev/null``: say which with :func:`path_kind`); ``None`` otherwise."""
+    path = Path(path)
+    return next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
 
 
 def path_kind(path: str | Path) -> str:

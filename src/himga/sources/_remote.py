@@ -31,9 +31,9 @@ def cache_root() -> Path:
         ConfigurationError: it, or a folder above it, is a file (or anything but a folder).
     """
     root = Path(os.environ.get("HIMGA_CACHE") or "~/.cache/himga").expanduser()
-    blocker = next((p for p in (root, *root.parents) if p.exists() and not p.is_dir()), None)
-    if blocker is not None:
-        from himga.sources._checks import path_kind
+    from himga.sources._checks import folder_blocker, path_kind
+
+    if (blocker := folder_blocker(root)) is not None:
 
         where = "" if blocker == root else f": {str(blocker)!r}"
         raise ConfigurationError(f"the download cache {str(root)!r} (HIMGA_CACHE){where} is {path_kind(blocker)}, not a folder: "
