@@ -25,7 +25,7 @@ from himga.data.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.identifiers import id_problem
 from himga.jsonio import iter_array_items, load_json, raw_text
-from himga.sources import OneFileEach, RemoteFile, pinned_files, source_path, warn_if_modified
+from himga.sources import OneFileEach, RemoteFile, dataset_folder, pinned_files, source_path, warn_if_modified
 from himga_beam import pins
 from himga_beam.layout import chats_of, folder_files, resolve_config, sample_id_of
 from himga_beam.records import batches_to_sessions, questions_to_qa_pairs
@@ -104,11 +104,15 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     """
     if data_dir is None:
         pin = config.remote_file()
-        if not pin.parts:
+        if not pin.parts:  # no pinned files: a copy in the repository's layout under $HIMGA_DATASETS_ROOT/beam/, else none
+            folder = dataset_folder("beam")
+            if folder is not None and (folder / "chats" / config.name).is_dir():
+                return folder_files(config.name, folder)
+            reason = pins.UNCONFIRMED.replace(": ", " (", 1) + ")"
             raise ConfigurationError(
                 f"beam (config {config.name!r}): no pinned source: the {config.name} tier is complete only on the Hugging Face "
-                f"copy {pin.repo}, whose revision is {pins.UNCONFIRMED.removeprefix('not yet confirmed: ')}; put a copy in the "
-                f"repository's layout (chats/{config.name}/<n>/chat.json and probing_questions/probing_questions.json) under "
+                f"copy {pin.repo}, whose revision is {reason}; put a copy in the repository's layout "
+                f"(chats/{config.name}/<n>/chat.json and probing_questions/probing_questions.json) under "
                 "$HIMGA_DATASETS_ROOT/beam/, or pass data_dir= / --data-dir")
         return pinned_files("beam", pin, config=config.name)
     path = source_path("beam", data_dir)

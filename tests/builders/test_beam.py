@@ -166,7 +166,9 @@ def test_the_default_source_is_the_pinned_files_only(shared_data, tmp_path, monk
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     with pytest.raises(ConfigurationError, match=r"^beam \(config '100K'\): 40 of the 40 pinned files of chats/100K are not in "):
         build_files("beam", "100K", None)
-    with pytest.raises(ConfigurationError, match=r"^beam \(config '1M'\): no pinned source: the 1M tier is complete only on "):
+    with pytest.raises(ConfigurationError, match=r"^beam \(config '1M'\): no pinned source: the 1M tier is complete only on the "
+                       r"Hugging Face copy Mohammadta/BEAM, whose revision is not yet confirmed \(the Hugging Face copy could not "
+                       r"be reached from the machines this was written on\); put a copy in the repository's layout "):
         build_files("beam", "1M", None)
 
 
@@ -192,6 +194,17 @@ def test_local_1m_and_10m_copies_build_with_the_files_counts(local_copies, tmp_p
                                                 json.loads((chat.folder / "probing_questions" / "probing_questions.json").read_text()))
     ten_m = load_dataset("beam", data_dir=root / "chats" / "10M", cache_dir=tmp_path / "10M")  # the folder says its tier
     assert [s.session_id for s in ten_m[0].sessions][:3] == ["plan-1:1", "plan-1:2", "plan-2:1"]
+
+
+def test_a_local_copy_under_the_datasets_root_is_the_default_source_of_1m_and_10m(local_copies, tmp_path, monkeypatch):
+    """What the no-pinned-source message advises: a copy in the layout under $HIMGA_DATASETS_ROOT/beam/ is read."""
+    root, one, ten = local_copies
+    (tmp_path / "datasets").mkdir()
+    (tmp_path / "datasets" / "beam").symlink_to(root)
+    monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "datasets"))
+    for tier, written in (("1M", one), ("10M", ten)):
+        samples = load_dataset("beam", tier, cache_dir=tmp_path / tier)
+        assert [(s.sample_id, len(s.sessions)) for s in samples] == [(f"{tier}-{n}", c.batches) for n, c in enumerate(written, 1)]
 
 
 def test_the_tier_of_a_path(local_copies, shared_data, tmp_path):
