@@ -6,6 +6,9 @@ They read a Sample built by :mod:`himga_beam.records` (the question dict in ``QA
 - ``probe_marker``: a message whose ``content`` still holds ``->->`` after the builder cut the marker from its
   end (a marker followed by more text, or a second one): a memory system would read it. An error: ``himga
   validate beam`` exits with status 1 (:data:`ERRORS`).
+- ``marker_text``: a probe marker the builder cut that holds more than `` ->-> <batch>,<n>`` (or ``<batch>,N/A``):
+  ``5,14)``, ``4,32, 34``, ``9,5) Decision & Change Labels:…``. The cut runs from the marker to the end of the
+  message, so that text left ``content`` with it; it is kept in ``raw["probe_marker"]`` (100K: 8 messages, 500K: 24).
 - ``answer_contradicts_rubric``: a reference answer that states a quantity (a number with a unit of time, ``%``
   or ``ms``) or a date (a month and a day) of the same kind as a rubric item, never with the rubric's value
   (100K chat 1, ``temporal_reasoning:0``: the answer says "exactly 4 weeks", the rubric "8 weeks"). The gold is
@@ -30,6 +33,7 @@ __all__ = ["ERRORS", "KINDS", "contradiction", "findings"]
 
 KINDS = {
     "probe_marker": "probe markers left in a message's content",
+    "marker_text": "probe markers cut with more than their batch and number",
     "answer_contradicts_rubric": "reference answers contradicting their rubric on a number or date",
     "missing_evidence": "questions without evidence where the ability cites the chat",
     "empty_rubric": "questions without rubric items",
@@ -40,6 +44,7 @@ KINDS = {
 #: Kinds that make ``himga validate`` fail (exit status 1): data a memory system must never be given.
 ERRORS = ("probe_marker",)
 
+_PLAIN_MARKER = re.compile(r" ?->-> \d+,(\d+|N/A)")  # what nearly every marker is: " ->-> 1,1", " ->-> 4,N/A"
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
            "december")
 _UNIT = r"(days?|weeks?|months?|years?|hours?|minutes?|seconds?|ms|%|percent)"
@@ -100,6 +105,9 @@ def findings(sample) -> Iterator[Finding]:
             if "->->" in message.content:
                 at = message.content.index("->->")
                 yield Finding("probe_marker", sid, f"turn {message.turn_id}", repr(message.content[max(0, at - 20):at + 30]))
+            marker = message.raw.get("probe_marker")
+            if marker is not None and not _PLAIN_MARKER.fullmatch(marker):
+                yield Finding("marker_text", sid, f"turn {message.turn_id}", repr(marker if len(marker) <= 60 else marker[:59] + "…"))
     for session in sample.sessions:
         if session.date_str is None:
             yield Finding("undated_batch", sid, f"session {session.session_id}", "its first message has no time_anchor")

@@ -13,9 +13,9 @@ from himga.validate import validate
 
 #: himga validate beam, per tier (the card's table).
 VALIDATE = {
-    "100K": {"probe_marker": 0, "answer_contradicts_rubric": 2, "missing_evidence": 5, "empty_rubric": 0, "undated_batch": 0,
+    "100K": {"probe_marker": 0, "marker_text": 8, "answer_contradicts_rubric": 2, "missing_evidence": 5, "empty_rubric": 0, "undated_batch": 0,
              "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
-    "500K": {"probe_marker": 0, "answer_contradicts_rubric": 3, "missing_evidence": 1, "empty_rubric": 0, "undated_batch": 0,
+    "500K": {"probe_marker": 0, "marker_text": 24, "answer_contradicts_rubric": 3, "missing_evidence": 1, "empty_rubric": 0, "undated_batch": 0,
              "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
 }
 
@@ -31,6 +31,10 @@ def test_validate_counts_per_tier(shared_data, tier):
                                        ("500K-22", "QA temporal_reasoning:0")]}[tier]
     first = next(f for f in report.findings if f.kind == "answer_contradicts_rubric")
     assert first.detail == "rubric 'LLM response should state: 8 weeks' says 8 weeks; the answer says 4 weeks" or tier == "500K"
+    texts = [(f.sample_id, f.where, f.detail) for f in report.findings if f.kind == "marker_text"]
+    assert texts[:2] == {"100K": [("100K-5", "turn 153", "' ->->  3,8'"), ("100K-7", "turn 236", "' ->-> 5,14)'")],
+                         "500K": [("500K-16", "turn 680", "' ->-> 7,(N/A, but related to the context, however the instr…'"),
+                                  ("500K-17", "turn 830", "' ->-> 7,(no specific bullet, but related to the context of …'")]}[tier]
 
 
 def test_a_surviving_marker_fails_validate(shared_data, tmp_path, capsys):
