@@ -13,6 +13,7 @@ They read a Sample built by :mod:`himga_beam.records` (the question dict in ``QA
   or ``ms``) or a date (a month and a day) of the same kind as a rubric item, never with the rubric's value
   (100K chat 1, ``temporal_reasoning:0``: the answer says "exactly 4 weeks", the rubric "8 weeks"). The gold is
   not changed: the judge scores against the rubric, so a response that follows the answer scores 0.
+- ``unknown_role``: a message whose role is neither ``user`` nor ``assistant`` (kept as given).
 - ``missing_evidence``: a question of an ability that cites the chat (every ability but abstention) with no
   ``source_chat_ids`` (absent or empty).
 - ``empty_rubric``: a question without rubric items (the official scorer would divide by zero).
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
-from himga.finding import Finding
+from himga.finding import Finding, unknown_roles
 
 __all__ = ["ERRORS", "KINDS", "contradiction", "findings"]
 
@@ -36,6 +37,7 @@ KINDS = {
     "marker_text": "probe markers cut with more than their batch and number",
     "answer_contradicts_rubric": "reference answers contradicting their rubric on a number or date",
     "missing_evidence": "questions without evidence where the ability cites the chat",
+    "unknown_role": "messages whose role is neither user nor assistant",
     "empty_rubric": "questions without rubric items",
     "undated_batch": "batches without a time anchor",
     "unparseable_date": "time anchors that cannot be parsed",
@@ -108,6 +110,8 @@ def findings(sample) -> Iterator[Finding]:
             marker = message.raw.get("probe_marker")
             if marker is not None and not _PLAIN_MARKER.fullmatch(marker):
                 yield Finding("marker_text", sid, f"turn {message.turn_id}", repr(marker if len(marker) <= 60 else marker[:59] + "…"))
+    for _, _, message in unknown_roles(sample):
+        yield Finding("unknown_role", sid, f"turn {message.turn_id}", f"role {message.role!r}")
     for session in sample.sessions:
         if session.date_str is None:
             yield Finding("undated_batch", sid, f"session {session.session_id}", "its first message has no time_anchor")

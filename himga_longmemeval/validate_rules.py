@@ -26,13 +26,12 @@ from collections.abc import Iterator
 
 from himga.data.dates import parse_date
 from himga.errors import DateFormatError
-from himga.finding import Finding, blank_turns
+from himga.finding import Finding, blank_turns, unknown_roles
 from himga_longmemeval.records import unknown_types
 
 __all__ = ["KINDS", "findings"]
 
 #: The roles of LongMemEval's turns (the released files hold no other).
-_ROLES = ("user", "assistant")
 
 KINDS = {
     "session_after_question": "sessions dated after the question",
@@ -83,11 +82,9 @@ def findings(sample) -> Iterator[Finding]:
     for i, j, message in blank_turns(sample):
         yield Finding("blank_turn", sid, f"session {sample.sessions[i].session_id} turn {j}",
                       f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}")
-    for i, session in enumerate(sample.sessions):
-        for j, message in enumerate(session.messages):
-            if message.role not in _ROLES:  # kept as given: a memory system reads it as the source says
-                yield Finding("unknown_role", sid, f"session {session.session_id} turn {j}",
-                              f"haystack_sessions[{i}][{j}].role {message.role!r}")
+    for i, j, message in unknown_roles(sample):
+        yield Finding("unknown_role", sid, f"session {sample.sessions[i].session_id} turn {j}",
+                      f"haystack_sessions[{i}][{j}].role {message.role!r}")
     haystack = {s.session_id: s for s in sample.sessions}
     for qa in sample.qa_pairs:
         for answer_id in qa.evidence.session_ids:

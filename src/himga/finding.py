@@ -1,5 +1,5 @@
 """One data-quality finding of ``himga validate`` (:mod:`himga.validate`), the type the builders' validate rules
-yield (``himga_locomo.validate_rules``), and the rules they share (:func:`blank_turns`)."""
+yield (``himga_locomo.validate_rules``), and the rules they share (:func:`blank_turns`, :func:`unknown_roles`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Finding", "blank_turns"]
+__all__ = ["CHAT_ROLES", "Finding", "blank_turns", "unknown_roles"]
+
+#: The roles of a chat between a user and an assistant (LongMemEval, BEAM).
+CHAT_ROLES = ("user", "assistant")
 
 
 @dataclass(frozen=True)
@@ -35,4 +38,13 @@ def blank_turns(sample: Any) -> Iterator[tuple[int, int, Any]]:
     for i, session in enumerate(sample.sessions):
         for j, message in enumerate(session.messages):
             if not message.content.strip():
+                yield i, j, message
+
+
+def unknown_roles(sample: Any, roles: tuple[str, ...] = CHAT_ROLES) -> Iterator[tuple[int, int, Any]]:
+    """The turns of ``sample`` whose role is not one of ``roles``, in source order: ``(session index, turn index,
+    message)``. The builders keep the role as the source gives it: a memory system reads it as it is."""
+    for i, session in enumerate(sample.sessions):
+        for j, message in enumerate(session.messages):
+            if message.role not in roles:
                 yield i, j, message

@@ -13,9 +13,9 @@ from himga.validate import validate
 
 #: himga validate beam, per tier (the card's table).
 VALIDATE = {
-    "100K": {"probe_marker": 0, "marker_text": 8, "answer_contradicts_rubric": 2, "missing_evidence": 5, "empty_rubric": 0, "undated_batch": 0,
+    "100K": {"probe_marker": 0, "marker_text": 8, "answer_contradicts_rubric": 2, "missing_evidence": 5, "unknown_role": 0, "empty_rubric": 0, "undated_batch": 0,
              "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
-    "500K": {"probe_marker": 0, "marker_text": 24, "answer_contradicts_rubric": 3, "missing_evidence": 1, "empty_rubric": 0, "undated_batch": 0,
+    "500K": {"probe_marker": 0, "marker_text": 24, "answer_contradicts_rubric": 3, "missing_evidence": 1, "unknown_role": 0, "empty_rubric": 0, "undated_batch": 0,
              "unparseable_date": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0},
 }
 
@@ -49,6 +49,19 @@ def test_a_surviving_marker_fails_validate(shared_data, tmp_path, capsys):
     assert out.rstrip().endswith("FAILED: probe markers left in a message's content: the source must not be given to a memory system as it is")
     assert "  source: chats/100K/3/chat.json: differs from the pinned chats/100K/3/chat.json: a modified copy" in out
     assert main(["validate", "beam", "--config", "100K", "--data-dir", str(shared_data / "beam")]) == 0
+
+
+def test_an_unknown_role_is_reported_as_it_is(shared_data, tmp_path):
+    """One rule with LongMemEval's (himga.finding.unknown_roles): the role stays as the source gives it."""
+    chat = tmp_path / "chats" / "100K" / "3"
+    shutil.copytree(shared_data / "beam" / "chats" / "100K" / "3", chat)
+    value = json.loads((chat / "chat.json").read_text(encoding="utf-8"))
+    value[0]["turns"][0][1]["role"] = "system"
+    (chat / "chat.json").write_text(json.dumps(value), encoding="utf-8")
+    report = validate("beam", "100K", data_dir=tmp_path)
+    assert [(f.sample_id, f.where, f.detail) for f in report.findings if f.kind == "unknown_role"] == [
+        ("100K-3", f"turn {value[0]['turns'][0][1]['id']}", "role 'system'")]
+    assert not report.failed
 
 
 def test_stats_and_qrels(beam_tier, shared_data, tmp_path, capsys):
