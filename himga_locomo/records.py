@@ -122,7 +122,7 @@ def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[st
         their JSON paths, unknown top-level keys, raw keys the layout adds)``.
 
     Raises:
-        SourceFormatError: not an object, or neither layout (a LongMemEval question is named as such).
+        SourceFormatError: not an object, or neither layout (a LongMemEval question or a REALTALK chat is named as such).
     """
     expect(record, dict, file, path)
     if "conversation" in record:
@@ -130,6 +130,8 @@ def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[st
         aux = {key: record[key] for key in _PER_SESSION if key in record}
         unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
         return conversation, f"{path}.conversation", record, aux, {key: f"{path}.{key}" for key in aux}, unknown, {}
+    if "speaker_a" not in record and isinstance(record.get("name"), dict) and "speaker_1" in record["name"]:
+        raise _fail(file, path, "missing required key 'speaker_a' (this looks like a REALTALK file: load it as dataset 'realtalk')")
     if "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
         conversation, top, aux, unknown = split_flat(record)
         return conversation, path, top, aux, dict.fromkeys(aux, path), unknown, {"layout": "flat"}

@@ -72,6 +72,8 @@ CASES = [
     ("no qa", _mutated(_del("qa")), f"{FILE}: $[1]: missing required key 'qa'"),
     ("a LongMemEval file", _dump([{"question_id": "q1", "question": "?", "answer": "a", "haystack_sessions": []}]),
      f"{FILE}: $[0]: missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')"),
+    ("a REALTALK file", _dump({"name": {"speaker_1": "Emi", "speaker_2": "Elise"}, "session_1": [], "qa": []}),
+     f"{FILE}: $: missing required key 'speaker_a' (this looks like a REALTALK file: load it as dataset 'realtalk')"),
     ("no speaker_a", _mutated(_del("conversation", "speaker_a")), f"{FILE}: $[1].conversation: missing required key 'speaker_a'"),
     ("no speaker_b", _mutated(_del("conversation", "speaker_b")), f"{FILE}: $[1].conversation: missing required key 'speaker_b'"),
     ("turn without speaker", _mutated(_del("conversation", "session_2", 1, "speaker")), f"{FILE}: $[1].conversation.session_2[1]: missing required key 'speaker'"),
