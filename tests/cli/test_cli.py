@@ -208,3 +208,12 @@ def test_no_flag_is_an_abbreviation(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         main(["stats", "locomo", "--data", str(tmp_path)])
     assert info.value.code == 2 and "unrecognized arguments: --data " in capsys.readouterr().err
+
+
+def test_an_unknown_flag_is_reported_with_its_command_usage(capsys):
+    """The usage printed is the command's, which lists the flags it does take, not himga's list of commands."""
+    with pytest.raises(SystemExit) as info:
+        main(["validate", "beam", "--cache-dir", "x"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.startswith("usage: himga validate [-h] [--config CONFIG] [--data-dir DATA_DIR]")
+    assert err.endswith("himga validate: error: unrecognized arguments: --cache-dir x\n")

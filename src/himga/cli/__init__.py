@@ -52,6 +52,15 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, args=None, namespace=None):
+        """As ``argparse`` does, but an argument no parser knows is reported with the usage of the command it was
+        given to (``himga validate: error: unrecognized arguments: --cache-dir``), not with ``himga``'s."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            commands = next((a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {})
+            commands.get(getattr(parsed, "command", None), self).error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
+
 
 def _build_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli._args import add_source_args
