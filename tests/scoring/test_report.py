@@ -8,7 +8,7 @@ import re
 import pytest
 from helpers.scoring_fixtures import load_fixture
 
-from himga.errors import ConfigurationError
+from himga.errors import ConfigurationError, SourceFormatError
 from himga.data import item_id
 from himga.runs import dumps_report, run_record
 from himga.scoring import format_table, score_samples
@@ -35,6 +35,19 @@ def test_locomo_gold_scores_one_in_every_category(locomo_samples):
         ("adversarial", 446, 1.0)]
     assert (report["overall"]["n"], report["overall"]["mean"]) == (1986, 1.0)
     assert (report["overall_without_category_5"]["n"], report["overall_without_category_5"]["mean"]) == (1540, 1.0)
+
+
+def test_the_system_views_ids_are_keys_too(locomo_samples):
+    """The form the error message offers (the system view's id) is accepted in a dict as in the loop's records."""
+    from himga.data import view_ids
+
+    gold = {item_id(s, qa): qa.answer for s in locomo_samples for qa in s.qa_pairs}
+    by_view = {view: gold[qid] for s in locomo_samples for view, qid in view_ids(s).questions.items()}  # view id -> item id
+    report = score_samples("locomo", locomo_samples, predictions=by_view)
+    assert (report["overall"]["n"], report["overall"]["mean"]) == (1986, 1.0)
+    twice = {"conv-26:0": "a", "v07d45ed2e9:q1": "b"}
+    with pytest.raises(SourceFormatError, match=r"^predictions: \$: question conv-26:0 is given twice: as conv-26:0 and as v07d45ed2e9:q1$"):
+        score_samples("locomo", locomo_samples, predictions=twice, partial=True)
 
 
 def test_locomo_questions_as_predictions(locomo_samples):
@@ -113,3 +126,22 @@ def test_locomo_scores_do_not_depend_on_the_builder_options(locomo_samples, shar
     assert a == b
     assert [(r["type"], round(r["mean"], 4)) for r in a["per_type"]] == [
         ("single_hop", 1.0), ("multi_hop", 1.0), ("temporal", 1.0), ("open_domain", 0.9274), ("adversarial", 0.0045)]  # conv-30:79 and :103: trap answer "Not mentioned"
+
+
+def test_a_path_in_place_of_the_records_says_so(locomo_samples, tmp_path):
+    from pathlib import Path
+
+    from himga.scoring import read_predictions, score_records
+
+    for records in ("results.json", Path("results.json")):
+        with pytest.raises(ConfigurationError, match=r"^records: expected the records themselves \(a list of objects\), "
+                                                     r"got the path 'results.json': read the file first"):
+            score_records("locomo", locomo_samples, records)
+    with pytest.raises(ConfigurationError, match=r"^predictions: expected the records themselves"):
+        score_samples("locomo", locomo_samples, predictions="preds.jsonl")
+    array = tmp_path / "results.json"  # the loop's file: a JSON array, read as himga score reads it
+    array.write_text('[{"question_id": "conv-26:0", "hypothesis": "x"}, {"question_id": "conv-26:1", "hypothesis": 3}]')
+    with pytest.raises(SourceFormatError, match=r"^results.json: \$\[1\].hypothesis: expected a string, got number$"):
+        read_predictions(array)
+    array.write_text('[{"question_id": "conv-26:0", "hypothesis": "x"}]')
+    assert read_predictions(array) == {"conv-26:0": "x"}

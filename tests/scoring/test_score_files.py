@@ -130,7 +130,7 @@ def test_api_errors_name_the_api_option(locomo_samples):  # D5
                                       "ones): conv-26:1, conv-26:2, ")
     with pytest.raises(SourceFormatError) as info:
         score_samples("locomo", locomo_samples, predictions={"x" * 5_000_000: "x"})
-    assert str(info.value) == (f"predictions: $: 1 question ids not in the dataset: {'x' * 40!r}... (5,000,000 characters); "
+    assert str(info.value) == (f"predictions: $: 1 question id not in the dataset: {'x' * 40!r}... (5,000,000 characters); "
                                'expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
                                '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)')
 

@@ -11,6 +11,7 @@ LoCoMo adds ``overall_without_category_5``; LongMemEval ``task_averaged`` and ``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 
 from himga.errors import ConfigurationError, SourceFormatError, counted, type_name
@@ -53,7 +54,8 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     Args:
         dataset: ``"locomo"`` or ``"longmemeval"``.
         samples: The dataset's Samples (a list or :class:`~himga.data.LazySamples`).
-        predictions: ``{question_id: hypothesis}`` (LoCoMo: scored with the official F1).
+        predictions: ``{question_id: hypothesis}`` (LoCoMo: scored with the official F1); a key is an item id
+            (:func:`himga.data.item_id`) or the system view's question id (:func:`himga.data.view_ids`).
         labels: ``{question_id: judge label}`` (the judge's verdicts): LongMemEval ``True``/``False`` or the
             integers ``1``/``0``; LoCoMo-Plus ``1``, ``0.5`` or ``0`` (the scorer's ``label_values``).
         partial: Score the given ids and report the missing ones instead of raising.
@@ -74,14 +76,33 @@ def score_samples(dataset: str, samples: Iterable, *, predictions: Mapping[str, 
     if predictions is not None and not isinstance(predictions, Mapping):
         return score_records(dataset, samples, predictions, partial=partial, file=file)
     index = record_index(samples)
+    predictions, labels = _by_item_id(predictions, index, file), _by_item_id(labels, index, file)
     given = predictions if predictions is not None else labels or {}
     unknown = [k for k in given if k not in index.questions]
     if hint := unmatched_hint(unknown, index):
         raise SourceFormatError(file, "$", hint)
     if unknown:
-        raise SourceFormatError(file, "$", f"{len(unknown)} question ids not in the dataset: "
+        raise SourceFormatError(file, "$", f"{counted(len(unknown), 'question id')} not in the dataset: "
                                            f"{_listing([brief(k) for k in unknown])}; {index.example()}")
     return score_questions(dataset, index.questions, predictions=predictions, labels=labels, partial=partial, file=file)
+
+
+def _by_item_id(given: Mapping | None, index, file: str) -> Mapping | None:
+    """``given`` keyed by item ids: a key that is the system view's question id becomes its item id.
+
+    Raises:
+        SourceFormatError: two keys name one question (its item id and its view id).
+    """
+    if not isinstance(given, Mapping):
+        return given
+    out: dict = {}
+    named: dict = {}  # item id -> the key that named it
+    for key, value in given.items():
+        qid = key if key in index.questions else index.views.get(key, key)
+        if qid in named:
+            raise SourceFormatError(file, "$", f"question {brief(qid)} is given twice: as {brief(named[qid])} and as {brief(key)}")
+        named[qid], out[qid] = key, value
+    return out
 
 
 def score_records(dataset: str, samples: Iterable, records, *, partial: bool = False, file: str = "records",
@@ -102,7 +123,7 @@ def score_records(dataset: str, samples: Iterable, records, *, partial: bool = F
 
     Raises:
         SourceFormatError: as :func:`match_records`, and missing questions (unless ``partial``).
-        ConfigurationError: an unknown dataset, or one scored by a judge.
+        ConfigurationError: an unknown dataset, or one scored by a judge; a path instead of the records.
 
     Example:
         >>> results = [{"sample_id": "conv-26", "question_id": "0", "response": "7 May 2023"}, ...]  # doctest: +SKIP
@@ -111,6 +132,10 @@ def score_records(dataset: str, samples: Iterable, records, *, partial: bool = F
     if isinstance(records, Mapping):
         raise SourceFormatError(file, "$", "expected the loop's list of records, got a mapping: pass "
                                            "{question_id: hypothesis} to score_samples(predictions=...)")
+    if isinstance(records, (str, os.PathLike)):
+        raise ConfigurationError(f"{file}: expected the records themselves (a list of objects), got the path {brief(str(records))!r}: "
+                                 "read the file first (json.load, or a JSON Lines file line by line), or score it "
+                                 "with `himga score`")
     index = record_index(samples)
     predictions, _checked = match_records(records_of(records), index, file=file, check_copied=check_copied)
     return score_questions(dataset, index.questions, predictions=predictions, partial=partial, file=file)
