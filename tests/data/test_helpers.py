@@ -139,3 +139,16 @@ def test_longmemeval_oracle_pair_answer_sessions(shared_data, tmp_path):
     assert [len(s.messages) for s in sample.answer_sessions()] == [12, 12, 12]
     assert sum(1 for _ in sample.iter_messages()) == 36
     assert evidence_messages(sample, qa) == []
+
+
+def test_a_qa_pair_of_another_sample_is_refused(locomo_samples):
+    """Its evidence would be looked up among this sample's turns: a silent wrong answer."""
+    import copy
+
+    from himga.errors import ConfigurationError
+
+    sample, other = locomo_samples[2], locomo_samples[3]
+    for ask in (lambda qa: sample.evidence_messages(qa), lambda qa: sample.evidence_sessions(qa), lambda qa: sample.relevance(qa)):
+        with pytest.raises(ConfigurationError, match=r"^QA pair '0' is not among the QA pairs of sample 'conv-41': ask the sample it belongs to$"):
+            ask(other.qa_pairs[0])
+    assert sample.relevance(copy.deepcopy(sample.qa_pairs[0])) == sample.relevance(sample.qa_pairs[0])  # an equal copy is its own

@@ -83,6 +83,7 @@ def test_bad_granularity_and_dataset():
         sample.candidates("word")
     with pytest.raises(ConfigurationError, match="granularity"):
         sample.relevance(sample.qa_pairs[0]).ids("word")
-    other = Sample("x", "other", [], [])
+    qa = QAPair("0", "?", "a", QuestionType.TEMPORAL)
+    other = Sample("x", "other", [], [qa])
     with pytest.raises(ConfigurationError, match="got dataset 'other'"):
-        other.relevance(QAPair("0", "?", "a", QuestionType.TEMPORAL))
+        other.relevance(qa)

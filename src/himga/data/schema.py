@@ -205,7 +205,11 @@ class Sample:
             with no message in the sample are skipped: two LoCoMo QA pairs cite a turn that does not
             exist (conv-42 QA "58" ``D10:19``, conv-47 QA "38" ``D4:36``). ``[]`` for LongMemEval,
             whose evidence is by session (see :meth:`evidence_sessions`).
+
+        Raises:
+            ConfigurationError: ``qa`` is not one of ``self.qa_pairs`` (its evidence names another sample's turns).
         """
+        self._own(qa)
         wanted = set(qa.evidence.turn_ids)
         if not wanted:
             return []
@@ -221,7 +225,11 @@ class Sample:
             The matching sessions in ``self.sessions`` order; a session id that occurs twice in a
             haystack gives both sessions. ``[]`` for LoCoMo, whose evidence is by turn (see
             :meth:`evidence_messages`).
+
+        Raises:
+            ConfigurationError: ``qa`` is not one of ``self.qa_pairs``.
         """
+        self._own(qa)
         wanted = set(qa.evidence.session_ids)
         return [s for s in self.sessions if s.session_id in wanted]
 
@@ -246,8 +254,20 @@ class Sample:
             >>> rel = conv26.relevance(conv26.qa_pairs[0])  # doctest: +SKIP
             >>> rel.sessions, rel.turns, rel.evaluable  # doctest: +SKIP
             (['1'], ['D1:3'], True)
+
+        Raises:
+            ConfigurationError: ``qa`` is not one of ``self.qa_pairs``.
         """
+        self._own(qa)
         return _relevance(self, qa)
+
+    def _own(self, qa: QAPair) -> None:
+        """Refuse a QA pair of another sample: its evidence would be looked up among this sample's turns."""
+        if not any(q is qa for q in self.qa_pairs) and qa not in self.qa_pairs:
+            from himga.errors import ConfigurationError
+
+            raise ConfigurationError(f"QA pair {getattr(qa, 'question_id', qa)!r} is not among the QA pairs of sample "
+                                     f"{self.sample_id!r}: ask the sample it belongs to")
 
     def candidates(self, granularity: str) -> list[str]:
         """The ids a retriever ranks for this sample's questions: ``"session"`` or ``"turn"`` ids.
