@@ -139,9 +139,10 @@ def test_a_path_in_place_of_the_records_says_so(locomo_samples, tmp_path):
             score_records("locomo", locomo_samples, records)
     with pytest.raises(ConfigurationError, match=r"^predictions: expected the records themselves"):
         score_samples("locomo", locomo_samples, predictions="preds.jsonl")
-    array = tmp_path / "results.json"  # the loop's file: a JSON array, read as himga score reads it
-    array.write_text('[{"question_id": "conv-26:0", "hypothesis": "x"}, {"question_id": "conv-26:1", "hypothesis": 3}]')
-    with pytest.raises(SourceFormatError, match=r"^results.json: \$\[1\].hypothesis: expected a string, got number$"):
+    array = tmp_path / "results.json"  # the loop's file, a JSON array: not called corrupted
+    array.write_text('\ufeff [{"question_id": "conv-26:0", "hypothesis": "x"}]', encoding="utf-8")
+    with pytest.raises(SourceFormatError) as info:
         read_predictions(array)
-    array.write_text('[{"question_id": "conv-26:0", "hypothesis": "x"}]')
-    assert read_predictions(array) == {"conv-26:0": "x"}
+    assert str(info.value) == ('results.json: $: expected JSON Lines (a {"question_id", "hypothesis"} object per line), got a '
+                               "JSON array: json.load it and pass the records to score_records, or score the file with "
+                               "himga score, which reads both")

@@ -21,7 +21,7 @@ from himga.jsonio._sniff import json_lines_by_content, not_json
 from himga.jsonio.compressed import open_source, plain_suffix
 from himga.jsonio._identity import check_unchanged, file_identity
 
-__all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_records"]
+__all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_records", "leading_byte"]
 
 #: File name suffixes read as JSON Lines.
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
@@ -122,6 +122,16 @@ def iter_records(
 
 def _starts_with_object(path: str | Path) -> bool:
     """Whether the file's first significant byte (after a byte-order mark and whitespace) is ``{``."""
+    return leading_byte(path) == b"{"
+
+
+def leading_byte(path: str | Path) -> bytes:
+    """The file's first significant byte: after a byte-order mark and whitespace, decompressed (``b""``: none in
+    its first 64 KiB).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
     with open_source(path) as source:
         head = source.data.read(1 << 16)
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1]

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from himga.errors import SourceFormatError, shown, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
-from himga.jsonio.run_inputs import InputFile, check_id, read_json_lines, read_records
+from himga.jsonio.run_inputs import InputFile, check_id, input_name, read_json_lines
 
 __all__ = ["brief", "check_hypotheses", "check_ids", "in_subset", "labels_of", "predictions_of", "read_labels",
            "read_predictions", "replies_of"]
@@ -34,60 +34,65 @@ def _listing(ids: list[str]) -> str:
     return ", ".join(ids[:_SHOWN]) + more
 
 
-def _string(name: str, number: int | str, value: dict, key: str) -> str:
-    where = number if isinstance(number, str) else f"line {number}"  # a line number, or a record's place
+def _string(name: str, number: int, value: dict, key: str) -> str:
     if key not in value:
-        raise SourceFormatError(name, where, f"no {key!r}")
+        raise SourceFormatError(name, f"line {number}", f"no {key!r}")
     if not isinstance(value[key], str):
-        raise SourceFormatError(name, f"{where}.{key}", f"expected a string, got {type_name(value[key])}")
+        raise SourceFormatError(name, f"line {number}.{key}", f"expected a string, got {type_name(value[key])}")
     return value[key]
 
 
-def _qid(name: str, number: int | str, value: dict) -> str:
-    where = number if isinstance(number, str) else f"line {number}"
+def _qid(name: str, number: int, value: dict) -> str:
     if "question_id" not in value:
-        raise SourceFormatError(name, where, "no 'question_id'")
-    return check_id(name, f"{where}.question_id", value["question_id"])
+        raise SourceFormatError(name, f"line {number}", "no 'question_id'")
+    return check_id(name, f"line {number}.question_id", value["question_id"])
 
 
-def _unique(name: str, pairs: Iterable[tuple[int | str, str, object]]) -> dict[str, object]:
+def _unique(name: str, pairs: Iterable[tuple[int, str, object]]) -> dict[str, object]:
     out: dict[str, object] = {}
-    lines: dict[str, list[int | str]] = {}
+    lines: dict[str, list[int]] = {}
     for number, qid, value in pairs:
         lines.setdefault(qid, []).append(number)
         out[qid] = value
-    duplicated = [f"{qid} ({'lines ' if isinstance(ns[0], int) else ''}{', '.join(map(str, ns))})"
-                  for qid, ns in lines.items() if len(ns) > 1]
+    duplicated = [f"{qid} (lines {', '.join(map(str, ns))})" for qid, ns in lines.items() if len(ns) > 1]
     if duplicated:
         raise SourceFormatError(name, "$", f"{len(duplicated)} duplicate question ids: {_listing(duplicated)}")
     return out
 
 
 def predictions_of(file: InputFile) -> dict[str, str]:
-    """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.jsonio.run_inputs.read_records`
-    (JSON Lines, or a JSON array: its records are named ``$[3]``)."""
-    def where(n: int) -> int | str:
-        return n if file.layout != "array" else file.where(n)
-
-    return _unique(file.name, ((where(n), _qid(file.name, where(n), v), _string(file.name, where(n), v, "hypothesis"))
-                               for n, v in file.lines))
+    """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.jsonio.run_inputs.read_json_lines`."""
+    return _unique(file.name, ((n, _qid(file.name, n, v), _string(file.name, n, v, "hypothesis")) for n, v in file.lines))
 
 
 def read_predictions(path: str | Path) -> dict[str, str]:
-    """``{question_id: hypothesis}`` of a predictions file (or ``-``: standard input), in file order: JSON Lines or a
-    JSON array of ``{"question_id", "hypothesis"}`` objects, told apart by content (as ``himga score`` reads it,
-    :func:`~himga.jsonio.run_inputs.read_records`).
+    """``{question_id: hypothesis}`` of a predictions file (or ``-``: standard input), in file order.
 
     Raises:
-        SourceFormatError: what :func:`~himga.jsonio.run_inputs.read_records` raises (not UTF-8, invalid
+        SourceFormatError: what :func:`~himga.jsonio.run_inputs.read_json_lines` raises (not UTF-8, invalid
             JSON, too deep, a duplicate key, not an object), a missing or non-string ``question_id`` or
-            ``hypothesis`` (``PRED.jsonl: line 7.hypothesis: expected a string, got number``; in an array
-            ``$[6].hypothesis``), an id longer than 258 characters or with control characters, or duplicate ids
-            (all listed with their lines).
+            ``hypothesis`` (``PRED.jsonl: line 7.hypothesis: expected a string, got number``), an id longer
+            than 258 characters or with control characters, or duplicate ids (all listed with their lines); a JSON
+            array (the evaluation loop's records file) says so: ``json.load`` it for
+            :func:`~himga.scoring.score_records`, or score it with ``himga score``, which reads both.
         ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
-    return predictions_of(read_records(path, "predictions"))
+    if path != "-" and _starts_an_array(path):
+        raise SourceFormatError(input_name(path), "$", "expected JSON Lines (a {\"question_id\", \"hypothesis\"} object per line), "
+                                                      "got a JSON array: json.load it and pass the records to score_records, "
+                                                      "or score the file with himga score, which reads both")
+    return predictions_of(read_json_lines(path, "predictions"))
+
+
+def _starts_an_array(path: str | Path) -> bool:
+    """Whether the file's first significant byte is ``[`` (:func:`himga.jsonio.jsonlines.leading_byte`)."""
+    from himga.jsonio.jsonlines import leading_byte
+
+    try:
+        return leading_byte(path) == b"["
+    except OSError:  # read_json_lines words it
+        return False
 
 
 def _label(name: str, number: int, value: dict, judge_label) -> bool | float:
