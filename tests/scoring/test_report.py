@@ -146,3 +146,17 @@ def test_a_path_in_place_of_the_records_says_so(locomo_samples, tmp_path):
     assert str(info.value) == ('results.json: $: expected JSON Lines (a {"question_id", "hypothesis"} object per line), got a '
                                "JSON array: json.load it and pass the records to score_records, or score the file with "
                                "himga score, which reads both")
+
+
+def test_the_table_keeps_the_authors_categories_whatever_order_the_samples_were_loaded_with(shared_data, tmp_path):
+    """docs/scoring-a-run.md: the rows are the source's categories under the authors' names."""
+    from collections import Counter
+
+    from himga.data import load_locomo
+
+    seed = load_locomo(shared_data / "locomo", cache_dir=tmp_path / "c", category_order="seed")
+    report = score_samples("locomo", seed, predictions={item_id(s, qa): qa.answer for s in seed for qa in s.qa_pairs})
+    assert [(r["type"], r["n"]) for r in report["per_type"]] == [
+        ("single_hop", 841), ("multi_hop", 282), ("temporal", 321), ("open_domain", 96), ("adversarial", 446)]
+    assert Counter(str(qa.question_type) for s in seed for qa in s.qa_pairs) == {
+        "open_domain": 841, "adversarial": 446, "temporal": 321, "single_hop": 282, "multi_hop": 96}
