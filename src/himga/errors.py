@@ -27,9 +27,9 @@ __all__ = [
     "SourceFormatError",
     "SourceUnreadableError",
     "UploadError",
+    "counted",
     "redacted",
     "shown",
-    "counted",
     "type_name",
     "value_shown",
 ]

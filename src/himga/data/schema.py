@@ -15,6 +15,8 @@ import datetime as _dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from himga.errors import ConfigurationError
+
 from .dates import parse_date
 from .question_type import QuestionType
 from .relevance import Relevance
@@ -264,8 +266,6 @@ class Sample:
     def _own(self, qa: QAPair) -> None:
         """Refuse a QA pair of another sample: its evidence would be looked up among this sample's turns."""
         if not any(q is qa for q in self.qa_pairs) and qa not in self.qa_pairs:
-            from himga.errors import ConfigurationError
-
             raise ConfigurationError(f"QA pair {getattr(qa, 'question_id', qa)!r} is not among the QA pairs of sample "
                                      f"{self.sample_id!r}: ask the sample it belongs to")
 
