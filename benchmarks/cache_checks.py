@@ -97,15 +97,16 @@ def main() -> None:
 
     from himga.cache import _manifest as cache
     from himga.cache import make_builder, prepare
+    from himga.catalog import benchmark
 
     datasets.disable_progress_bars()
     work = args.out.resolve()
     work.mkdir(parents=True, exist_ok=True)
     source = ensure_input((args.input or work / "s.json").resolve(), 48)
     cache_dir = work / "cache-checks"
-    builder = make_builder("longmemeval", "s", data_files=[str(source)], cache_dir=cache_dir)
+    builder = make_builder(benchmark("longmemeval"), "s", data_files=[str(source)], cache_dir=cache_dir)
     rows = len(prepare(builder))
-    builder = make_builder("longmemeval", "s", data_files=[str(source)], cache_dir=cache_dir)  # what every later load opens
+    builder = make_builder(benchmark("longmemeval"), "s", data_files=[str(source)], cache_dir=cache_dir)  # what every later load opens
     folder = Path(builder.cache_dir)
     (arrow,) = folder.glob("*.arrow")
     size = arrow.stat().st_size

@@ -46,11 +46,12 @@ def build(args) -> dict:
 
     [entry.builder for entry in CATALOG.values()]  # imports every builder's module (imports are not timed)
     from himga.cache import make_builder, prepare
+    from himga.catalog import benchmark
 
     shutil.rmtree(args.cache, ignore_errors=True)
     children = _children_cpu()
     t0, c0 = time.perf_counter(), time.process_time()
-    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    builder = make_builder(benchmark("longmemeval"), args.config, data_files=[args.input], cache_dir=args.cache)
     ds = prepare(builder)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     arrow_bytes = sum(p.stat().st_size for p in Path(args.cache).rglob("*.arrow"))
@@ -70,11 +71,12 @@ def open_(args) -> dict:
     """(4) Warm open: the facade's build_dataset on the existing cache, and the builder's as_dataset alone."""
     from himga.data import build_dataset
     from himga.cache import make_builder
+    from himga.catalog import benchmark
 
     t0 = time.perf_counter()
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
     seconds = time.perf_counter() - t0
-    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    builder = make_builder(benchmark("longmemeval"), args.config, data_files=[args.input], cache_dir=args.cache)
     t1 = time.perf_counter()
     builder.as_dataset(split="test")
     return {"seconds": seconds, "as_dataset_seconds": time.perf_counter() - t1, "rows": len(ds)}
@@ -116,8 +118,9 @@ def lazy(args) -> dict:
 def stream(args) -> dict:
     """(7) Streaming: time to the first row of the builder's as_streaming_dataset (raw file, no cache)."""
     from himga.cache import make_builder
+    from himga.catalog import benchmark
 
-    builder = make_builder("longmemeval", args.config, data_files=[args.input], cache_dir=args.cache)
+    builder = make_builder(benchmark("longmemeval"), args.config, data_files=[args.input], cache_dir=args.cache)
     t0 = time.perf_counter()
     row = next(iter(builder.as_streaming_dataset(split="test")))
     return {"seconds": time.perf_counter() - t0, "first_id": row["sample_id"]}
@@ -201,10 +204,11 @@ def parse_msgspec(args) -> dict:
 def beam_build(args) -> dict:
     """(10) BEAM cold build: the chats of a tier (``--input`` a folder in the repository's layout) → Arrow cache."""
     from himga.cache import make_builder, prepare
+    from himga.catalog import benchmark
 
     shutil.rmtree(args.cache, ignore_errors=True)
     t0, c0 = time.perf_counter(), time.process_time()
-    builder = make_builder("beam", args.config, data_dir=args.input, cache_dir=args.cache)
+    builder = make_builder(benchmark("beam"), args.config, data_dir=args.input, cache_dir=args.cache)
     ds = prepare(builder)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     files = builder.source_files()

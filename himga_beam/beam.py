@@ -1,7 +1,7 @@
 """BEAM: Beyond a Million Tokens (Tavakoli et al., 2025), as HiMGA Sample rows.
 
 A ``datasets.GeneratorBasedBuilder``. One row per chat (its batches as sessions, its probing questions as QA
-pairs), with the features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. Four configs, one
+pairs), with the features of :data:`himga.schema.features.SAMPLE_FEATURES`; one split, ``test``. Four configs, one
 per tier: ``100K`` (default) and ``500K``, pinned to the authors' repository, and ``1M`` and ``10M``, read from a
 local copy in the repository's layout (:mod:`himga_beam.layout`). The chat → row mapping lives in
 :mod:`himga_beam.records`.
@@ -21,7 +21,7 @@ from typing import Any
 import datasets
 
 from himga.cache import ArrowBatches, GuardedBuilder
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.identifiers import id_problem
 from himga.jsonio import iter_array_items, load_json, raw_text

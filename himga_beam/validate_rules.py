@@ -18,7 +18,7 @@ They read a Sample built by :mod:`himga_beam.records` (the question dict in ``QA
   ``source_chat_ids`` (absent or empty).
 - ``empty_rubric``: a question without rubric items (the official scorer would divide by zero).
 - ``undated_batch``: a batch whose first message has no ``time_anchor``; ``unparseable_date``: one that
-  :func:`himga.data.dates.parse_date` cannot read.
+  :func:`himga.schema.dates.parse_date` cannot read.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from himga.data.dates import parse_date
+from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, unknown_roles
 

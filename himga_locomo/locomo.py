@@ -1,7 +1,7 @@
 """LoCoMo: very long-term conversational memory (Maharana et al., ACL 2024), as HiMGA Sample rows.
 
 A ``datasets.GeneratorBasedBuilder``. One row per conversation, with the features of
-:data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
+:data:`himga.schema.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
 :mod:`himga_locomo.records`; the dataset card (``README.md`` beside this module) documents it.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import datasets
 
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
 from himga.cache import GuardedBuilder
 from himga.options import check_option_values
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name

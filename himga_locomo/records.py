@@ -2,7 +2,7 @@
 
 The only place where the raw LoCoMo JSON is interpreted. :func:`record_to_row` turns one sample
 record of ``locomo10.json`` (Maharana et al., 2024; snap-research/LoCoMo) into a row of
-:data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`himga_locomo.source_record.sample_to_record`
+:data:`himga.schema.features.SAMPLE_FEATURES`, field by field; :func:`himga_locomo.source_record.sample_to_record`
 rebuilds the original record from the resulting :class:`~himga.data.Sample` (equal as a JSON value). This
 module is part of the cache key; that one, which shapes no row, is not.
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from himga.data.dates import parse_date
+from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, blank_turns
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
@@ -79,7 +79,7 @@ def blank_findings(sample) -> Iterator[Finding]:
 
 def date_findings(sample, holder: str, *, message_key: str | None = None) -> Iterator[Finding]:
     """``unparseable_date``: each session date and (with ``message_key``) each message's own date that
-    :func:`~himga.data.dates.parse_date` cannot read, where the record holds it: ``"<holder>.session_3_date_time"``,
+    :func:`~himga.schema.dates.parse_date` cannot read, where the record holds it: ``"<holder>.session_3_date_time"``,
     ``"<holder>.session_1[0].date_time"``, with the parser's message (the value is kept as it is in ``date_str``).
 
     Args:

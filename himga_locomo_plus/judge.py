@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from himga.data.schema import QuestionType
+from himga.schema.sample import QuestionType
+from himga.scoring.judges import register
 from himga.scoring import (LOCOMO_PLUS_CATEGORIES, LOCOMO_PLUS_COGNITIVE, LOCOMO_PLUS_JUDGE, LOCOMO_PLUS_TEMPLATES, Judge,
                            LabelRule, Row, Scorer, locomo_plus_cue_text, locomo_plus_evidence_text, locomo_plus_judge_request,
                            locomo_plus_label, summarize)
@@ -79,30 +80,13 @@ def _gold_options() -> dict:
             "label": "correct 1, partial 0.5, wrong 0 (llm_as_judge.py _parse_judge_response, label_to_score)"}
 
 
-SCORER = Scorer(
-    name="locomo_plus",
-    metric="judge label of LoCoMo-Plus's official judge: correct 1, partial 0.5, wrong 0",
-    source={**LOCOMO_PLUS_JUDGE["source"], "metrics": "evaluation_framework/task_eval/llm_as_judge.py _compute_summary"},
-    type_order=TYPE_ORDER,
-    row_key=row_key,
-    score=None,
-    summaries=_summaries,
-    gold_options=_gold_options,
-    judge={k: v for k, v in LOCOMO_PLUS_JUDGE.items() if k != "source"},
-    judge_request=judge_request,
-    judge_context=judge_context,
-    read_label=locomo_plus_label,
-    label_values=(0.0, 0.5, 1.0),
-)
-
-
 def _messages(qa, hypothesis: str, context: Mapping[str, Any]) -> list[dict]:
     return judge_request(qa, hypothesis, context)["messages"]
 
 
-#: The official judge in the registry of judges (``himga score locomo_plus --judge locomo_plus``): the same requests
-#: and labels as :data:`SCORER`'s route, beside any other judge that applies to LoCoMo-Plus.
-JUDGE = Judge(
+#: The official judge, registered (``himga score locomo_plus --judge locomo_plus``) and held by :data:`SCORER` (its own
+#: route, ``himga score locomo_plus --prompts/--labels``): one object, the same requests and labels on both.
+JUDGE = register(Judge(
     name="locomo_plus",
     title="LoCoMo-Plus's official judge (per-category prompts; correct / partial / wrong)",
     source={"repository": LOCOMO_PLUS_JUDGE["source"]["repository"], "path": LOCOMO_PLUS_JUDGE["source"]["path"],
@@ -119,4 +103,20 @@ JUDGE = Judge(
     context=judge_context,
     gold="a LoCoMo question's source answer (uncut; the errata's under gold='audited') and its cited turns; a cognitive "
          "item's cue turns",
+    variant="official",
+    request=judge_request,
+))
+
+
+SCORER = Scorer(
+    name="locomo_plus",
+    metric="judge label of LoCoMo-Plus's official judge: correct 1, partial 0.5, wrong 0",
+    source={**LOCOMO_PLUS_JUDGE["source"], "metrics": "evaluation_framework/task_eval/llm_as_judge.py _compute_summary"},
+    type_order=TYPE_ORDER,
+    row_key=row_key,
+    score=None,
+    summaries=_summaries,
+    gold_options=_gold_options,
+    judges={"official": JUDGE},
 )
+

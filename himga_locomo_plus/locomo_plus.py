@@ -3,7 +3,7 @@
 A ``datasets.GeneratorBasedBuilder``, LoCoMo's builder extended: the 10 LoCoMo conversations with their 1,986 QA
 pairs, as LoCoMo's own rows (:func:`himga_locomo.locomo.sample_rows`: the same options, the same gold and audited
 variant), then one row per cognitive item of ``locomo_plus.json``, stitched into a conversation
-(:mod:`himga_locomo_plus.records`). The features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``.
+(:mod:`himga_locomo_plus.records`). The features of :data:`himga.schema.features.SAMPLE_FEATURES`; one split, ``test``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import datasets
 
 from himga.cache import GuardedBuilder
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.sources import OneFileEach, RemoteFile, json_files, pinned_files, source_path
 from himga_locomo import locomo

@@ -34,7 +34,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from himga.data.dates import FORMATS
+from himga.schema.dates import FORMATS
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.rawcell import raw_text
 from himga_locomo.qa_records import require
@@ -136,7 +136,7 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 def locomo_session_date(when: dt.datetime) -> str:
     """``when`` written as LoCoMo writes a session's date: ``"9:55 am on 15 October, 2023"`` (the hour and the day
     without a leading zero, ``am``/``pm`` in lower case, English month names whatever the locale); it reads back with
-    LoCoMo's own format (:data:`himga.data.dates.FORMATS` ``locomo_session``) to ``when`` to the minute."""
+    LoCoMo's own format (:data:`himga.schema.dates.FORMATS` ``locomo_session``) to ``when`` to the minute."""
     return (f"{when.hour % 12 or 12}:{when.minute:02d} {'am' if when.hour < 12 else 'pm'} on {when.day} "
             f"{_MONTHS[when.month - 1]}, {when.year}")
 

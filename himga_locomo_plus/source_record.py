@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from himga.data.schema import QuestionType
+from himga.schema.sample import QuestionType
 from himga_locomo import source_record
 
 __all__ = ["is_cognitive", "sample_to_record"]

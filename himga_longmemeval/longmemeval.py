@@ -1,7 +1,7 @@
 """LongMemEval: long-term interactive memory of chat assistants (Wu et al., ICLR 2025), as HiMGA Sample rows.
 
 A ``datasets.GeneratorBasedBuilder``. One row per question (its haystack sessions and one QA pair),
-with the features of :data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. Six configs:
+with the features of :data:`himga.schema.features.SAMPLE_FEATURES`; one split, ``test``. Six configs:
 ``s`` (default), ``m``, ``oracle`` (the 2025-09 cleaned release) and ``s_original``, ``m_original``,
 ``oracle_original`` (the first release). The question → row mapping lives in
 :mod:`himga_longmemeval.records`.
@@ -21,7 +21,7 @@ from typing import Any
 
 import datasets
 
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
 from himga.cache import ArrowBatches, GuardedBuilder, plain_row
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.jsonio.jsonlines import iter_records

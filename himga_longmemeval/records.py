@@ -2,7 +2,7 @@
 
 The only place where the raw LongMemEval JSON is interpreted. :func:`question_to_row` turns one
 question dict of ``longmemeval_{s,m,oracle}*.json`` (Wu et al., ICLR 2025; xiaowu0162/LongMemEval)
-into a row of :data:`himga.data.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record`
+into a row of :data:`himga.schema.features.SAMPLE_FEATURES`, field by field; :func:`sample_to_record`
 rebuilds the question dict from the resulting :class:`~himga.data.Sample` (equal as a JSON value).
 
 A question dict has the keys ``question_id``, ``question_type``, ``question``, ``answer``,
@@ -23,8 +23,8 @@ Row, field by field:
     ``Sample.raw`` = ``{"question_date": ...}``.
 
 ``raw`` values are emitted as JSON text (the ``raw`` columns are strings of JSON, see
-:mod:`himga.data.features`). The turns are read column by column, without an object per message: the row's
-``sessions`` is a :class:`himga.data.columns.SessionColumns`.
+:mod:`himga.schema.features`). The turns are read column by column, without an object per message: the row's
+``sessions`` is a :class:`himga.schema.columns.SessionColumns`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import logging
 import re
 from typing import Any
 
-from himga.data.columns import SessionColumns
+from himga.schema.columns import SessionColumns
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 
@@ -170,7 +170,7 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
 
     Returns:
         The row (``raw`` columns as JSON text, ``None`` when empty; see the module docstring), its ``sessions``
-        column-wise (:class:`himga.data.columns.SessionColumns`): :func:`himga.cache.rows_to_table` takes it as it is,
+        column-wise (:class:`himga.schema.columns.SessionColumns`): :func:`himga.cache.rows_to_table` takes it as it is,
         :func:`himga.cache.plain_row` gives it as dicts.
 
     Raises:

@@ -2,7 +2,7 @@
 
 They read a Sample built by :func:`himga_longmemeval.records.question_to_row` (sessions in file
 order, ``has_answer`` in ``Message.raw``, ``question_date`` in ``Sample.raw``) and parse dates with
-:func:`himga.data.dates.parse_date`. Definitions:
+:func:`himga.schema.dates.parse_date`. Definitions:
 
 - ``session_after_question``: a haystack session dated after the question's ``question_date``.
 - ``not_chronological``: a haystack whose dates are not in non-decreasing file order (one finding
@@ -24,7 +24,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
-from himga.data.dates import parse_date
+from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, blank_turns, unknown_roles
 from himga_longmemeval.records import unknown_types

@@ -1,7 +1,7 @@
 """REALTALK: a 21-day real-world dataset for long-term conversation (Lee et al., 2025), as HiMGA Sample rows.
 
 A ``datasets.GeneratorBasedBuilder``. One row per conversation (one file each), with the features of
-:data:`himga.data.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
+:data:`himga.schema.features.SAMPLE_FEATURES`; one split, ``test``. The record → row mapping lives in
 :mod:`himga_realtalk.records` (LoCoMo's functions, REALTALK's field names).
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import datasets
 
 from himga.cache import GuardedBuilder
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import SourceFormatError
 from himga.sources import OneFileEach, RemoteFile, json_files, pinned_files, source_path
 from himga_locomo.locomo import read_records

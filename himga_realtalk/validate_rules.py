@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from himga.data.dates import parse_date
+from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding
 from himga_locomo.validate_rules import DATE_KINDS, EVIDENCE_KINDS, date_findings, evidence_findings

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark, by_load_name, of_builder
-from himga.data.relevance import LOCOMO, LONGMEMEVAL
+from himga.schema.relevance import LOCOMO, LONGMEMEVAL
 from himga.errors import ConfigurationError
 from himga.options import user_options
 
@@ -83,16 +83,16 @@ def test_every_entry_resolves():
     assert (locomo.default_config, lme.default_config) == ("default", "s")
     assert locomo.options == ("category_order", "adversarial_answer", "category3_answer", "gold", "errata")
     assert lme.options == ()
-    assert (locomo.relevance, lme.relevance) == (LOCOMO, LONGMEMEVAL)
-    assert list(locomo.rules.KINDS)[0] == "malformed_evidence"
+    assert (locomo.relevance_rule, lme.relevance_rule) == (LOCOMO, LONGMEMEVAL)
+    assert list(locomo.validate_rules.KINDS)[0] == "malformed_evidence"
     assert locomo.notes.startswith("**Category mapping.**")
     assert lme.notes.startswith("**Question types.**")
     from himga.scoring import LOCOMO_SCORER, LONGMEMEVAL_SCORER
 
-    assert (locomo.scoring, lme.scoring) == (LOCOMO_SCORER, LONGMEMEVAL_SCORER)
+    assert (locomo.scorer, lme.scorer) == (LOCOMO_SCORER, LONGMEMEVAL_SCORER)
     assert list(locomo.golds) == ["published", "audited"] and lme.golds == {}
     assert (locomo.default_gold, lme.default_gold) == ("published", "published")
-    assert locomo.gold_report.__name__ == "himga_locomo.gold_report" and lme.gold_report is None
+    assert locomo.gold_variants.__name__ == "himga_locomo.gold_report" and lme.gold_variants is None
     assert by_load_name("himga_longmemeval") is lme and by_load_name("squad") is None
     assert of_builder(lme.builder) is lme and of_builder(type(lme.builder)) is None
 
@@ -101,13 +101,13 @@ def test_locomo_family_entries_reuse_locomo_objects():
     locomo, plus, realtalk = CATALOG["locomo"], CATALOG["locomo_plus"], CATALOG["realtalk"]
     assert (plus.builder.__name__, realtalk.builder.__name__) == ("LocomoPlus", "Realtalk")
     assert plus.options == (*locomo.options, "placement", "placement_seed") and realtalk.options == ()
-    assert plus.gold_report is locomo.gold_report and plus.auxiliary == locomo.auxiliary
+    assert plus.gold_variants is locomo.gold_variants and plus.auxiliary == locomo.auxiliary
     assert set(locomo.row_modules) <= set(plus.row_modules) and set(locomo.row_modules) <= set(realtalk.row_modules)
-    assert plus.relevance is LOCOMO and realtalk.relevance.judge is not LOCOMO.judge
+    assert plus.relevance_rule is LOCOMO and realtalk.relevance_rule.judge is not LOCOMO.judge
     assert [p.layout_path for p in plus.pin().parts] == ["data/locomo10.json", "data/locomo_plus.json"]
     assert (plus.pin().parts[0].sha256, plus.pin().parts[0].size) == (locomo.pin().sha256, locomo.pin().size)  # the same bytes
     assert len(realtalk.pin().parts) == 10 and realtalk.pin().rows == 10
-    assert (plus.scoring.name, realtalk.scoring.name) == ("locomo_plus", "realtalk")
+    assert (plus.scorer.name, realtalk.scorer.name) == ("locomo_plus", "realtalk")
 
 
 def test_the_file_name_rule_is_one_function():
@@ -167,7 +167,7 @@ def test_an_entry_names_its_builder_and_its_pins_are_the_builder_configs():
         configs = entry.builder.BUILDER_CONFIGS
         assert list(entry.pins()) == entry.configs == [c.name for c in configs]
         assert all(entry.pins()[c.name] == c.remote_file() for c in configs), entry.name
-        assert (entry.builder_module, entry.builder.__name__) == tuple(entry.builder_name.split(":"))
+        assert entry.builder.__module__ == entry.builder_module  # the folder's load_builder imports that module
         assert entry.module.__name__ == entry.builder_module
         assert all(importlib.import_module(name).__name__ == name for name in entry.row_modules)
         assert entry.options == user_options(entry.builder.BUILDER_CONFIG_CLASS), entry.name  # read without the builder

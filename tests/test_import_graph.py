@@ -97,14 +97,14 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 #: which every consumer above it reads.
 LAYERS = [
     ("himga.errors", "himga.version", "himga.identifiers", "himga.finding"),
-    ("himga.jsonio", "himga.entry", "himga.options"),
-    ("himga.sources", "himga.data.schema", "himga.data.features", "himga.data.dates", "himga.data.relevance",
-     "himga.data.ids", "himga.data.convert", "himga.data.helpers", "himga.data.view", "himga.data.columns",
-     "himga.data.question_type"),
-    ("himga.cache", "himga.scoring"),
+    ("himga.jsonio", "himga.options"),
+    ("himga.sources", "himga.schema"),
+    ("himga.scoring",),
+    ("himga.entry",),
+    ("himga.cache", "himga.endpoint"),
     ("himga_",),
     ("himga.catalog",),
-    ("himga._registration", "himga.data", "himga.validate", "himga.report", "himga.publish", "himga.runs",
+    ("himga._registration", "himga.data", "himga.validate", "himga.stats", "himga.publish", "himga.run",
      "himga.subset", "himga.qrels", "himga.utils", "himga.testing"),
     ("himga.cli", "himga"),
 ]
@@ -125,9 +125,11 @@ def test_no_import_runs_from_a_lower_layer_back_up():
 
 def test_the_shared_code_imports_no_builder_and_no_catalogue():
     graph = import_graph()
-    for low in ("himga.sources", "himga.jsonio", "himga.data.schema", "himga.data.relevance", "himga.cache", "himga.scoring", "himga.entry"):
+    for low in ("himga.sources", "himga.jsonio", "himga.schema", "himga.schema.sample", "himga.schema.relevance", "himga.cache",
+                "himga.scoring", "himga.entry"):
         assert not {m for m in _reachable(graph, low) if m.startswith(("himga_", "himga.catalog"))}, low
-    assert _reachable(graph, "himga.entry") == {"himga.errors", "himga.options"}  # the catalogue is found by name (entry_named), not imported
+    # an entry registers its rules below (the relevance rule, its folders, its scorer); it imports no catalogue
+    assert not {m for m in _reachable(graph, "himga.entry") if m.startswith(("himga.cache", "himga.data", "himga.catalog"))}
     assert _reachable(graph, "himga.sources._offline") == set()  # the one offline decision imports nothing of ours
     assert {"himga_locomo", "himga_longmemeval"} <= graph["himga.catalog"]  # the catalogue's reach is visible
 
@@ -148,7 +150,7 @@ def test_the_light_imports_load_no_datasets(tmp_path):
 
 def test_a_records_module_loads_no_datasets(tmp_path):
     """LongMemEval's records module (its row rules, which its validate rules use too) builds its rows' sessions as
-    :class:`himga.data.columns.SessionColumns`, plain Python: importing it loads neither ``datasets`` nor ``pyarrow``."""
+    :class:`himga.schema.columns.SessionColumns`, plain Python: importing it loads neither ``datasets`` nor ``pyarrow``."""
     import subprocess
     import sys
 
@@ -183,3 +185,42 @@ def test_commands_that_need_no_builder_load_no_datasets(tmp_path, argv, status):
 
     done = subprocess.run([sys.executable, "-c", _COMMAND, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert json.loads(done.stdout.splitlines()[-1]) == [status, []]
+
+
+def package_of(module: str) -> str:
+    """The package a module belongs to: ``himga.<pkg>`` (a top-level module of himga is its own), a ``himga_*``
+    folder, or ``himga`` (the face)."""
+    parts = module.split(".")
+    return parts[0] if parts[0] != "himga" or len(parts) == 1 else ".".join(parts[:2])
+
+
+def package_graph() -> dict[str, set[str]]:
+    """Package → the packages it imports (lazy imports included): :func:`import_graph` collapsed by :func:`package_of`."""
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        graph.setdefault(package_of(module), set()).update(package_of(t) for t in targets)
+    return {p: ts - {p} for p, ts in graph.items()}
+
+
+def test_the_package_graph_has_no_cycle():
+    """No circle between packages either (the catalogue once closed one of 38 files: entries found by name)."""
+    cycle = find_cycle(package_graph())
+    assert cycle is None, "package cycle: " + " -> ".join(cycle)
+
+
+def test_builder_folders_are_imported_by_the_catalogue_the_commands_and_the_facade_only():
+    """A ``himga_*`` folder is imported by the catalogue, the commands (``himga.cli``), the facade (``himga.data``) or
+    another folder (LoCoMo-Plus and REALTALK reuse LoCoMo's rules): everything else receives the resolved entry."""
+    allowed = {"himga.catalog", "himga.cli", "himga.data"}
+    importers = sorted(f"{p} -> {t}" for p, ts in package_graph().items() for t in ts
+                       if t.startswith("himga_") and not p.startswith("himga_") and p not in allowed)
+    assert importers == []
+    assert {t for t in package_graph()["himga.catalog"] if t.startswith("himga_")} == {
+        "himga_beam", "himga_locomo", "himga_locomo_plus", "himga_longmemeval", "himga_realtalk"}
+
+
+def test_nothing_is_imported_by_name():
+    """No ``importlib.import_module`` / ``__import__`` in the package: an import the graph cannot see."""
+    found = [f"{path.relative_to(ROOT)}" for path in [*(ROOT / "src").rglob("*.py"), *ROOT.glob("himga_*/*.py")]
+             if "import_module(" in (text := path.read_text(encoding="utf-8")) or "__import__(" in text]
+    assert found == []

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from himga.data import Sample, load_locomo, load_longmemeval
-from himga.data.convert import table_to_samples
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.convert import table_to_samples
+from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import HimgaError
 from himga_locomo.records import record_to_row
 from himga_locomo.source_record import sample_to_record as locomo_record

@@ -11,9 +11,10 @@ import pytest
 
 from himga.cli import main
 from himga.data import load_dataset, load_locomo, load_longmemeval
-from himga.data.ids import item_id
+from himga.schema.ids import item_id
 from himga.errors import ConfigurationError, SourceFormatError
-from himga.runs import fingerprint, run_identity
+from himga.catalog import benchmark
+from himga.run import fingerprint, run_identity
 from himga.subset import Item, draw, quotas, rank, subset
 
 LOCOMO_200_SEED0 = "f1ebf69fcb531c9f5714623766dbf8fe529a142482714139b4d4cc6a391a140f"
@@ -165,7 +166,7 @@ def test_run_identity(shared_data, tmp_path):
     errata = shared_data / "locomo-audit" / "errors.json"
     if not errata.is_file():
         pytest.skip(f"real data not found at {errata}")
-    assert run_identity("locomo", data_dir=shared_data / "locomo", ids=ids, gold="audited", errata=errata) == {
+    assert run_identity(benchmark("locomo"), data_dir=shared_data / "locomo", ids=ids, gold="audited", errata=errata) == {
         "dataset": "locomo", "config": None, "options": {"errata": str(errata), "gold": "audited"},
         "sources": [{"file": "locomo10.json", "sha256": LOCOMO_SHA256}],
         "gold": {"variant": "audited", "errata": "errors.json",

@@ -1,63 +1,41 @@
 """The type of a catalogue entry: one benchmark's builder, configs, pins and rules.
 
-Each builder folder builds its entry (``himga_locomo.ENTRY``) and :mod:`himga.catalog` imports them all, so
-the catalogue's reach is visible as imports. An entry names its builder and the modules that shape rows, and imports
-them on first use (:attr:`Benchmark.builder`): the builders import ``datasets`` (about a second), which what reads
-only the pins and rules (``himga sources``, ``himga --help``) does without. Code below the catalogue (the schema's relevance labels, the
-source messages) finds an entry by name with :func:`entry_named`, which imports the catalogue on first use:
-the one import of this project made by name, so that a module the builders themselves import never imports
-the builders.
+Each builder folder makes its entry (``himga_locomo.ENTRY``) and :mod:`himga.catalog` imports them all, so the
+catalogue's reach is visible as imports; names are looked up there and in the commands, never below. An entry holds
+a function of its folder that imports the builder on first use (:attr:`Benchmark.builder`): the builders import
+``datasets`` (about a second), which what reads only the pins and rules (``himga sources``, ``himga --help``) does
+without. An entry registers its relevance rule with :mod:`himga.schema.relevance` when it is made, so that a
+``Sample`` finds its rule without asking the catalogue.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib.resources import files as _package_files
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from himga.errors import ConfigurationError
 from himga.options import user_options
+from himga.schema.relevance import register_rule
+from himga.sources import KnownFolder, register_folders
 
-__all__ = ["Benchmark", "entry_named", "entry_names", "entry_of", "entry_of_builder"]
+__all__ = ["Benchmark", "entry_of_builder"]
 
-
-def _catalog() -> dict[str, Benchmark]:
-    return importlib.import_module("himga.catalog").CATALOG
-
-
-def entry_names() -> tuple[str, ...]:
-    """The names of the catalogue's benchmarks, in catalogue order (:data:`himga.catalog.NAMES`)."""
-    return tuple(_catalog())
-
-
-def entry_named(name: str) -> Benchmark | None:
-    """The catalogue entry called ``name`` (``sample.dataset``), else ``None``."""
-    return _catalog().get(name)
-
-
-def entry_of(entry: Benchmark | str) -> Benchmark:
-    """``entry`` itself, or the catalogue entry called ``entry`` (:func:`himga.catalog.benchmark`).
-
-    Raises:
-        ConfigurationError: unknown name (a ``ValueError``): ``unknown dataset 'x'; expected one of ['locomo', 'longmemeval']``.
-    """
-    if isinstance(entry, Benchmark):
-        return entry
-    if (found := entry_named(entry)) is None:
-        raise ConfigurationError(f"unknown dataset {entry!r}; expected one of {sorted(entry_names())}")
-    return found
+#: The module of each entry's builder → the entry, filled as entries are made (:meth:`Benchmark.__post_init__`).
+_BY_BUILDER_MODULE: dict[str, Benchmark] = {}
 
 
 def entry_of_builder(cls: type) -> Benchmark | None:
-    """The catalogue entry whose builder ``cls`` is (or derives from), else ``None``."""
-    return next((b for b in _catalog().values() if b.builder in cls.__mro__), None)
+    """The entry whose builder ``cls`` is (or derives from), else ``None``: what a builder asks of its own entry (its
+    options, its name in messages). Looked up among the entries made (a builder folder makes its entry before its
+    builder module is imported); imports nothing.
+    """
+    return next((_BY_BUILDER_MODULE[c.__module__] for c in cls.__mro__ if c.__module__ in _BY_BUILDER_MODULE), None)
 
 
 @dataclass(frozen=True, eq=False)  # one object per benchmark: compared and hashed by identity
@@ -68,8 +46,10 @@ class Benchmark:
         name: The himga name (``Sample.dataset``, the CLI's argument), e.g. ``"locomo"``.
         title: The dataset card's ``pretty_name``, e.g. ``"LoCoMo (HiMGA-normalized)"``.
         load_name: The name registered with ``datasets.load_dataset``, e.g. ``"himga_locomo"``.
-        builder_name: The ``datasets.GeneratorBasedBuilder`` subclass, as ``"module:Class"``
-            (``"himga_locomo.locomo:Locomo"``), imported on first use of :attr:`builder`.
+        builder_module: The module of the ``datasets.GeneratorBasedBuilder`` subclass (``"himga_locomo.locomo"``): the
+            ``module_path`` ``datasets`` is given (:mod:`himga._registration`).
+        load_builder: A function of the builder folder that imports the builder class and returns it
+            (``from himga_locomo.locomo import Locomo``), called on first use of :attr:`builder`.
         row_modules: The names of the modules of the builder folder whose code shapes rows (the builder, its records
             modules, its file rule or gold variants where those are modules of their own): with every himga
             module they import, the code the cache key covers (:func:`himga.cache.row_files`).
@@ -77,8 +57,8 @@ class Benchmark:
             builder order, from a module that imports no builder (``himga_locomo.pins``): :meth:`pins`. Each builder
             config's ``remote_file()`` returns the same pin (``tests/test_catalog.py`` checks it).
         validate_rules: The module with ``KINDS`` (kind → title) and ``findings(sample)`` for ``himga validate``.
-        relevance_rule: A :class:`himga.data.relevance.RelevanceRule`.
-        card_notes: The Markdown file (in the builder's package) of the card's "Data notes".
+        relevance_rule: A :class:`himga.schema.relevance.RelevanceRule`.
+        card_notes: The Markdown file of the card's "Data notes" (``card_notes.md`` in the builder folder).
         published_rows: Rows per config of the full release (the card's size category without an export).
         scorer: How the benchmark is scored (a :class:`himga.scoring.Scorer`: its metric, per-QA score or
             judge, table rows and totals), or ``None`` where none is wired.
@@ -91,8 +71,6 @@ class Benchmark:
             is found in under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (like a benchmark's own folder),
             its label in ``himga sources``, and its pin (LoCoMo: ``("locomo-audit", "errata", ERRATA_PIN)``,
             read with ``gold="audited"``).
-        judges: The benchmark's own judges (:class:`himga.scoring.Judge`, defined in its folder), registered
-            beside the built-in ones (:func:`himga.scoring.judges`).
         options_class: The dataclass of the configs' user options (fields with a ``help``,
             :func:`himga.options.option_specs`), from a module that imports no builder (``himga_locomo.options``): the
             builder's config class derives from it; ``None`` for a benchmark without options.
@@ -104,19 +82,25 @@ class Benchmark:
     name: str
     title: str
     load_name: str
-    builder_name: str
+    builder_module: str
+    load_builder: Callable[[], type]
     row_modules: tuple[str, ...]
     pinned: Callable[[], Mapping[str, Any]]
     validate_rules: ModuleType
     relevance_rule: Any
-    card_notes: str
+    card_notes: Path
     published_rows: int
     scorer: Any = None
     gold_variants: ModuleType | None = None
     auxiliary: tuple[tuple[str, str, Any], ...] = ()
-    judges: tuple[Any, ...] = ()
     release_ids: Callable[[], Mapping[str, str]] | None = None
     options_class: type | None = None
+
+    def __post_init__(self) -> None:
+        register_rule(self.name, self.relevance_rule)
+        register_folders(self.name, tuple(KnownFolder(folder, pin, f"--{label} / {label}=" if label in self.options else None)
+                                          for folder, label, pin in self.auxiliary))
+        _BY_BUILDER_MODULE.setdefault(self.builder_module, self)
 
     # --- the builder ----------------------------------------------------------------------------------
 
@@ -124,13 +108,7 @@ class Benchmark:
     def builder(self) -> type:
         """The ``datasets.GeneratorBasedBuilder`` subclass (its module holds ``_DESCRIPTION``, ``_LICENSE``,
         ``_HOMEPAGE``, ``_CITATION`` for the card), imported on first use (and with it ``datasets``)."""
-        module, _, name = self.builder_name.partition(":")
-        return getattr(importlib.import_module(module), name)
-
-    @property
-    def builder_module(self) -> str:
-        """The name of the module defining :attr:`builder` (``"himga_locomo.locomo"``); imports nothing."""
-        return self.builder_name.partition(":")[0]
+        return self.load_builder()
 
     @property
     def module(self) -> ModuleType:
@@ -271,25 +249,9 @@ class Benchmark:
     # --- rules beside the builder ---------------------------------------------------------------------
 
     @property
-    def rules(self) -> Any:
-        """The validate rules module (``KINDS``, ``findings(sample)``)."""
-        return self.validate_rules
-
-    @property
-    def relevance(self) -> Any:
-        """The :class:`~himga.data.relevance.RelevanceRule` of this benchmark."""
-        return self.relevance_rule
-
-    @property
-    def gold_report(self) -> Any:
-        """The module named by :attr:`gold_variants` (``VARIANTS``, ``summary``, ``format_summary``,
-        ``errata_file``), or ``None`` without gold variants."""
-        return self.gold_variants
-
-    @property
     def golds(self) -> dict[str, str]:
         """The gold variants, name → description, the default first (``{}`` without any)."""
-        return {} if self.gold_variants is None else dict(self.gold_report.VARIANTS)
+        return {} if self.gold_variants is None else dict(self.gold_variants.VARIANTS)
 
     @property
     def default_gold(self) -> str:
@@ -297,15 +259,9 @@ class Benchmark:
         return next(iter(self.golds), "published")
 
     @property
-    def scoring(self) -> Any:
-        """The :class:`himga.scoring.Benchmark` named by :attr:`scorer` (``None`` without one)."""
-        return self.scorer
-
-    @property
     def notes(self) -> str:
         """The card's "Data notes" (Markdown)."""
-        package = self.builder_module.partition(".")[0]
-        return (_package_files(package) / self.card_notes).read_text(encoding="utf-8")
+        return Path(self.card_notes).read_text(encoding="utf-8")
 
 
 def _file_names(config: Any) -> list[str]:

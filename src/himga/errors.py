@@ -164,7 +164,7 @@ class ConfigurationError(HimgaError, ValueError):
 
 
 class DateFormatError(HimgaError, ValueError):
-    """A date string in none of the formats :mod:`himga.data.dates` knows, or an inconsistent one.
+    """A date string in none of the formats :mod:`himga.schema.dates` knows, or an inconsistent one.
 
     Attributes:
         value: The offending string (or value).

@@ -1,6 +1,6 @@
 """Subsets anyone can re-draw: ``himga subset`` and the rule behind it.
 
-**The draw** (:func:`draw`). Every item (a scored QA pair, id from :func:`himga.data.ids.item_id`) gets the
+**The draw** (:func:`draw`). Every item (a scored QA pair, id from :func:`himga.schema.ids.item_id`) gets the
 rank ``sha256("<seed>:<id>")`` (hex digest, compared as text, ties by id); the subset is the ``n`` items of
 lowest rank. No ``random`` module, no set or hash order: the same ids on every machine, Python version and
 ``PYTHONHASHSEED``.
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from himga.data.ids import item_id
+from himga.schema.ids import item_id
 from himga.errors import ConfigurationError
-from himga.runs import fingerprint, source_hashes
+from himga.run import fingerprint, source_hashes
 
 __all__ = ["Item", "Subset", "draw", "exclude", "items_of", "quotas", "rank", "subset", "write_ids"]
 
@@ -189,18 +189,20 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
         ConfigurationError: ``n`` out of range, an unknown ``stratify`` or option, an exclusion that matches no
             QA pair or leaves none; and what a build raises.
     """
+    from himga.catalog import benchmark
     from himga.data.lazy import qa_samples
     from himga.data.loaders import build_dataset
 
-    every = items_of(qa_samples(build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)))  # no haystack read
+    entry = benchmark(name)  # resolved once, handed down
+    every = items_of(qa_samples(build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options)))  # no haystack read
     items = exclude(every, categories=exclude_category, types=exclude_type)
     ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
-    sources = source_hashes(name, config, data_dir)
+    sources = source_hashes(entry, config, data_dir)
     return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources, len(every) - len(items))
 
 
 def write_ids(ids: Iterable[str], path: str | Path) -> None:
     """Write an ids file: one id per line, UTF-8, ``\\n`` line ends; whole or not at all, with the umask's mode."""
-    from himga.runs import write_text
+    from himga.run import write_text
 
     write_text(path, "".join(f"{i}\n" for i in ids))

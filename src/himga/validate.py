@@ -3,7 +3,7 @@
 The source is read by the dataset's own builder code (``_split_generators`` to find the files,
 ``_generate_examples`` to parse them, in a throw-away cache folder, so nothing is written to the real
 cache and nothing is modified); each row becomes a :class:`~himga.data.Sample` through the
-``SAMPLE_FEATURES`` encode/decode round trip and :func:`~himga.data.convert.row_to_sample`. Rules
+``SAMPLE_FEATURES`` encode/decode round trip and :func:`~himga.schema.convert.row_to_sample`. Rules
 that only need the Sample fields live here (:func:`generic_findings`); rules that read what the
 source format keeps in ``raw`` live beside each builder (the catalogue entry's ``validate_rules``:
 ``himga_locomo.validate_rules``, ``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the builder packages.
@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from himga.catalog import Benchmark, benchmark
-from himga.data.convert import row_to_sample
-from himga.data.features import SAMPLE_FEATURES
-from himga.data.schema import Sample
+from himga.schema.convert import row_to_sample
+from himga.schema.features import SAMPLE_FEATURES
+from himga.schema.sample import Sample
 from himga.errors import shown
 from himga.finding import Finding
 
@@ -187,7 +187,7 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
         ConfigurationError: unknown dataset or config.
     """
     entry = benchmark(name)  # unknown names → ConfigurationError
-    rules = entry.rules
+    rules = entry.validate_rules
     builder = _builder(entry, config, data_dir)
     config = builder.config.name  # as resolved, as himga stats names it
     files, samples = _read(builder)

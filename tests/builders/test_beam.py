@@ -13,6 +13,7 @@ from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.testing import write_beam_like
 from himga_beam.records import ABILITIES, sample_to_record, strip_marker
+from himga.catalog import benchmark
 
 #: Measured on ../shared/data/beam: samples, sessions (batches), messages, QA pairs, markers cut, evidence ids
 #: cited in source_chat_ids (every one a message of its chat), evidence turn ids (each id once per question).
@@ -159,17 +160,17 @@ def test_the_default_source_is_the_pinned_files_only(shared_data, tmp_path, monk
     from himga.cache import build_files
 
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
-    files = build_files("beam", "500K", None)
+    files = build_files(benchmark("beam"), "500K", None)
     assert len(files) == 70 and files[0] == shared_data / "beam" / "chats" / "500K" / "1" / "chat.json"
     assert files[1].parts[-2:] == ("probing_questions", "probing_questions.json")
     (tmp_path / "beam").mkdir()
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path))
     with pytest.raises(ConfigurationError, match=r"^beam \(config '100K'\): 40 of the 40 pinned files of chats/100K are not in "):
-        build_files("beam", "100K", None)
+        build_files(benchmark("beam"), "100K", None)
     with pytest.raises(ConfigurationError, match=r"^beam \(config '1M'\): no pinned source: the 1M tier is complete only on the "
                        r"Hugging Face copy Mohammadta/BEAM, whose revision is not yet confirmed \(the Hugging Face copy could not "
                        r"be reached from the machines this was written on\); put a copy in the repository's layout "):
-        build_files("beam", "1M", None)
+        build_files(benchmark("beam"), "1M", None)
 
 
 @pytest.fixture(scope="module")
@@ -213,25 +214,25 @@ def test_the_tier_of_a_path(local_copies, shared_data, tmp_path):
     root, _one, _ten = local_copies
     with pytest.raises(ConfigurationError, match=r"^beam: .*beam holds the tiers 100K, 500K, whose chats share numbers but not "
                        r"questions; pass the config \(config= / --config\)$"):
-        build_files("beam", None, shared_data / "beam")  # the repository's root with two tiers: no silent default
-    assert len(build_files("beam", None, shared_data / "beam" / "chats" / "500K")) == 70  # a tier folder: its tier
+        build_files(benchmark("beam"), None, shared_data / "beam")  # the repository's root with two tiers: no silent default
+    assert len(build_files(benchmark("beam"), None, shared_data / "beam" / "chats" / "500K")) == 70  # a tier folder: its tier
     with pytest.raises(ConfigurationError, match=r"^beam: .* holds the tiers 1M, 10M, whose chats share numbers"):
-        build_files("beam", None, root)
+        build_files(benchmark("beam"), None, root)
     one_tier = tmp_path / "one_tier"
     shutil.copytree(shared_data / "beam" / "chats" / "500K" / "3", one_tier / "chats" / "500K" / "3")
-    assert [p.relative_to(one_tier).as_posix() for p in build_files("beam", None, one_tier)] == [
+    assert [p.relative_to(one_tier).as_posix() for p in build_files(benchmark("beam"), None, one_tier)] == [
         "chats/500K/3/chat.json", "chats/500K/3/probing_questions/probing_questions.json"]  # a root with one tier: that tier
-    assert len(build_files("beam", None, root / "chats" / "1M" / "2")) == 2  # a chat folder: its tier by its parent
+    assert len(build_files(benchmark("beam"), None, root / "chats" / "1M" / "2")) == 2  # a chat folder: its tier by its parent
     with pytest.raises(ConfigurationError, match=r"^beam: .*chats/1M/2 is in the 1M tier's folder, not 100K's; pass its config"):
-        build_files("beam", "100K", root / "chats" / "1M" / "2")
+        build_files(benchmark("beam"), "100K", root / "chats" / "1M" / "2")
     with pytest.raises(ConfigurationError, match=r"^beam \(config '500K'\): no chat of the 500K tier in "):
-        build_files("beam", "500K", root)
+        build_files(benchmark("beam"), "500K", root)
     copy = tmp_path / "mine"
     (copy / "7" / "probing_questions").mkdir(parents=True)
     with pytest.raises(ConfigurationError, match=r"^beam: cannot tell the tier of .*mine from its path"):
-        build_files("beam", None, copy)
+        build_files(benchmark("beam"), None, copy)
     with pytest.raises(SourceFormatError, match=r"^7/: \$: a BEAM chat needs chat.json and probing_questions/probing_questions.json; chat.json is missing"):
-        build_files("beam", "1M", copy)
+        build_files(benchmark("beam"), "1M", copy)
 
 
 def test_bad_input_names_the_chat_file_and_the_record_path(tmp_path):
@@ -264,10 +265,10 @@ def test_the_download_cache_holds_the_pinned_files_at_their_layout_paths(shared_
     with pytest.raises(DownloadError, match=r"^chats/100K/1/chat.json: not in .*/beam and HF_HUB_OFFLINE is set; download "
                                             r"https://raw.githubusercontent.com/mohammadtavakoli78/BEAM/b2a3ee8ba12d68f83143dda191097dc3e028ddd3/"
                                             r"chats/100K/1/chat.json yourself and put it in .*/beam/chats/100K/1/ "):
-        build_files("beam", "100K", None)
+        build_files(benchmark("beam"), "100K", None)
     shutil.copytree(shared_data / "beam" / "chats" / "100K", tmp_path / "beam" / "chats" / "100K")  # as downloads leave them
-    assert len(build_files("beam", "100K", None)) == 40
+    assert len(build_files(benchmark("beam"), "100K", None)) == 40
     (tmp_path / "beam" / "chats" / "100K" / "2" / "chat.json").write_text("[]")
     with pytest.raises(ChecksumError, match=r"^chats/100K/2/chat.json in the download cache .*/beam/ is not the pinned file "
                                             r"mohammadtavakoli78/BEAM@b2a3ee8 chats/100K/2/chat.json \(expected .* bytes, got 2 bytes\)"):
-        build_files("beam", "100K", None)
+        build_files(benchmark("beam"), "100K", None)

@@ -12,6 +12,7 @@ from himga.data import SAMPLE_FEATURES, load_locomo
 from himga.cache import make_builder, prepare
 from himga_locomo.records import ABSTENTION_ANSWER
 from himga_locomo.source_record import sample_to_record
+from himga.catalog import benchmark
 
 IDS = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"]
 
@@ -140,12 +141,12 @@ def test_lossless_rebuild_of_every_record(shared_data, locomo_samples):
 
 
 def test_builder_dataset_features_and_cache_reuse(shared_data, tmp_path):
-    builder = make_builder("locomo", data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
+    builder = make_builder(benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
     ds = prepare(builder)
     assert ds.num_rows == 10
     assert ds.split == "test"
     assert ds.features == SAMPLE_FEATURES
-    again = make_builder("locomo", data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
+    again = make_builder(benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
     assert again.cache_dir == builder.cache_dir
     # a second prepare reuses the cache: the Arrow files are not rewritten
     mtimes = {f["filename"]: os.path.getmtime(f["filename"]) for f in ds.cache_files}

@@ -18,6 +18,7 @@ from himga.errors import ChecksumError, ConfigurationError, DownloadError, Sourc
 from himga_locomo.gold import ERRATA_PIN
 from himga_locomo.gold_report import audit_summary, format_audit_summary
 from himga_locomo.source_record import sample_to_record
+from himga.catalog import benchmark
 
 ERRATA_SHA256 = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
 #: sha256 of json.dumps(rows, ensure_ascii=False, sort_keys=True) of the default build, measured with the code
@@ -49,8 +50,8 @@ def test_the_pinned_errata_is_the_shared_copy(errata_file):
 
 
 def test_published_gold_gives_the_rows_of_before(shared_data, tmp_path):
-    default = prepare(make_builder("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path))
-    published = prepare(make_builder("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, gold="published"))
+    default = prepare(make_builder(benchmark("locomo"), data_dir=shared_data / "locomo", cache_dir=tmp_path))
+    published = prepare(make_builder(benchmark("locomo"), data_dir=shared_data / "locomo", cache_dir=tmp_path, gold="published"))
     assert _rows_sha256(default) == _rows_sha256(published) == PUBLISHED_ROWS_SHA256
 
 
@@ -166,8 +167,8 @@ def test_a_users_errata_keys_the_cache_by_content(shared_data, errata_file, tmp_
 
 
 def test_config_ids_differ_by_gold(shared_data, errata_file, tmp_path):
-    published = make_builder("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path)
-    audited = make_builder("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, gold="audited", errata=errata_file)
+    published = make_builder(benchmark("locomo"), data_dir=shared_data / "locomo", cache_dir=tmp_path)
+    audited = make_builder(benchmark("locomo"), data_dir=shared_data / "locomo", cache_dir=tmp_path, gold="audited", errata=errata_file)
     assert published.config_id != audited.config_id  # datasets derives it from the config keywords
     assert (published.config.errata_sha256, audited.config.errata_sha256) == (None, ERRATA_SHA256)
 

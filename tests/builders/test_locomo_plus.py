@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from himga.data import load_dataset
-from himga.data.convert import row_to_sample, sample_to_row
+from himga.schema.convert import row_to_sample, sample_to_row
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.validate import validate
 from himga_locomo.source_record import source_turn

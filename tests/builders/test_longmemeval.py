@@ -20,6 +20,7 @@ from himga.utils import get_dataset
 from himga_longmemeval.longmemeval import Longmemeval
 from himga.data import chronological
 from himga_longmemeval.records import QUESTION_TYPES, sample_to_record
+from himga.catalog import benchmark
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ORACLE_TYPES = {
@@ -144,7 +145,7 @@ def test_configs_and_default():
     assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json", "longmemeval_m.jsonl"]
     assert {c.remote_file().repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
     assert configs["m"].writer_batch_size < configs["s"].writer_batch_size < configs["oracle"].writer_batch_size
-    builder = make_builder("longmemeval", "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
+    builder = make_builder(benchmark("longmemeval"), "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
     assert builder._writer_batch_size == configs["m"].writer_batch_size
 
 
@@ -173,9 +174,9 @@ def test_offline_download_error_says_where_to_put_the_file(monkeypatch, tmp_path
 
 def test_arrow_batch_path_equals_the_datasets_row_path(shared_data, tmp_path, monkeypatch):
     files = [str(shared_data / "longmemeval" / "longmemeval_oracle_sample.json")]
-    fast = prepare(make_builder("longmemeval", "oracle", data_files=files, cache_dir=tmp_path / "fast"))
+    fast = prepare(make_builder(benchmark("longmemeval"), "oracle", data_files=files, cache_dir=tmp_path / "fast"))
     monkeypatch.setattr(Longmemeval, "ARROW_BATCHES", False)
-    slow = prepare(make_builder("longmemeval", "oracle", data_files=files, cache_dir=tmp_path / "slow"))
+    slow = prepare(make_builder(benchmark("longmemeval"), "oracle", data_files=files, cache_dir=tmp_path / "slow"))
     assert fast.features == slow.features == SAMPLE_FEATURES
     assert fast.split == "test" and fast.num_rows == 97
     assert fast.data.table.equals(slow.data.table)
@@ -197,7 +198,7 @@ def test_s_scale_generated_file(tmp_path, monkeypatch):
     path = write_longmemeval_like(tmp_path / "s.json").path
     started = []
     monkeypatch.setattr(jsonio_reader, "start_checks", lambda *a, real=jsonio_reader.start_checks: started.append(real(*a)) or started[-1])
-    ds = prepare(make_builder("longmemeval", "s", data_files=[str(path)], cache_dir=tmp_path / "cache"))
+    ds = prepare(make_builder(benchmark("longmemeval"), "s", data_files=[str(path)], cache_dir=tmp_path / "cache"))
     assert len(started) == 1 and started[0] is not None and started[0]._proc.returncode == 0
     table = ds.data.table
     assert ds.num_rows == 500

@@ -20,7 +20,7 @@ import pytest
 
 from himga.cli import main
 from himga.data import build_dataset, load_locomo, load_longmemeval, samples_from_dataset
-from himga.data.convert import row_to_sample
+from himga.schema.convert import row_to_sample
 
 
 @dataclass(frozen=True)

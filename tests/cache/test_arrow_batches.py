@@ -1,4 +1,4 @@
-"""Rows written column-wise (himga.data.columns.SessionColumns) give the same Arrow table as the same rows as dicts."""
+"""Rows written column-wise (himga.schema.columns.SessionColumns) give the same Arrow table as the same rows as dicts."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pyarrow as pa
 import pytest
 
 from himga.cache import plain_row, rows_to_table
-from himga.data.columns import SessionColumns
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.columns import SessionColumns
+from himga.schema.features import SAMPLE_FEATURES
 from himga_longmemeval.records import question_to_row
 
 HAS_ANSWER = json.dumps({"has_answer": True})

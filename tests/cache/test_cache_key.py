@@ -48,12 +48,12 @@ def _hashes_after_edits(tmp_path: Path, edits: list[str]) -> dict[str, dict[str,
 
 def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes_its_own(tmp_path):
     edits = [
-        "src/himga/data/helpers.py",  # chronological
+        "src/himga/schema/helpers.py",  # chronological
         "himga_locomo/validate_rules.py",
         "himga_longmemeval/validate_rules.py",
         "src/himga/validate.py",
         "src/himga/catalog/__init__.py",
-        "src/himga/scoring/_report.py",
+        "src/himga/scoring/report/_official.py",
         "himga_locomo/source_record.py",  # rebuilds the source record from a Sample: shapes no row
         "himga_locomo/gold_report.py",
         "himga_locomo_plus/judge.py",  # the scorer
@@ -75,7 +75,7 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
 
 
 def test_the_key_covers_the_row_modules_and_what_they_import():
-    names = {entry: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for entry in CATALOG}
+    names = {name: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for name, entry in CATALOG.items()}
     locomo = {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py",
               "himga_locomo/pins.py", "himga_locomo/options.py"}  # the pins and the options the builder's config derives from
     own = {"locomo": locomo,
@@ -88,13 +88,13 @@ def test_the_key_covers_the_row_modules_and_what_they_import():
            "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py", "himga_realtalk/pins.py"}}
     reading = {"src/himga/jsonio/reader.py", "src/himga/jsonio/jsonlines.py", "src/himga/jsonio/compressed.py",
                "src/himga/jsonio/_duplicate_keys.py", "src/himga/jsonio/_depth.py", "src/himga/jsonio/rawcell.py",
-               "src/himga/data/schema.py", "src/himga/data/features.py", "src/himga/cache/_arrow_batches.py", "src/himga/errors.py"}
+               "src/himga/schema/sample.py", "src/himga/schema/features.py", "src/himga/cache/_arrow_batches.py", "src/himga/errors.py"}
     streams_no_lines = {"beam": {"src/himga/jsonio/jsonlines.py"}}  # BEAM reads JSON only, no JSON Lines
     for name, files in names.items():
         assert own[name] | (reading - streams_no_lines.get(name, set())) <= files
         assert {f for f in files if f.startswith("himga_")} == own[name]  # no other builder folder, no card, no validate rule
-        assert not files & {"src/himga/data/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
-                            "src/himga/scoring/_report.py", "src/himga/data/loaders.py"}
+        assert not files & {"src/himga/schema/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
+                            "src/himga/scoring/report/_official.py", "src/himga/data/loaders.py"}
 
 
 def test_the_import_pattern_finds_every_import_a_whole_module_parse_finds():

@@ -17,6 +17,7 @@ import pytest
 
 from himga.cache import make_builder
 from himga.errors import ConfigurationError
+from himga.catalog import benchmark
 
 RECORD = {"sample_id": "conv-x", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob",
           "session_1_date_time": "1:00 pm on 1 May, 2023", "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}]},
@@ -54,7 +55,7 @@ def test_a_file_named_twice_is_refused(folder, name, files, first, second, route
     expected = _message(folder, name, first, second)
     with pytest.raises(ConfigurationError) as e:
         if route == "make_builder":
-            make_builder("locomo", data_files=files)
+            make_builder(benchmark("locomo"), data_files=files)
         else:
             datasets.load_dataset("himga_locomo", data_files=files, split="test", streaming=route == "streaming")
     assert str(e.value) == expected

@@ -10,6 +10,7 @@ import pytest
 
 from himga.cli import main
 from himga.validate import validate
+from himga.catalog import benchmark
 
 #: himga validate beam, per tier (the card's table).
 VALIDATE = {
@@ -112,7 +113,8 @@ def test_score_requests_replies_table_and_record(beam_tier, shared_data, tmp_pat
     rows = {line.split()[0]: line.split()[1:3] for line in table[2:13]}
     assert all(rows[a] == ["40", "1.0000"] for a in rows if a not in ("event_ordering", "overall"))
     report = json.loads((tmp_path / "report.json").read_text())
-    assert report["run"]["judge"]["variant"] == "official" and report["run"]["judge"]["template_sha256"].startswith("d349c9a8")
+    # one judge, one hash: the sha256 of all three templates, as --judge beam records it (the rubric template alone was d349c9a8)
+    assert report["run"]["judge"]["variant"] == "official" and report["run"]["judge"]["template_sha256"].startswith("c0ccd6b1")
     assert len(report["run"]["sources"]) == 40 and report["run"]["sources"][0]["name"] == "chats/100K/1/chat.json"
     assert report["judge_details"]["100K-1:event_ordering:0"]["llm_judge_score"] == 1.0
     capsys.readouterr()
@@ -244,9 +246,9 @@ def test_answers_of_another_tier_are_refused(beam_tier, shared_data, tmp_path, c
 
 def test_a_run_names_each_source_file_by_its_place_in_the_layout(shared_data):
     """Every chat's files are chat.json and probing_questions.json: a run's record names them by their place."""
-    from himga.runs import run_identity
+    from himga.run import run_identity
 
-    files = [s["file"] for s in run_identity("beam", "100K", data_dir=shared_data / "beam")["sources"]]
+    files = [s["file"] for s in run_identity(benchmark("beam"), "100K", data_dir=shared_data / "beam")["sources"]]
     assert (len(files), len(set(files)), files[:2]) == (40, 40, ["chats/100K/1/chat.json",
                                                                  "chats/100K/1/probing_questions/probing_questions.json"])
 

@@ -1,4 +1,4 @@
-"""`himga stats … --plot FILE.png` and himga.report.plot: a valid PNG of the expected size, and the errors."""
+"""`himga stats … --plot FILE.png` and himga.stats.plot: a valid PNG of the expected size, and the errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from himga.cli import main
 from himga.data import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 from himga.errors import ConfigurationError, HimgaError, MissingDependencyError
-from himga.report.plot import MAX_BARS, plot_stats
+from himga.stats.plot import MAX_BARS, plot_stats
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

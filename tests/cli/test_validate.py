@@ -96,7 +96,7 @@ def test_cli_table_and_json(shared_data, tmp_path, capsys):
 
 
 def test_cli_json_output_is_checked_before_the_work(shared_data, tmp_path, capsys):
-    """As every writing command (himga.runs.check_outputs): a missing folder or a source file is refused at once."""
+    """As every writing command (himga.run.check_outputs): a missing folder or a source file is refused at once."""
     missing = tmp_path / "nowhere" / "v.json"
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo"), "--json", str(missing)]) == 2
     out, err = capsys.readouterr()

@@ -9,7 +9,7 @@ import datasets
 import pytest
 
 from himga.data import SAMPLE_FEATURES, Sample
-from himga.data.features import features_for
+from himga.schema.features import features_for
 
 S = datasets.Value("string")
 

@@ -1,4 +1,4 @@
-"""The seed's recipes as helpers (himga.data.helpers and the Sample methods): exact values on real data."""
+"""The seed's recipes as helpers (himga.schema.helpers and the Sample methods): exact values on real data."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import pytest
 from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval
 from himga.cache import make_builder
 from himga.errors import ConfigurationError
+from himga.catalog import benchmark
 
 
 def test_unknown_name_is_a_value_error():
@@ -44,7 +45,7 @@ def test_misspelled_option_is_a_configuration_error(shared_data, tmp_path):
          "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, ids, category_order, adversarial_answer, category3_answer, gold, errata"),
         (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, cache_dir, lazy, ids"),
         (lambda p: build_dataset("longmemeval", data_dir=p), "longmemeval: unknown keyword 'data_dir'; expected one of config, path, cache_dir"),
-        (lambda p: make_builder("locomo", datadir=p),
+        (lambda p: make_builder(benchmark("locomo"), datadir=p),
          "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, adversarial_answer, category3_answer, gold, errata"),
     ],
 )  # fmt: skip

@@ -26,7 +26,7 @@ import re
 import pytest
 
 from himga.catalog import CATALOG
-from himga.data.dates import TemporalParser
+from himga.schema.dates import TemporalParser
 from himga.data import (Message, Session, SystemQuestion, SystemSample, item_id, samples_from_dataset, system_view,
                         view_ids)
 from himga.errors import ConfigurationError

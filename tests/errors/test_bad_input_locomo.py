@@ -14,6 +14,7 @@ import pytest
 
 from himga.cache import make_builder
 from himga.errors import HimgaError, SourceFormatError
+from himga.catalog import benchmark
 
 from helpers.bad_input import call_on as _call, LOADERS, cache_entries, check_bad_then_good, replace_last as _last, dump as _dump, set_key as _set, del_key as _del
 
@@ -194,7 +195,7 @@ def test_calling_datasets_directly_raises_our_error(tmp_path):
     ``datasets``' ``DatasetGenerationError`` is its cause."""
     path = tmp_path / FILE
     path.write_bytes(_mutated(_set("qa", 0, "category", 9)))
-    builder = make_builder("locomo", data_files=[str(path)], cache_dir=tmp_path / "cache")
+    builder = make_builder(benchmark("locomo"), data_files=[str(path)], cache_dir=tmp_path / "cache")
     with pytest.raises(SourceFormatError) as info:
         builder.download_and_prepare()
     assert str(info.value) == f"{FILE}: $[1].qa[0].category: expected 1-5, got 9"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from himga.data import build_dataset, load_locomo, load_longmemeval
-from himga.data.convert import row_to_sample
+from himga.schema.convert import row_to_sample
 from himga.errors import HimgaError
 
 

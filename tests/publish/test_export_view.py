@@ -34,8 +34,8 @@ def exported(shared_data, tmp_path_factory):
 
 def test_the_view_is_a_config_beside_the_samples(exported, locomo_samples):
     from himga.data import system_view
-    from himga.data.view import SYSTEM_FEATURES
-    from himga.data.view import system_row
+    from himga.schema.view import SYSTEM_FEATURES
+    from himga.schema.view import system_row
 
     out, sizes = exported
     assert {c: s.num_examples for c, s in sizes.items()} == {"default": 10, "system": 10}

@@ -12,7 +12,7 @@ import pytest
 from helpers.tiny_sources import tiny_locomo
 from himga.cli import main
 from himga.errors import ConfigurationError
-from himga.runs import check_outputs
+from himga.run import check_outputs
 
 WHY = "write outputs elsewhere (a later load of the sources would read them as sources)"
 
@@ -176,7 +176,7 @@ def test_a_device_or_a_pipe_is_written_into_never_replaced(src, tmp_path, capsys
     import stat
     import threading
 
-    from himga.runs import write_text
+    from himga.run import write_text
 
     null = tmp_path / "null"
     null.symlink_to(os.devnull)

@@ -14,7 +14,7 @@ from helpers.scoring_fixtures import load_fixture
 from himga.data import EvidenceRef, QAPair, QuestionType
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.scoring import BEAM_JUDGE, beam_judge_prompt, beam_parse_reply
-from himga.scoring import _beam as B
+from himga.scoring.judges.beam import _prompts as B
 
 PROMPTS = load_fixture("official-beam-judge-prompts.json")
 SCORES = load_fixture("official-beam-scores.json")

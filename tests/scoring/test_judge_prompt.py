@@ -11,7 +11,7 @@ from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError
 from himga.scoring import judge_label, judge_request, longmemeval_judge_prompt
-from himga.scoring import _longmemeval as M
+from himga.scoring.judges import _longmemeval as M
 
 OFFICIAL = load_fixture("official-longmemeval-judge-prompts.json")
 

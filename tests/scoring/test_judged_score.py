@@ -149,7 +149,7 @@ def test_longmemeval_by_name_equals_the_official_route(longmemeval_file, tmp_pat
     a, b = json.loads((tmp_path / "a.json").read_text()), json.loads((tmp_path / "b.json").read_text())
     assert b["per_type"] == a["per_type"] and b["overall"] == a["overall"] and b["task_averaged"] == a["task_averaged"]
     assert b["per_question"] == a["per_question"] and b["abstention"] == a["abstention"]
-    assert b["judge"]["template_sha256"] == a["run"]["judge"]["templates_sha256"]
+    assert b["judge"]["template_sha256"] == a["run"]["judge"]["template_sha256"]
     assert b["judge"]["models_answered"] == ["gpt-4o-2024-08-06"]
     capsys.readouterr()
 
@@ -178,13 +178,12 @@ def test_a_run_carries_the_judges_false_accept_rates(audit_root, subset, env, tm
     assert capsys.readouterr().err == "himga: error: --probe-report probe.json: a probe of judge evermemos, not of mem0\n"
 
 
-def test_a_benchmark_adds_its_own_itemized_judge_through_its_entry(subset, env, tmp_path, monkeypatch, capsys):
-    """A judge asking once per rubric item (as BEAM's does), defined beside a builder and listed in its entry's
-    ``judges``: requests per item, replies read per item, one score per question from the items (its ``combine``)."""
-    import dataclasses
-
-    import himga.catalog
-    from himga.scoring import Judge, LabelRule, judge_named
+def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, tmp_path, monkeypatch, capsys):
+    """A judge asking once per rubric item (as BEAM's does), defined beside a builder and registered there (one line,
+    as LoCoMo-Plus registers its own): requests per item, replies read per item, one score per question from the
+    items (its ``combine``)."""
+    from himga.scoring import Judge, LabelRule, judge_named, register_judge
+    from himga.scoring.judges import _registry
 
     def items(qa, hypothesis):
         return [[{"role": "user", "content": f"item {k}: {qa.question} / {hypothesis}"}] for k in (1, 2)]
@@ -194,8 +193,8 @@ def test_a_benchmark_adds_its_own_itemized_judge_through_its_entry(subset, env, 
                    label=LabelRule("json-score", "json score", "graded", lambda reply: json.loads(reply)["score"]),
                    model="gpt-4.1-mini", parameters={"temperature": 0}, benchmarks=("locomo",), messages=items, itemized=True,
                    combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values))
-    entry = himga.catalog.CATALOG["locomo"]
-    monkeypatch.setitem(himga.catalog.CATALOG, "locomo", dataclasses.replace(entry, judges=(rubric,)))
+    monkeypatch.setattr(_registry, "_JUDGES", dict(_registry._JUDGES))  # the registry as it was, after the test
+    assert register_judge(rubric) is rubric
     assert judge_named("rubric") is rubric
     ids, hyp, chosen = subset
     req = tmp_path / "req.jsonl"

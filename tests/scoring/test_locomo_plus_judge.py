@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from himga.cli import main
-from himga.data.ids import item_id
+from himga.schema.ids import item_id
 from himga.errors import ConfigurationError
 from himga.scoring import LOCOMO_PLUS_JUDGE, locomo_plus_label, score_samples
-from himga.scoring import _locomo_plus as M
+from himga.scoring.judges import _locomo_plus as M
 from himga_locomo_plus.judge import SCORER, TYPE_ORDER
 
 OFFICIAL = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "locomo_plus" / "official-judge.json").read_text(encoding="utf-8"))
@@ -30,10 +30,11 @@ def requests(locomo_plus_samples) -> dict[str, dict]:
     predictions = {row[0]: row[1] for row in OFFICIAL["rows"]}
     out = {}
     for sample in locomo_plus_samples:
-        context = SCORER.judge_context(sample)
+        judge = SCORER.judge()  # the official judge the scorer holds
+        context = judge.context(sample)
         for qa in sample.qa_pairs:
             qid = item_id(sample, qa)
-            out[qid] = SCORER.judge_request(qa, predictions[qid], context)
+            out[qid] = judge.official_request("locomo_plus", qa, predictions[qid], context)
     return out
 
 
@@ -41,7 +42,7 @@ def test_the_fixture_names_the_official_commit_and_every_item():
     assert OFFICIAL["commit"] == LOCOMO_PLUS_JUDGE["source"]["commit"] == "059f4e3d38f7f1f96765e8e2cb7de3097551bffb"
     assert len(OFFICIAL["rows"]) == 2387
     assert (LOCOMO_PLUS_JUDGE["model"], LOCOMO_PLUS_JUDGE["temperature"], LOCOMO_PLUS_JUDGE["max_tokens"]) == ("gpt-4o-mini", 0.0, 512)
-    assert LOCOMO_PLUS_JUDGE["templates_sha256"] == M.templates_sha256() == "f93f48ecd89daa90a7169c5614ca5411ea5376d834ebb6c13e14762f79d2366f"
+    assert LOCOMO_PLUS_JUDGE["template_sha256"] == M.templates_sha256() == "f93f48ecd89daa90a7169c5614ca5411ea5376d834ebb6c13e14762f79d2366f"
 
 
 def test_every_request_is_byte_identical(requests):
@@ -93,7 +94,7 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     assert out.splitlines()[0] == "locomo_plus: 2,387 questions scored"
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert round(report["overall"]["mean"], 4) == OFFICIAL["summary"]["overall_avg"]
-    assert report["run"]["judge"]["templates_sha256"] == LOCOMO_PLUS_JUDGE["templates_sha256"]
+    assert report["run"]["judge"]["template_sha256"] == LOCOMO_PLUS_JUDGE["template_sha256"]
     assert [s["name"] for s in report["run"]["sources"]] == ["data/locomo10.json", "data/locomo_plus.json"]  # by their place in the layout
     assert all(s["is_pin"] for s in report["run"]["sources"])
     # a subset (--ids) reads the whole run's replies: the verdicts outside it are ignored, as its other predictions are
@@ -110,7 +111,7 @@ def test_the_judge_by_name_asks_and_scores_as_the_official_route(locomo_plus_dir
     from himga.scoring import judge_named
 
     judge = judge_named("locomo_plus")
-    assert judge.sha256 == LOCOMO_PLUS_JUDGE["templates_sha256"] and judge.source["commit"] == OFFICIAL["commit"]
+    assert judge.sha256 == LOCOMO_PLUS_JUDGE["template_sha256"] and judge.source["commit"] == OFFICIAL["commit"]
     predictions = tmp_path / "pred.jsonl"
     predictions.write_text("".join(json.dumps({"question_id": r[0], "hypothesis": r[1]}) + "\n" for r in OFFICIAL["rows"]))
     base = ["score", "locomo_plus", str(predictions), "--judge", "locomo_plus", "--data-dir", str(locomo_plus_dir),

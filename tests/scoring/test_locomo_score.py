@@ -11,7 +11,7 @@ from helpers.scoring_fixtures import load_fixture
 from himga.errors import ConfigurationError, MissingDependencyError
 from himga.data import item_id
 from himga.scoring import locomo_score
-from himga.scoring import _locomo as L
+from himga.scoring.rules import _locomo as L
 
 OFFICIAL = load_fixture("official-locomo-scores.json")
 

@@ -8,15 +8,16 @@ import json
 import pytest
 from helpers.scoring_fixtures import load_fixture
 
-from himga.scoring._paper_metrics import bleu1, exact_match, magma_unanswerable, paper_scores, set_f1
-from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperOptions, format_paper_table, paper_tables
+from himga.scoring.metrics._paper_metrics import bleu1, exact_match, magma_unanswerable, paper_scores, set_f1
+from himga.scoring._scorers import LOCOMO_PAPER_RULES
+from himga.scoring.metrics._paper_tables import PaperOptions, format_paper_table, paper_tables
 
 FIXTURE = load_fixture("official-paper-metrics.json")
 
 
 @pytest.fixture(scope="module")
 def questions(locomo_samples):
-    from himga.scoring._records import record_index
+    from himga.scoring.inputs._run_records import record_index
 
     return record_index(locomo_samples)
 

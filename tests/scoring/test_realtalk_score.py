@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from himga.cli import main
-from himga.data.ids import item_id
+from himga.schema.ids import item_id
 from himga.scoring import REALTALK_SCORER, locomo_score, score_samples
 
 pytest.importorskip("nltk")

@@ -10,9 +10,10 @@ from helpers.scoring_fixtures import load_fixture
 
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.data import item_id
-from himga.runs import dumps_report, run_record
+from himga.run import dumps_report, run_record
 from himga.scoring import format_table, score_samples
 from himga.scoring import normal_interval, summarize, wilson_interval
+from himga.catalog import benchmark
 
 METRICS = load_fixture("official-longmemeval-qa-metrics.json")
 
@@ -101,7 +102,7 @@ def test_two_reports_differ_only_in_the_timestamp(locomo_samples, shared_data):
     texts = []
     for created in ("2026-01-01T00:00:00+00:00", "2026-12-31T23:59:59+00:00"):
         report = score_samples("locomo", locomo_samples, predictions=predictions)
-        report["run"] = run_record("locomo", "default", files, report, created=created)
+        report["run"] = run_record(benchmark("locomo"), "default", files, report, created=created)
         texts.append(dumps_report(report))
     a, b = (t.splitlines() for t in texts)
     assert [(x, y) for x, y in zip(a, b, strict=True) if x != y] == [

@@ -10,8 +10,8 @@ import pytest
 
 from himga.cli import main
 from himga.data import load_locomo
-from himga.data.ids import item_id
-from himga.runs import fingerprint
+from himga.schema.ids import item_id
+from himga.run import fingerprint
 
 ERRATA_SHA256 = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

@@ -15,8 +15,8 @@ import datasets
 
 from himga.cli import main
 from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval, samples_from_dataset
-from himga.data.convert import row_to_sample
-from himga.report.stats import dataset_stats
+from himga.schema.convert import row_to_sample
+from himga.stats.summary import dataset_stats
 
 
 class CliError(Exception):

@@ -62,14 +62,14 @@ def test_a_reserialised_copy_is_the_same_content(shared_data, tmp_path, monkeypa
     assert digest != benchmark("locomo").pins()["default"].sha256
     line = f"locomo10.json: same content as snap-research/locomo@3eb6f2c (re-serialised; sha256 {digest})"
     monkeypatch.setattr(himga.sources._provenance, "_CONTENT_SEEN", {})
-    assert provenance_lines("locomo", [copy]) == [line]  # no build: parsed once for it
+    assert provenance_lines(benchmark("locomo"), [copy]) == [line]  # no build: parsed once for it
     from himga.data import load_locomo
 
     monkeypatch.setattr(himga.sources._provenance, "_CONTENT_SEEN", {})
     load_locomo(copy, cache_dir=tmp_path / "c")
     seen = dict(himga.sources._provenance._CONTENT_SEEN)
     assert [fingerprint for fingerprint, _ in seen.values()] == [benchmark("locomo").pins()["default"].content_sha256]
-    assert provenance_lines("locomo", [copy]) == [line]  # recorded by the build's parse
+    assert provenance_lines(benchmark("locomo"), [copy]) == [line]  # recorded by the build's parse
 
 
 def test_a_one_character_edit_differs_at_its_record_path(shared_data, tmp_path):

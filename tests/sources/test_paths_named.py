@@ -14,6 +14,7 @@ from himga.cache import make_builder
 from himga.cli import main
 from himga.data import load_dataset
 from himga.errors import CacheError, ConfigurationError, SourceFormatError
+from himga.catalog import benchmark
 
 sys.path.insert(0, str(Path(__file__).parent))  # routes.py, beside this file
 from routes import all_routes, error_message  # noqa: E402
@@ -68,7 +69,7 @@ def test_datasets_cache_that_is_a_file(tmp_path, monkeypatch, capsys):
     below = (f"the datasets cache folder '{blocker}/sub' (cache_dir= / --cache-dir) cannot be made: '{blocker}' is a regular "
              "file, not a folder; point cache_dir= / --cache-dir at a folder")
     with pytest.raises(CacheError) as e:
-        make_builder("locomo", data_dir=source, cache_dir=blocker / "sub")
+        make_builder(benchmark("locomo"), data_dir=source, cache_dir=blocker / "sub")
     assert str(e.value) == below
     assert _cli_error(capsys, "build", "locomo", "--data-dir", str(source), "--cache-dir", str(blocker / "sub")) == below
 
@@ -85,7 +86,7 @@ def test_an_empty_path_is_an_error_on_every_route(tmp_path, monkeypatch, capsys,
         datasets.load_dataset(f"himga_{name}", config, data_dir="", split="test", streaming=True)
     assert str(e.value) == expected
     with pytest.raises(ConfigurationError) as e:
-        make_builder(name, config, data_dir="")
+        make_builder(benchmark(name), config, data_dir="")
     assert str(e.value) == expected
     with pytest.raises(ConfigurationError) as e:
         datasets.load_dataset(f"himga_{name}", config, data_files=[""], split="test")

@@ -32,13 +32,13 @@ def _modified_copy(shared_data, folder):
 
 
 def test_provenance_lines_of_the_real_file_and_of_a_modified_copy(shared_data, tmp_path):
-    assert provenance_lines("locomo", [shared_data / "locomo" / "locomo10.json"]) == [
+    assert provenance_lines(benchmark("locomo"), [shared_data / "locomo" / "locomo10.json"]) == [
         "locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"]
     copy = _modified_copy(shared_data, tmp_path)
-    assert provenance_lines("locomo", [copy]) == [  # "Caroline" first occurs in the first question
+    assert provenance_lines(benchmark("locomo"), [copy]) == [  # "Caroline" first occurs in the first question
         f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[0] (sha256 {sha256_of(copy)})"]
     renamed = shutil.copy(shared_data / "locomo" / "locomo10.json", tmp_path / "mine.json")
-    assert provenance_lines("locomo", [renamed]) == ["mine.json = snap-research/locomo@3eb6f2c (locomo10.json), sha256 ok"]
+    assert provenance_lines(benchmark("locomo"), [renamed]) == ["mine.json = snap-research/locomo@3eb6f2c (locomo10.json), sha256 ok"]
 
 
 def test_provenance_of_a_file_whose_pin_has_no_checksum(tmp_path):
@@ -227,11 +227,11 @@ def test_a_folder_pin_is_claimed_only_for_exactly_its_files(shared_data, tmp_pat
     beam = _linked_copy(chats, tmp_path / "beam" / "chats" / "100K", {
         "21/chat.json": chats / "1" / "chat.json",
         "21/probing_questions/probing_questions.json": chats / "1" / "probing_questions" / "probing_questions.json"})
-    assert provenance_lines("beam", build_files("beam", "100K", beam.parent.parent)) == [
+    assert provenance_lines(benchmark("beam"), build_files(benchmark("beam"), "100K", beam.parent.parent)) == [
         "40 of 42 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned chats/100K: chats/100K/21/chat.json, "
         "chats/100K/21/probing_questions/probing_questions.json"]
     shutil.rmtree(beam / "20")
-    assert provenance_lines("beam", build_files("beam", "100K", beam.parent.parent)) == [
+    assert provenance_lines(benchmark("beam"), build_files(benchmark("beam"), "100K", beam.parent.parent)) == [
         "38 of 40 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned chats/100K: chats/100K/21/chat.json, "
         "chats/100K/21/probing_questions/probing_questions.json; pinned but not given: chats/100K/20/chat.json, "
         "chats/100K/20/probing_questions/probing_questions.json"]
@@ -241,7 +241,7 @@ def test_a_folder_pin_is_claimed_only_for_exactly_its_files(shared_data, tmp_pat
                                                               "chats/100K) (its bytes are a pinned file's: a copy under another name?)")
     rt = shared_data / "realtalk"
     realtalk = _linked_copy(rt, tmp_path / "realtalk", {"Chat_11_Emi_Elise.json": rt / "Chat_1_Emi_Elise.json"})
-    assert provenance_lines("realtalk", build_files("realtalk", None, realtalk)) == [
+    assert provenance_lines(benchmark("realtalk"), build_files(benchmark("realtalk"), None, realtalk)) == [
         "10 of 11 files = danny911kr/REALTALK@b903e06, sha256 ok; not in the pinned data: Chat_11_Emi_Elise.json"]
-    assert provenance_lines("realtalk", build_files("realtalk", None, rt)) == ["10 files = danny911kr/REALTALK@b903e06, sha256 ok"]
+    assert provenance_lines(benchmark("realtalk"), build_files(benchmark("realtalk"), None, rt)) == ["10 files = danny911kr/REALTALK@b903e06, sha256 ok"]
     assert len(_source_rows(benchmark("realtalk"), "default", checked_sources("realtalk", "default", rt))) == 1  # exactly the pin

@@ -4,9 +4,9 @@
 JSON-encode the ``raw`` fields and lets Arrow *infer* the nested types, which costs more than parsing the
 file. A builder that mixes in :class:`ArrowBatches` (before its ``GeneratorBasedBuilder`` base) has the same
 rows from its ``_generate_examples`` converted in batches of ``writer_batch_size``, a ``pyarrow.array`` call per
-column against :data:`~himga.data.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
+column against :data:`~himga.schema.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
 loop. A builder whose rows are large may hand its sessions over column-wise
-(:class:`himga.data.columns.SessionColumns`, from ``_generate_rows``): no Python object per message is made, and
+(:class:`himga.schema.columns.SessionColumns`, from ``_generate_rows``): no Python object per message is made, and
 the batch's messages become Arrow arrays in a few calls. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; tests
 (``tests/builders/test_longmemeval.py``, ``tests/cache/test_arrow_batches.py``) check that both paths give the
 same table.
@@ -22,8 +22,8 @@ import gc
 import datasets
 import pyarrow as pa
 
-from himga.data.columns import SessionColumns
-from himga.data.features import SAMPLE_FEATURES
+from himga.schema.columns import SessionColumns
+from himga.schema.features import SAMPLE_FEATURES
 
 __all__ = ["ArrowBatches", "plain_row", "rows_to_table"]
 

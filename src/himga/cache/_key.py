@@ -19,7 +19,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from himga.entry import Benchmark, entry_of
+from himga.entry import Benchmark
 from himga.jsonio import file_identity
 from himga.version import __version__
 
@@ -82,7 +82,7 @@ def _import_nodes(source: bytes) -> list[ast.stmt]:
 def row_files(entry: Benchmark) -> list[Path]:
     """The source files whose bytes :func:`code_hash` covers: ``entry``'s row modules and every module of ours
     they import, directly or not (sorted by module name)."""
-    seen, todo = set(), list(entry_of(entry).row_modules)
+    seen, todo = set(), list(entry.row_modules)
     while todo:
         if (module := todo.pop()) not in seen:
             seen.add(module)
@@ -114,7 +114,7 @@ def cache_key(entry: Benchmark, data_dir: str | Path | None = None, data_files: 
         data_dir: A source folder or file (absolute), or ``None``.
         data_files: Source files (from :func:`himga.cache.source_files`), or ``None``.
     """
-    key = code_hash(entry_of(entry))
+    key = code_hash(entry)
     if data_files is not None:
         paths = list(data_files)
     elif data_dir is not None and Path(data_dir).is_dir():

@@ -16,7 +16,7 @@ import datasets
 from himga.cache._key import cache_key, code_hash
 from himga.cache._faults import unwrap
 from himga.cache._progress import rows_progress
-from himga.entry import Benchmark, entry_of
+from himga.entry import Benchmark
 from himga.errors import ConfigurationError
 from himga.sources import check_source_kind, reading_sources, source_path
 
@@ -63,7 +63,6 @@ def make_builder(
         ConfigurationError: unknown dataset, config or option value; a source that does not exist; ``data_files``
             as ``{split: files}`` with another split than ``test``.
     """
-    entry = entry_of(entry)
     entry.check_options(options, make_builder)
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
 
@@ -99,7 +98,7 @@ def build_files(entry: Benchmark, config: str | None, path: str | Path | None) -
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="himga-files-") as scratch:
-        return path_builder(entry_of(entry), config, path, cache_dir=scratch).source_files()
+        return path_builder(entry, config, path, cache_dir=scratch).source_files()
 
 
 def unchecked_builder(
@@ -160,7 +159,7 @@ def existing_source(entry: Benchmark, data_dir: str | Path) -> str:
         ConfigurationError: it does not exist (``"locomo: source '…' does not exist"``), or is something else than
             a file or a folder (:func:`himga.sources.source_path`).
     """
-    return str(source_path(entry_of(entry).name, data_dir).resolve())
+    return str(source_path(entry.name, data_dir).resolve())
 
 
 def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:

@@ -29,8 +29,10 @@ import himga_locomo_plus
 import himga_longmemeval
 import himga_realtalk
 from himga.entry import Benchmark
-from himga.entry import entry_of as benchmark
+from himga.scoring import register_scorer as _register_scorer
+from himga.sources import order_folders as _order_folders
 from himga.entry import entry_of_builder as of_builder
+from himga.errors import ConfigurationError as _ConfigurationError
 
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
@@ -40,10 +42,27 @@ CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_l
 
 #: The benchmark names, in catalogue order.
 NAMES: tuple[str, ...] = tuple(CATALOG)
+_order_folders(NAMES)  # the source messages list the benchmarks' folders in this order
+for _entry in CATALOG.values():  # scoring sits above the entry type: the catalogue registers each benchmark's scorer
+    if _entry.scorer is not None:
+        _register_scorer(_entry.name, _entry.scorer, release_ids=_entry.release_ids)
 
 #: The folders of the other pinned files of every benchmark (:attr:`Benchmark.auxiliary`), found under
 #: ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` like a benchmark's own folder: ``("locomo-audit",)``.
 AUXILIARY_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary))
+
+
+def benchmark(entry: Benchmark | str) -> Benchmark:
+    """``entry`` itself, or the entry called ``entry``: the one lookup by name, for the commands and the facade.
+
+    Raises:
+        ConfigurationError: an unknown name (a ``ValueError``): ``unknown dataset 'x'; expected one of ['beam', ...]``.
+    """
+    if isinstance(entry, Benchmark):
+        return entry
+    if (found := CATALOG.get(entry)) is None:
+        raise _ConfigurationError(f"unknown dataset {entry!r}; expected one of {sorted(NAMES)}")
+    return found
 
 
 def by_load_name(load_name: str) -> Benchmark | None:

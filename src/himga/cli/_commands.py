@@ -32,10 +32,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.report.stats import dataset_stats, format_stats
+    from himga.stats.summary import dataset_stats, format_stats
 
     if args.plot:
-        from himga.report.plot import require_matplotlib
+        from himga.stats.plot import require_matplotlib
 
         require_matplotlib()  # fail before the build, not after
     ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **_options(args))
@@ -48,7 +48,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     stats = {"dataset": args.dataset, "config": config, **stats}
     audit = None
     if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
-        audit = entry.gold_report.summary(samples)
+        audit = entry.gold_variants.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
     from himga.sources import provenance_lines
@@ -60,7 +60,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         from himga.sources import provenance
 
         _folder, pin = entry.auxiliary_pin("errata")
-        errata = provenance(entry.gold_report.errata_file(args.errata), [pin])
+        errata = provenance(entry.gold_variants.errata_file(args.errata), [pin])
     if args.json:
         extra = {"note": note} if note else {}
         print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
@@ -69,13 +69,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
         if note:
             print(f"note: {note}")
         if audit is not None:
-            print(entry.gold_report.format_summary(audit))
+            print(entry.gold_variants.format_summary(audit))
         for line in sources:
             print(f"source: {line}")
         if errata is not None:
             print(f"errata: {errata}")
     if args.plot:
-        from himga.report.plot import plot_stats
+        from himga.stats.plot import plot_stats
 
         path = plot_stats(None, args.plot, title=title, stats={**stats, "per_sample": per_sample})
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
@@ -118,7 +118,7 @@ def cmd_push(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from himga.runs import check_outputs, source_inputs
+    from himga.run import check_outputs, source_inputs
     from himga.validate import format_report, validate, write_json
 
     output = {"--json": args.json if args.json != "-" else None}
@@ -149,7 +149,7 @@ def cmd_qrels(args: argparse.Namespace) -> int:
 
 
 def cmd_subset(args: argparse.Namespace) -> int:
-    from himga.runs import check_outputs, source_inputs
+    from himga.run import check_outputs, source_inputs
     from himga.subset import subset, write_ids
 
     inputs = {"errata": getattr(args, "errata", None), "source": args.data_dir}

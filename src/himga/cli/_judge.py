@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
         SourceFormatError: a malformed requests file.
         MissingDependencyError: the judge extra is not installed.
     """
-    from himga.judging import read_requests, send_requests
-    from himga.runs import check_outputs, write_text
+    from himga.endpoint import read_requests, send_requests
+    from himga.run import check_outputs, write_text
     from himga.sources import cache_root
 
     check_outputs({"--out": args.out}, {"requests": args.requests})

@@ -1,5 +1,5 @@
 """``himga score``'s flags for the metrics papers print beside the official score (not official): the families, how
-they are aggregated, category 5, the row order (:mod:`himga.scoring._paper_tables`)."""
+they are aggregated, category 5, the row order (:mod:`himga.scoring.metrics._paper_tables`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def add_paper_args(parser: argparse.ArgumentParser) -> None:
 
 
 def paper_options(args: argparse.Namespace, bench):
-    """The :class:`~himga.scoring._paper_tables.PaperOptions` asked for, or ``None`` without ``--paper-metrics``.
+    """The :class:`~himga.scoring.metrics._paper_tables.PaperOptions` asked for, or ``None`` without ``--paper-metrics``.
 
     Raises:
         ConfigurationError: the benchmark has no paper tables, or an unknown family.
@@ -37,7 +37,7 @@ def paper_options(args: argparse.Namespace, bench):
     if bench.paper is None:
         from himga.catalog import CATALOG
 
-        takers = [e.name for e in CATALOG.values() if e.scoring is not None and e.scoring.paper is not None]
+        takers = [e.name for e in CATALOG.values() if e.scorer is not None and e.scorer.paper is not None]
         raise ConfigurationError(f"{bench.name}: --paper-metrics applies to {', '.join(takers)} only")
     names = PAPER_FAMILIES if args.paper_metrics.strip() == "all" else tuple(n.strip() for n in args.paper_metrics.split(",") if n.strip())
     return PaperOptions(names, args.paper_aggregation, not args.paper_without_category_5, args.paper_rows)

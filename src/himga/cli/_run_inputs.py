@@ -11,8 +11,8 @@ from himga.errors import ConfigurationError
 __all__ = ["load_questions", "print_provenance", "sample_contexts"]
 
 
-def load_questions(args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
-    """Build the dataset and take its questions: ``(config, entry, files, index, questions scored)``; ``index`` is the
+def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
+    """Build ``entry``'s dataset and take its questions: ``(config, files, index, questions scored)``; ``index`` is the
     :class:`himga.scoring.RecordIndex` of every question (``index.questions``: all of them, by item id).
 
     The outputs are checked against the source files too; ``ids_file`` (an ids file read) keeps its QA pairs only.
@@ -21,15 +21,13 @@ def load_questions(args: argparse.Namespace, options: dict, outputs: dict, input
         ConfigurationError: an output that is a source file, an id of the ids file that names no QA pair.
     """
     from himga.cache import build_files
-    from himga.catalog import benchmark as catalog_entry
     from himga.data.lazy import qa_samples
     from himga.data.loaders import build_dataset
-    from himga.runs import check_outputs
+    from himga.run import check_outputs
     from himga.scoring import brief, record_index
 
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     config = ds.info.config_name  # the config the build resolved, recorded as such
-    entry = catalog_entry(args.dataset)
     files = build_files(entry, config, args.data_dir)
     check_outputs(outputs, {**inputs, **{f"source {Path(f).name}": f for f in files}})
     index = record_index(qa_samples(ds))  # one pass over the QA pairs; no haystack is read
@@ -41,7 +39,7 @@ def load_questions(args: argparse.Namespace, options: dict, outputs: dict, input
                                      + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         keep = set(wanted)
         questions = {qid: qa for qid, qa in every.items() if qid in keep}
-    return config, entry, files, index, questions
+    return config, files, index, questions
 
 
 def print_provenance(entry, files: list, options: dict) -> None:
@@ -54,18 +52,18 @@ def print_provenance(entry, files: list, options: dict) -> None:
         from himga.sources import provenance
 
         _folder, pin = entry.auxiliary_pin("errata")
-        print(f"errata: {provenance(entry.gold_report.errata_file(options.get('errata')), [pin])}")
+        print(f"errata: {provenance(entry.gold_variants.errata_file(options.get('errata')), [pin])}")
 
 
-def sample_contexts(args: argparse.Namespace, options: dict, wanted, context) -> dict:
+def sample_contexts(entry, args: argparse.Namespace, options: dict, wanted, context) -> dict:
     """``{question id: context(sample)}`` for the questions in ``wanted``: what a judge reads from a QA pair's Sample
     besides the QA pair (LoCoMo-Plus: the cited turns' text), one pass over the samples of the build
     :func:`load_questions` made (a cache hit)."""
-    from himga.data.ids import item_id
+    from himga.schema.ids import item_id
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
 
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     out = {}
     for sample in LazySamples(ds):
         if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:

@@ -9,7 +9,7 @@
     himga score beam HYP.jsonl --config 100K --prompts REQ.jsonl [--judge-variant fixed]  # several requests a question
     himga score beam HYP.jsonl --config 100K --labels REPLIES.jsonl                      # {"request_id", "reply"} lines
 
-The predictions are the evaluation loop's records, a JSON array or JSON Lines (:mod:`himga.scoring._records`).
+The predictions are the evaluation loop's records, a JSON array or JSON Lines (:mod:`himga.scoring.inputs._run_records`).
 A benchmark scored by a judge model (LongMemEval, BEAM) needs ``--prompts`` or ``--labels``; himga calls no model.
 """
 
@@ -43,12 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--labels", metavar="FILE", default=None,
                    help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file; '
                         'a judge of several requests per question: {"request_id", "reply"} lines)')
-    variants = {v: e.name for e in CATALOG.values() if e.scoring is not None for v in e.scoring.judge_variants}
+    variants = {v: e.name for e in CATALOG.values() if e.scorer is not None and len(e.scorer.judges) > 1 for v in e.scorer.judges}
     p.add_argument("--judge-variant", choices=list(variants), default=None,
                    help=f"{', '.join(sorted(set(variants.values())))} only: the judge's official behaviour, quirks included "
                         "(official, the default), or with them fixed (fixed); the report names the variant")
     from himga.cli._paper import add_paper_args
-    from himga.cli._judged import add_judge_args
+    from himga.cli._score_judges import add_judge_args
 
     add_paper_args(p)
     add_judge_args(p)
@@ -58,7 +58,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``himga score``; returns the exit status.
 
-    Every output is checked against every input (:func:`~himga.runs._outputs.check_outputs`) before a file
+    Every output is checked against every input (:func:`~himga.run._outputs.check_outputs`) before a file
     is read; every input is read once (:mod:`himga.jsonio.run_inputs`), and the run record holds the sha256 of
     the bytes read (a pipe works: ``-`` reads the predictions from standard input).
 
@@ -69,29 +69,32 @@ def run(args: argparse.Namespace) -> int:
             verdicts on other hypotheses than the predictions'.
     """
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
-    from himga.runs import check_outputs, write_text
+    from himga.run import check_outputs, write_text
     from himga.scoring import brief, check_hypotheses, check_ids, in_subset, labels_of, replies_of
     from himga.scoring import match_records
     from himga.cli._paper import paper_options
-    from himga.runs import dumps_report, run_record
-    from himga.scoring import scorer, format_table, score_questions
+    from himga.run import dumps_report, run_record
+    from himga.catalog import benchmark
+    from himga.scoring import format_table, score_questions
     from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.cli._args import options as builder_options
-    from himga.runs import run_identity
+    from himga.run import run_identity
 
-    if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._judged
-        from himga.cli._judged import run_judged
+    if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._score_judges
+        from himga.cli._score_judges import run_judged
 
         return run_judged(args)
     if args.predictions is None:
         raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
-    bench = scorer(args.dataset)
+    entry = benchmark(args.dataset)
+    bench = entry.scorer
     judged = bench.score is None
-    several = bench.score_replies is not None  # a judge of several requests per question, each reply read by request id
-    if args.judge_variant is not None and args.judge_variant not in bench.judge_variants:
+    if args.judge_variant is not None and (args.judge_variant not in bench.judge_variants or len(bench.judges) < 2):
         raise ConfigurationError(f"{args.dataset}: --judge-variant applies to a judge with variants "
-                                 f"({', '.join(bench.judge_variants) or 'this one has none'})")
-    variant = args.judge_variant or (bench.judge_variants[0] if bench.judge_variants else None)
+                                 f"({', '.join(bench.judge_variants) if len(bench.judges) > 1 else 'this one has none'})")
+    judge = bench.judge(args.judge_variant)  # the official judge of the variant asked (None: himga computes the score)
+    variant = judge.variant if judge is not None else None
+    several = judge is not None and judge.keyed_requests is not None  # several requests per question, read by request id
     if not judged and (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset}: --prompts and --labels apply to benchmarks scored by a judge model")
     if judged and not (args.prompts or args.labels):
@@ -111,27 +114,26 @@ def run(args: argparse.Namespace) -> int:
     if labels_file is not None and several:
         (replies, models), labels, judged_hypotheses = replies_of(labels_file), None, {}
     else:
-        labels, models, judged_hypotheses = labels_of(labels_file, bench.read_label) if labels_file else (None, [], {})
+        labels, models, judged_hypotheses = labels_of(labels_file, judge.label.read) if labels_file else (None, [], {})
     ids_file = read_id_lines(args.ids) if args.ids else None
-    config, entry, files, index, questions = load_questions(args, options, outputs, inputs, ids_file)
+    config, files, index, questions = load_questions(entry, args, options, outputs, inputs, ids_file)
     name = pred_file.name
     predictions, checked = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
     if ids_file is not None:  # the subset's only: other predictions and verdicts are ignored
         predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in questions}
         labels = in_subset(labels, questions, index.questions) if labels is not None else None
-        replies = in_subset(replies, questions, index.questions, bench.request_question) if replies is not None else None
+        replies = in_subset(replies, questions, index.questions, judge.request_question) if replies is not None else None
     missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial")
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
     if args.prompts:
         if several:
             lines = [json.dumps(request, ensure_ascii=False) for qid in questions if qid in predictions
-                     for request in bench.judge_requests(qid, questions[qid], predictions[qid], variant)]
+                     for request in judge.keyed_requests(qid, questions[qid], predictions[qid])]
         else:
-            contexts = sample_contexts(args, options, predictions, bench.judge_context) if bench.judge_context else {}
-            lines = [json.dumps({"question_id": qid, **bench.judge_request(questions[qid], predictions[qid],
-                                                                            *((contexts[qid],) if qid in contexts else ()))},
-                                ensure_ascii=False)
+            contexts = sample_contexts(entry, args, options, predictions, judge.context) if judge.context else {}
+            lines = [json.dumps({"question_id": qid, **judge.official_request(bench.name, questions[qid], predictions[qid],
+                                                                              contexts.get(qid))}, ensure_ascii=False)
                      for qid in questions if qid in predictions]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(f"wrote {counted(len(lines), 'judge request')} to {args.prompts}" + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
@@ -145,12 +147,12 @@ def run(args: argparse.Namespace) -> int:
         if unasked:
             raise ConfigurationError(f"{labels_file.name}: {len(unasked)} verdicts for questions without a hypothesis "
                                      f"in {name}: {', '.join(map(brief, unasked[:20]))}")
-    report = score_questions(args.dataset, questions, predictions=predictions, labels=labels, partial=args.partial,
+    report = score_questions(bench, questions, predictions=predictions, labels=labels, partial=args.partial,
                              file=labels_file.name if labels_file is not None else name, partial_hint="--partial",
                              replies=replies, variant=variant if several else None)
     read = {"predictions": pred_file, **({"labels": labels_file} if labels_file else {})}
-    identity = run_identity(args.dataset, config, data_dir=args.data_dir, ids=ids_file, **options)
-    record = run_record(args.dataset, config, files, report, inputs=read, label_models=models, identity=identity)
+    identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
+    record = run_record(entry, config, files, report, inputs=read, label_models=models, identity=identity, judge=judge)
     record["inputs"]["predictions"].update(layout=pred_file.layout, copied_fields_checked=checked)
     if paper is not None:
         from himga.scoring import paper_record, paper_tables
@@ -164,20 +166,16 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import format_paper_table
 
         print(format_paper_table(table))
-    if bench.judge is not None:  # which judge, model and templates scored it
-        from himga.scoring import judge_line, judges
+    if judge is not None:  # which judge, model and templates scored it
+        from himga.scoring import judge_line
 
-        named = bench.judge["name"] if variant in (None, *bench.judge_variants[:1]) else f"{bench.judge['name']}-{variant}"  # beam-fixed
-        registered = judges().get(named)  # every judge of a default route is registered; the fallback describes one that is not
-        described = registered.describe() if registered is not None else {
-            "name": named, **bench.source, "template_sha256": bench.judge["templates_sha256"], "runs": 1}
-        print(judge_line({**described, "model_requested": bench.judge["model"], "models_answered": models}))
+        print(judge_line({**judge.describe(), "model_requested": judge.model, "models_answered": models}))
     print_provenance(entry, files, options)
     if note := entry.note(config):
         print(f"note: {note}")
-    if bench.judge is not None and any(m != bench.judge["model"] for m in models):
+    if judge is not None and any(m != judge.model for m in models):
         official = ("the official judge is" if several else "the official print_qa_metrics.py accepts only")
-        print(f"note: {labels_file.name} names judge model {', '.join(models)}; {official} {bench.judge['model']}")
+        print(f"note: {labels_file.name} names judge model {', '.join(models)}; {official} {judge.model}")
     if args.out:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")

@@ -1,4 +1,7 @@
-"""``himga.data``: LoCoMo and LongMemEval as plain dataclasses, backed by Arrow datasets.
+"""``himga.data``: the benchmarks as plain dataclasses, backed by Arrow datasets: the seed's face.
+
+The loaders (:func:`load_dataset`, ``load_<benchmark>``, :func:`build_dataset`) and lazy samples live here; the data
+model they return is :mod:`himga.schema`'s, re-exported under the same names.
 
 Example:
     >>> from himga.data import load_dataset, QuestionType
@@ -7,33 +10,26 @@ Example:
     321
 """
 
-from .dates import TemporalParser, parse_date
-from .ids import item_id
-from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages, noise_sessions,
-                      qa_by_type, session_sort_key)
-from .relevance import Relevance
-from .schema import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
+from himga.schema import (EvidenceRef, Message, QAPair, QuestionType, Relevance, Sample, Session, TemporalParser,
+                          answer_sessions, chronological, evidence_messages, evidence_sessions, item_id, iter_messages,
+                          noise_sessions, parse_date, qa_by_type, session_sort_key)
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
-_CONVERT = ("row_to_sample", "sample_to_row", "table_to_samples")
 _LAZY = ("LazySamples", "samples_from_dataset")
-_VIEW = ("SystemQuestion", "SystemSample", "ViewIds", "system_view", "view_ids")
+#: The schema's names it imports on first use (the row converters: pyarrow; the features, the view: datasets).
+_SCHEMA = ("SAMPLE_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "row_to_sample", "sample_to_row",
+           "system_view", "table_to_samples", "view_ids")
 
 
 def __getattr__(name: str):
-    """The loaders, imported on first use: they run the builders, which import this package's schema; the row
-    converters (``pyarrow``) and the ``datasets`` objects (``SAMPLE_FEATURES``), so that the dataclasses import without
-    ``datasets`` or ``pyarrow``."""
+    """The loaders and lazy samples (they run the builders, which import the schema), and the schema's names that
+    import ``pyarrow`` or ``datasets``, on first use: the dataclasses import without either."""
     if name in _LOADERS:
         from himga.data import loaders as module
-    elif name in _CONVERT:  # rows <-> dataclasses: pyarrow
-        from himga.data import convert as module
     elif name in _LAZY:
         from himga.data import lazy as module
-    elif name == "SAMPLE_FEATURES":
-        from himga.data import features as module
-    elif name in _VIEW:  # the system view builds datasets.Features
-        from himga.data import view as module
+    elif name in _SCHEMA:
+        import himga.schema as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value = getattr(module, name)

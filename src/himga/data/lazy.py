@@ -14,9 +14,10 @@ from typing import overload
 
 import datasets
 
-from .convert import row_to_sample, table_to_samples
-from .ids import restrict
-from .schema import Sample
+import himga.catalog  # noqa: F401 - the catalogue's entries register each benchmark's rules, which these Samples use
+from himga.schema.convert import row_to_sample, table_to_samples
+from himga.schema.ids import restrict
+from himga.schema.sample import Sample
 
 __all__ = ["LazySamples", "qa_samples", "samples_from_dataset"]
 
@@ -161,7 +162,7 @@ def samples_from_dataset(dataset):
     """
     from himga.errors import ConfigurationError
 
-    from .features import SAMPLE_FEATURES
+    from himga.schema.features import SAMPLE_FEATURES
 
     if not isinstance(dataset, (datasets.Dataset, datasets.IterableDataset)):
         raise ConfigurationError(

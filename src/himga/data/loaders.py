@@ -1,4 +1,4 @@
-"""The facade: load a benchmark as a list of :class:`~himga.data.schema.Sample`.
+"""The facade: load a benchmark as a list of :class:`~himga.schema.sample.Sample`.
 
 Every loader runs the dataset's builder (which parses the raw JSON and caches Arrow rows; a second
 call on the same input reuses the cache) and converts the rows with :mod:`.convert`: all of them at
@@ -16,9 +16,9 @@ from himga.cache import path_builder, prepare
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 
-from .ids import read_ids, rows_with_ids
+from himga.schema.ids import read_ids, rows_with_ids
 from .lazy import LazySamples
-from .schema import Sample
+from himga.schema.sample import Sample
 
 __all__ = ["build_dataset", "load_dataset", "load_locomo", "load_longmemeval"]
 
@@ -76,7 +76,7 @@ def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
     for sample_id, name, length in zip(sample_ids, datasets_, lengths):
         local = question_ids[start : start + (length or 0)]
         start += length or 0
-        scoped = benchmark(name).relevance.scoped_ids  # ids unique within a sample only: qualified, as item_id does
+        scoped = benchmark(name).relevance_rule.scoped_ids  # ids unique within a sample only: qualified, as item_id does
         pairs.append((sample_id, [f"{sample_id}:{q}" for q in local] if scoped else local))
     return pairs
 

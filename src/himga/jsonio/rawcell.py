@@ -1,6 +1,6 @@
 """The ``raw`` cells of himga rows: a dict of source fields with no other home, stored as JSON text.
 
-Builders encode with :func:`raw_text` where rows are built; :mod:`himga.data.convert` decodes with
+Builders encode with :func:`raw_text` where rows are built; :mod:`himga.schema.convert` decodes with
 :func:`raw_dict`. Plain text (``Value("string")``) rather than an Arrow extension type, so that every
 Parquet reader can query it with its ordinary JSON functions.
 """
@@ -15,7 +15,7 @@ __all__ = ["raw_dict", "raw_text"]
 def raw_text(value: dict | None) -> str | None:
     """A ``raw`` dict as the JSON text a ``raw`` column stores; ``None`` for an empty or missing dict.
 
-    ``raw`` columns are ``Value("string")`` holding JSON text (see :mod:`himga.data.features`), so every
+    ``raw`` columns are ``Value("string")`` holding JSON text (see :mod:`himga.schema.features`), so every
     Parquet reader can query them; :func:`raw_dict` is the inverse.
     """
     return json.dumps(value, ensure_ascii=False) if value else None

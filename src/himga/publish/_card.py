@@ -2,11 +2,11 @@
 
 Everything on the card is derived, never written twice: the front matter's ``configs`` and
 ``dataset_info`` come from ``datasets``' own helpers (``MetadataConfigs``, ``DatasetInfosDict``, the same
-ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.data.features.SAMPLE_FEATURES` and the split
+ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.schema.features.SAMPLE_FEATURES` and the split
 sizes of the export; the source table from the files the export was built from (name, size, sha256,
 compared with the builder's pins by :mod:`himga.publish._source_labels`), or, on a card of no export, from the
 pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
-:mod:`himga.data.schema`; title from the catalogue entry; description, license and citation from the builder
+:mod:`himga.schema.sample`; title from the catalogue entry; description, license and citation from the builder
 module; the data notes from ``card_notes.md`` beside the builder. The card holds no paths and no timestamps, so the same export
 gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
 ``himga_longmemeval/README.md`` equal to the generator's output).
@@ -23,8 +23,8 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
-from himga.data.features import SAMPLE_FEATURES
-from himga.data.view import SYSTEM_FEATURES
+from himga.schema.features import SAMPLE_FEATURES
+from himga.schema.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file

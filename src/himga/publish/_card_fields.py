@@ -1,6 +1,6 @@
-"""The card's field reference: every column of :data:`~himga.data.features.SAMPLE_FEATURES`, nested ones
+"""The card's field reference: every column of :data:`~himga.schema.features.SAMPLE_FEATURES`, nested ones
 included, with its type and its meaning, read from the ``Attributes:`` sections of the dataclass docstrings
-in :mod:`himga.data.schema` (so the card never says what the code does not)."""
+in :mod:`himga.schema.sample` (so the card never says what the code does not)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import typing
 
 import datasets
 
-from himga.data.features import SAMPLE_FEATURES
-from himga.data.schema import QuestionType, Sample
+from himga.schema.features import SAMPLE_FEATURES
+from himga.schema.sample import QuestionType, Sample
 
 __all__ = ["field_reference"]
 

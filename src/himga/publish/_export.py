@@ -57,7 +57,7 @@ from himga.publish._export_folder import commit, kept_configs
 from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
                                        checked_export, exported_configs)
 from himga.publish._source_labels import checked_sources, select_configs
-from himga.runs import check_outputs, source_inputs
+from himga.run import check_outputs, source_inputs
 from himga.sources import cache_root
 
 __all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs"]
@@ -144,7 +144,7 @@ def _check_decodes(batch, ds) -> None:
 def _view_rows(path: str):
     """The system view rows of the Samples in the Arrow cache files ``path`` (``;``-joined)."""
     from himga.data import samples_from_dataset, system_view
-    from himga.data.view import system_row
+    from himga.schema.view import system_row
 
     ds = datasets.concatenate_datasets([datasets.Dataset.from_file(p) for p in path.split(";")])
     for sample in samples_from_dataset(ds):
@@ -152,8 +152,8 @@ def _view_rows(path: str):
 
 
 def _view_dataset(ds, cache_dir: str | Path | None):
-    """``ds``'s Samples as the system view (:data:`~himga.data.view.SYSTEM_FEATURES`), written to the cache once."""
-    from himga.data.view import SYSTEM_FEATURES
+    """``ds``'s Samples as the system view (:data:`~himga.schema.view.SYSTEM_FEATURES`), written to the cache once."""
+    from himga.schema.view import SYSTEM_FEATURES
 
     files = ";".join(f["filename"] for f in ds.cache_files)
     return datasets.Dataset.from_generator(_view_rows, features=SYSTEM_FEATURES, gen_kwargs={"path": files},
@@ -209,7 +209,7 @@ def export(
             and the card record the variant and the errata file's name and sha256.
         errata: With ``gold="audited"``: a user's errata file (default: the pinned one).
         view: ``"system"``: export the system view of the configs instead (:func:`himga.data.system_view`: no gold,
-            a date on every message, generated ids; :data:`~himga.data.view.SYSTEM_FEATURES`), as the config
+            a date on every message, generated ids; :data:`~himga.schema.view.SYSTEM_FEATURES`), as the config
             ``system`` (LoCoMo: ``data/system/``) or ``<config>_system``, beside the others.
 
     Returns:
@@ -219,7 +219,7 @@ def export(
     Raises:
         ConfigurationError: unknown dataset, config or gold variant, ``gold``/``errata`` for a benchmark
             without gold variants; ``out_dir`` is, holds or is inside a source file or folder, is a file or a link
-            to nothing, or cannot be written (:func:`himga.runs.check_outputs`); a config whose file ``data_dir`` does not give
+            to nothing, or cannot be written (:func:`himga.run.check_outputs`); a config whose file ``data_dir`` does not give
             (or whose name says another config); a source file that is another config's pinned file;
             ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
             ``name`` did not write (see :func:`~himga.publish._read_export.check_export_target`; nothing is changed).

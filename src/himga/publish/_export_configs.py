@@ -12,7 +12,7 @@ export config      rows                        folder
 =================  ==========================  ==========================================
 
 The system view of a builder config ``c`` is the export config ``system`` (the default config) or ``c_system``;
-its rows have :data:`~himga.data.view.SYSTEM_FEATURES`, the others :data:`~himga.data.features.SAMPLE_FEATURES`.
+its rows have :data:`~himga.schema.view.SYSTEM_FEATURES`, the others :data:`~himga.schema.features.SAMPLE_FEATURES`.
 
 :func:`export_name` is the one naming rule: a builder config keeps its name with the default gold; with
 another variant the export config is named after the variant (the builder's default config, LoCoMo's only
@@ -117,11 +117,11 @@ def gold_options(entry: Benchmark, gold: str | None, errata: str | Path | None) 
 
 def gold_record(entry: Benchmark, options: dict[str, Any]) -> dict[str, Any]:
     """What produced the gold of rows built with ``options`` (:func:`gold_options`'s), as export metadata and
-    the card record it: :func:`himga.runs.gold_identity` as a dict.
+    the card record it: :func:`himga.run.gold_identity` as a dict.
 
     Raises:
         ConfigurationError, DownloadError, ChecksumError: the errata file is missing or cannot be fetched.
     """
-    from himga.runs import gold_identity
+    from himga.run import gold_identity
 
     return gold_identity(entry, options).as_dict()

@@ -58,7 +58,7 @@ def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himg
     for qid, docs in rankings.items():
         trec_id(qid, "query id")
         lines += [f"{qid} Q0 {trec_id(d, 'document id')} {r} {score!r} {tag}\n" for r, (d, score) in enumerate(_ranked(qid, docs), 1)]
-    from himga.runs import write_text
+    from himga.run import write_text
 
     path = Path(path)
     write_text(path, "".join(lines))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from himga.data.relevance import check_granularity
-from himga.data.view import view_ids
+from himga.schema.relevance import check_granularity
+from himga.schema.view import view_ids
 from himga.errors import ConfigurationError
 from himga.qrels._write import _doc_id
 

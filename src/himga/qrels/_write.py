@@ -1,7 +1,7 @@
 """Relevance labels in the formats IR tools read: TREC qrels and runs, query and candidate lists.
 
-The labels are :meth:`Sample.relevance <himga.data.schema.Sample.relevance>` (the official rules; sources
-in :mod:`himga.data.relevance`). Files written by :func:`write_qrels` into one folder::
+The labels are :meth:`Sample.relevance <himga.schema.sample.Sample.relevance>` (the official rules; sources
+in :mod:`himga.schema.relevance`). Files written by :func:`write_qrels` into one folder::
 
     queries.tsv               qid <TAB> question              every QA pair (whitespace runs → one space)
     qrels.session.txt         qid 0 docid 1                   evaluable QA pairs, relevant sessions
@@ -19,7 +19,7 @@ documents = the haystack session id and ``<session_id>_<n>`` (the official ids);
 ``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
 repeat across conversations. Excluded QA pairs have no qrels lines, so a TREC tool averaging over the
 qrels' queries gives LongMemEval's official averages; for LoCoMo, see the differences from its official
-recall in :mod:`himga.data.relevance`. Every file is written completely or not at all.
+recall in :mod:`himga.schema.relevance`. Every file is written completely or not at all.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from himga.data.ids import item_id
-from himga.data.relevance import GRANULARITIES, check_granularity, rule_of
+from himga.schema.ids import item_id
+from himga.schema.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError, shown
 from himga.identifiers import trec_id
 from himga.qrels._run import write_run  # re-exported by the face
@@ -232,7 +232,7 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
 def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
                  cache_dir: str | Path | None = None, **options: Any) -> QrelsSummary:
     """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time, and
-    :data:`IDENTITY` (``identity.json``): :func:`himga.runs.run_identity` of the build (``dataset``,
+    :data:`IDENTITY` (``identity.json``): :func:`himga.run.run_identity` of the build (``dataset``,
     ``config`` as resolved, ``options``, ``sources`` with their sha256, ``gold``, ``errata``,
     ``errata_sha256``), so that qrels of the published and the audited LoCoMo gold can be told apart.
 
@@ -254,19 +254,21 @@ def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, d
 
     Raises:
         ConfigurationError: ``out_dir`` is, holds or is inside a source file or folder, is a file, or cannot be
-            written (:func:`himga.runs.check_outputs`, before the build); and the errors of
+            written (:func:`himga.run.check_outputs`, before the build); and the errors of
             :func:`himga.data.build_dataset` and :func:`write_qrels`.
     """
+    from himga.catalog import benchmark
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
-    from himga.runs import check_outputs, run_identity, source_inputs, write_text
+    from himga.run import check_outputs, run_identity, source_inputs, write_text
 
+    entry = benchmark(name)  # resolved once, handed down
     outputs, inputs = {"out_dir": out_dir}, {"errata": options.get("errata"), "source": data_dir}
     check_outputs(outputs, inputs, folders=outputs)  # before the build
-    ds = build_dataset(name, config, path=data_dir, cache_dir=cache_dir, **options)
-    check_outputs(outputs, {**inputs, **source_inputs(name, ds.info.config_name, data_dir)}, folders=outputs)
+    ds = build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options)
+    check_outputs(outputs, {**inputs, **source_inputs(entry, ds.info.config_name, data_dir)}, folders=outputs)
     summary = write_qrels(LazySamples(ds), out_dir)
-    identity = run_identity(name, ds.info.config_name, data_dir=data_dir, **options)
+    identity = run_identity(entry, ds.info.config_name, data_dir=data_dir, **options)
     del identity["ids"], identity["subset_fingerprint"]  # qrels cover every QA pair
     write_text(Path(out_dir) / IDENTITY, json.dumps(identity, indent=2, ensure_ascii=False) + "\n")
     return summary

@@ -1,19 +1,26 @@
-"""How each benchmark is scored: one :class:`Scorer` each, held by its catalogue entry (``entry.scoring``).
+"""How each benchmark is scored: one :class:`Scorer` each, held by its catalogue entry (``entry.scorer``).
 
-Everything else in :mod:`himga.scoring` (reports, run records, the ``himga score`` command) reads these
-objects and never tests a dataset name.
+Everything else in :mod:`himga.scoring` (reports, run records, the ``himga score`` command) reads these objects and
+never tests a dataset name. A scorer computes a per-question score itself (LoCoMo's F1) or holds its benchmark's
+official judge under each variant name (:attr:`Scorer.judges`, the official behaviour first): the judge is one
+:class:`~himga.scoring.Judge`, the same object ``--judge NAME`` finds in the registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from himga.scoring import _beam as beam, _locomo as locomo, _longmemeval as longmemeval
-from himga.scoring._intervals import summarize
-from himga.scoring._paper_tables import LOCOMO_PAPER_RULES, PaperRules
+from himga.scoring.judges.beam._judges import BEAM_JUDGES
+from himga.scoring.judges.beam import _prompts as beam
+from himga.scoring.judges import _longmemeval as longmemeval
+from himga.scoring.judges._judge import Judge
+from himga.scoring.metrics._intervals import summarize
+from himga.scoring.metrics._paper_tables import PaperRules
+from himga.scoring.rules import _locomo as locomo
 
-__all__ = ["BEAM_SCORER", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "REALTALK_SCORER", "Row", "Scorer"]
+__all__ = ["BEAM_SCORER", "LOCOMO_PAPER_RULES", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "REALTALK_SCORER", "Row", "Scorer",
+           "register_scorer", "release_ids", "scorer"]
 
 #: One scored question: ``(question_id, table row key, score)``.
 Row = tuple[str, str, float]
@@ -31,26 +38,13 @@ class Scorer:
         row_key: ``qa -> type_order key`` of a QA pair, or a tuple of keys: the first is the QA pair's type, the
             others further rows it also counts in (LoCoMo-Plus: ``("Cognitive", "Cognitive: causal")``).
         score: ``(qa, hypothesis) -> score`` when himga computes the score; ``None`` when a judge model gives
-            it (the verdicts are read back with ``--labels``).
+            it (:attr:`judges`; the verdicts are read back with ``--labels``).
         summaries: ``rows -> {name: summary}``: the totals beside the per-type rows (overall, ...).
         gold_options: ``() -> dict``: the gold rules, for the run record.
-        judge: The judge's registry name, request parameters and the sha256 of its templates; ``None`` without a judge.
-        judge_request: ``(qa, hypothesis) -> request dict`` when there is a judge of one request per question, whose
-            reply is a label (``score`` is ``None``; LongMemEval, LoCoMo-Plus); with :attr:`judge_context`,
-            ``(qa, hypothesis, context)``.
-        judge_requests: ``(item_id, qa, hypothesis, variant) -> [request dict]`` when the judge is asked several
-            requests per question (BEAM: one per rubric item), each with a ``request_id``.
-        score_replies: ``(item_id, qa, hypothesis, {request_id: reply}, variant, file=) -> dict`` with the question's
-            ``score``: the replies to :attr:`judge_requests` read as the official code reads them.
-        request_question: ``request_id -> item id``: the question a request of :attr:`judge_requests` is for.
-        judge_variants: The named variants of that judge, the default (the official behaviour) first.
-        paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring._paper_tables.PaperRules`),
-            or ``None`` where the papers print none.
-        judge_context: ``sample -> context``: what a judge request needs from the QA pair's Sample besides the QA pair
-            (LoCoMo-Plus: the conversation its evidence text is read from); ``None`` when the QA pair suffices.
-        read_label: ``reply -> label``: a judge's reply text read as the official code reads it (LongMemEval: a
-            boolean; LoCoMo-Plus: 1, 0.5 or 0); ``None`` without a judge.
-        label_values: The label values a labels file may hold (``True``/``False`` count as 1/0).
+        paper: The rules of the papers' not-official metrics tables (:class:`~himga.scoring.PaperRules`), or ``None``
+            where the papers print none.
+        judges: ``{variant: Judge}``: the benchmark's official judge, the official behaviour first (BEAM:
+            ``official``, ``fixed``); empty when himga computes the score (:attr:`score`).
     """
 
     name: str
@@ -61,16 +55,77 @@ class Scorer:
     score: Callable | None
     summaries: Callable[[Sequence[Row]], dict]
     gold_options: Callable[[], dict]
-    judge: dict | None = None
-    judge_request: Callable | None = None
     paper: PaperRules | None = None
-    judge_requests: Callable | None = None
-    score_replies: Callable | None = None
-    request_question: Callable[[str], str] | None = None
-    judge_variants: tuple[str, ...] = ()
-    judge_context: Callable | None = None
-    read_label: Callable[[str], float | bool] | None = None
-    label_values: tuple[float, ...] = (0.0, 1.0)
+    judges: Mapping[str, Judge] = field(default_factory=dict)
+
+    @property
+    def judge_variants(self) -> tuple[str, ...]:
+        """The variant names of :attr:`judges`, the default (the official behaviour) first."""
+        return tuple(self.judges)
+
+    def judge(self, variant: str | None = None) -> Judge | None:
+        """The official judge of ``variant`` (default: the first), or ``None`` for a scorer without a judge.
+
+        Raises:
+            ConfigurationError: an unknown variant.
+        """
+        if not self.judges:
+            return None
+        if variant is None:
+            return next(iter(self.judges.values()))
+        if variant not in self.judges:
+            from himga.errors import ConfigurationError
+
+            raise ConfigurationError(f"{self.name}: judge variant: expected one of {', '.join(self.judges)}, got {variant!r}")
+        return self.judges[variant]
+
+
+#: dataset name → its scorer, filled by the catalogue's entries as they are made (:func:`register_scorer`).
+_BY_DATASET: dict[str, Scorer] = {}
+#: dataset name → ``() -> {sample_id: config}`` of every config's full release, for benchmarks whose configs hold other
+#: samples under ids of the same form (BEAM's tiers), so that an answer to another config's sample is named as such.
+_RELEASES: dict[str, Callable[[], Mapping[str, str]]] = {}
+
+
+def register_scorer(dataset: str, scorer_: Scorer, *, release_ids: Callable[[], Mapping[str, str]] | None = None) -> None:
+    """Make ``scorer_`` the scorer of ``dataset`` (a catalogue entry registers its own when it is made), and
+    ``release_ids`` its configs' sample ids (:attr:`himga.entry.Benchmark.release_ids`).
+
+    Raises:
+        ConfigurationError: ``dataset`` has another scorer already.
+    """
+    if _BY_DATASET.setdefault(dataset, scorer_) is not scorer_:
+        from himga.errors import ConfigurationError
+
+        raise ConfigurationError(f"dataset {dataset!r} has a scorer already")
+    if release_ids is not None:
+        _RELEASES[dataset] = release_ids
+
+
+def release_ids(dataset: str) -> Mapping[str, str] | None:
+    """``{sample_id: config}`` of every config of ``dataset`` registered with :func:`register_scorer`, else ``None``."""
+    found = _RELEASES.get(dataset)
+    return None if found is None else found()
+
+
+def scorer(dataset: str | Scorer) -> Scorer:
+    """``dataset`` itself if it is a :class:`Scorer`, else the scorer its catalogue entry registered: the one place a
+    Python caller's dataset name becomes a scorer (the commands hand the entry's down).
+
+    Raises:
+        ConfigurationError: a name no entry registered a scorer for (``unknown dataset 'x': expected one of locomo,
+            longmemeval, beam, locomo_plus, realtalk``), or something else than a name or a Scorer.
+    """
+    from himga.errors import ConfigurationError, type_name
+
+    if isinstance(dataset, Scorer):
+        return dataset
+    if not isinstance(dataset, str):
+        raise ConfigurationError(f"expected a dataset name or a Scorer, got {type_name(dataset)}")
+    if dataset not in _BY_DATASET:
+        known = ", ".join(_BY_DATASET) or "none registered: import himga.data (or himga.catalog) first"
+        raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {known}")
+    return _BY_DATASET[dataset]
 
 
 def _locomo_key(qa) -> str:
@@ -81,6 +136,21 @@ def _locomo_summaries(rows: Sequence[Row]) -> dict:
     return {"overall": summarize([s for _, _, s in rows]),
             "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]])}
 
+
+def _locomo_reference(qa, family: str):
+    """A-mem's and MAGMA's ``QA.final_answer`` (category 5: ``adversarial_answer``); mem0's ``str(answer)`` without
+    category 5. Under ``gold="audited"`` the errata's answer replaces a corrected one (categories 1–4)."""
+    record = locomo.qa_record(qa)
+    if record["category"] == 5:
+        return None if family == "mem0" else record.get("adversarial_answer")
+    audit = record.get("gold_audit")
+    answer = audit["answer"] if isinstance(audit, Mapping) and "answer" in audit else record.get("answer")
+    return str(answer) if family == "mem0" else answer
+
+
+#: The paper tables of LoCoMo (and of the runs of its family that print them).
+LOCOMO_PAPER_RULES = PaperRules(reference=_locomo_reference, category=lambda qa: locomo.qa_record(qa)["category"],
+                                names=locomo.CATEGORY_NAMES, paper_order=locomo.CATEGORY_ORDER, adversarial=5)
 
 _F1_METRIC = ("official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
               "category 5: abstention phrase 0/1)")
@@ -165,9 +235,7 @@ LONGMEMEVAL_SCORER = Scorer(
     score=None,
     summaries=_lme_summaries,
     gold_options=_lme_gold_options,
-    judge={"name": longmemeval.LONGMEMEVAL_JUDGE.name, **longmemeval.JUDGE, "templates_sha256": longmemeval.templates_sha256()},
-    judge_request=longmemeval.judge_request,
-    read_label=longmemeval.judge_label,
+    judges={"official": longmemeval.LONGMEMEVAL_JUDGE},
 )
 
 #: report_results.py's column order.
@@ -204,9 +272,5 @@ BEAM_SCORER = Scorer(
     score=None,
     summaries=_beam_summaries,
     gold_options=_beam_gold_options,
-    judge={"name": "beam", **beam.JUDGE, "template_sha256": beam.TEMPLATE_SHA256},
-    judge_requests=beam.judge_requests,
-    score_replies=beam.score_replies,
-    request_question=beam.request_question,
-    judge_variants=tuple(beam.VARIANTS),
+    judges={judge.variant: judge for judge in BEAM_JUDGES},
 )

@@ -19,6 +19,7 @@ from himga.sources._checks import (OneFileEach, check_source_kind, folder_blocke
                                   unreadable_source)
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
+from himga.sources._known import KnownFolder, order_folders, register_folders
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
 from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._pin import RemoteFile, listing_sha256
@@ -30,6 +31,7 @@ __all__ = [
     "OFFLINE_SWITCHES",
     "SOURCE_SUFFIXES",
     "ContentDigest",
+    "KnownFolder",
     "OneFileEach",
     "RemoteFile",
     "cache_root",
@@ -52,6 +54,7 @@ __all__ = [
     "named_paths",
     "no_source_files",
     "offline_switch",
+    "order_folders",
     "path_kind",
     "pin_coverage",
     "pinned_files",
@@ -61,6 +64,7 @@ __all__ = [
     "reading_sources",
     "record_content",
     "record_sha256",
+    "register_folders",
     "sha256_of",
     "source_path",
     "unreadable_source",

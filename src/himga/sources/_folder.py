@@ -42,13 +42,13 @@ def no_source_files(folder: Path, name: str) -> SourceFormatError:
     A datasets root (``../shared/data``, holding ``locomo/`` and ``longmemeval/``) given as the folder is
     the usual cause: the message then names the benchmark's subfolder to pass instead.
     """
-    from himga.entry import entry_names
+    from himga.sources._known import benchmark_names
 
     detail = "expected at least one .json file in the directory, found none"
     if (folder / name).is_dir():
         detail += (f"; it holds {name}/, as a datasets root does: pass {str(folder / name)!r} "
                    f"(or set HIMGA_DATASETS_ROOT={str(folder)!r} and pass no folder)")
-    elif others := [n for n in entry_names() if (folder / n).is_dir()]:
+    elif others := [n for n in benchmark_names() if (folder / n).is_dir()]:
         detail += f"; it holds {', '.join(n + '/' for n in others)}, the folder of another benchmark than {name}"
     return SourceFormatError(folder.name or str(folder), "$", detail)
 

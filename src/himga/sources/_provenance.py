@@ -265,14 +265,12 @@ def _listing(names: list[str], shown: int = 5) -> str:
 
 
 def provenance_lines(entry, files: list[str | Path]) -> list[str]:
-    """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`
-    or its name); more than three files that are all pinned files in one line: ``"40 files =
+    """One :func:`provenance` line per local source file of benchmark ``entry`` (a :class:`himga.entry.Benchmark`);
+    more than three files that are all pinned files in one line: ``"40 files =
     mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok"`` when they are exactly the files of a pin of several
     (:func:`pin_coverage`), else ``"40 of 42 files = mohammadtavakoli78/BEAM@b2a3ee8, sha256 ok; not in the pinned
     chats/100K: chats/100K/21/chat.json, ...; pinned but not given: ..."``."""
-    from himga.entry import entry_of
-
-    pins = list(entry_of(entry).pins().values())
+    pins = list(entry.pins().values())
     lines = [provenance(f, pins) for f in files]
     if len(lines) > 3 and all(line.endswith(", sha256 ok") for line in lines):  # a release of many files, all pinned
         origins = sorted({line.split(" = ", 1)[1].removesuffix(", sha256 ok").split(" (", 1)[0] for line in lines})

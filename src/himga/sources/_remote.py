@@ -9,7 +9,7 @@ import os
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from himga.entry import entry_named, entry_names
+from himga.sources._known import benchmark_names, known_folders, option_for
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
 from himga.sources._offline import offline_switch
 from himga.sources._pin import RemoteFile
@@ -48,24 +48,12 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     ``$HIMGA_DATASETS_ROOT`` is unset), so the message names it, and gives the ``export`` line that
     makes a folder of your own the source instead.
     """
-    option = _option_for(folder.name, remote)
+    option = option_for(folder.name, remote)
     return (
         f"download {remote.url} yourself and put it in {(folder / remote.local_path).parent}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
         f"or in {(PurePosixPath('<dir>', folder.name) / remote.local_path).parent}/ " + (f"after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {option} pointing at it" if option else
                                           "and `export HIMGA_DATASETS_ROOT=<dir>`")
     )
-
-
-def _option_for(folder: str, remote: RemoteFile) -> str | None:
-    """The option that names a file of one's own for ``remote`` in ``folder``: ``--data-dir / data_dir=`` for a
-    benchmark's data, ``--<label> / <label>=`` for an auxiliary file of the catalogue that is a builder option (LoCoMo's
-    errata), ``None`` for one that is not (the leniency probe's files: found in their folder only)."""
-    for name in entry_names():
-        entry = entry_named(name)
-        for f, label, pin in entry.auxiliary:
-            if f == folder and (pin == remote or remote in pin.files):
-                return f"--{label} / {label}=" if label in entry.options else None
-    return "--data-dir / data_dir="
 
 
 @contextlib.contextmanager
@@ -150,7 +138,7 @@ def dataset_folder(name: str) -> Path | None:
     folder = root / name
     if folder.is_dir():
         return folder
-    subfolders = ", ".join(f"{d}/" for d in entry_names())
+    subfolders = ", ".join(f"{d}/" for d in benchmark_names())
     message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
                f"expected a folder holding one subfolder per dataset ({subfolders})")
     if not root.is_dir():
@@ -180,9 +168,9 @@ def get_dataset(name: str, *, files: list[RemoteFile]) -> Path:
             message says which file to fetch and where to put it.
         ChecksumError: a downloaded file does not have its pinned sha256.
     """
-    known = [*entry_names(), *(f for n in entry_names() for f, _label, _pin in entry_named(n).auxiliary)]
-    if name not in known:
-        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {sorted(known)}")
+    if name not in (known := known_folders()):
+        expected = sorted(known) if known else "[] (none registered: import himga.catalog)"
+        raise ConfigurationError(f"unknown dataset {name!r}; expected one of {expected}")
     if (folder := dataset_folder(name)) is not None:
         return folder
     folder = cache_root() / name

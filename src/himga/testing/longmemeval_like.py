@@ -259,7 +259,7 @@ def write_longmemeval_like(
         ValueError: ``questions < 0`` or ``sessions < 2``.
         OSError: The file cannot be written.
     """
-    from himga.runs import output_file
+    from himga.run import output_file
 
     path = Path(path)
     n_questions = n_sessions = n_turns = n_abs = 0

@@ -1,0 +1,193 @@
+"""``himga score ... --judge NAME[,NAME]``: a run scored by named judges, side by side; ``--probe`` their leniency.
+
+::
+
+    himga score locomo PRED.jsonl --judge mem0,evermemos --prompts REQ.jsonl     # the requests (himga judge sends them)
+    himga score locomo PRED.jsonl --judge mem0,evermemos --labels REPLIES.jsonl  # the replies, one column per judge
+    himga score locomo --probe v2 --judge evermemos --labels REPLIES.jsonl --out probe.json  # false-accept rates
+    himga score locomo PRED.jsonl --judge evermemos --labels R.jsonl --probe-report probe.json  # ... beside a run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from himga.catalog import CATALOG
+from himga.errors import ConfigurationError, SourceFormatError, counted
+
+__all__ = ["add_judge_args", "run_judged"]
+
+#: The probe sets of the catalogue (``probe-<set>`` auxiliary files: LoCoMo's ``v1``, ``v2``).
+PROBE_SETS = sorted({label.removeprefix("probe-") for e in CATALOG.values() for _f, label, _p in e.auxiliary
+                     if label.startswith("probe-")})
+
+
+def add_judge_args(parser: argparse.ArgumentParser) -> None:
+    """``--judge``, ``--judge-model``, ``--probe``, ``--probe-report`` on ``himga score``."""
+    from himga.scoring import judges
+
+    parser.add_argument("--judge", metavar="NAME[,NAME]", default=None,
+                        help=f"score with named judges, side by side (one of {', '.join(judges())}); with --prompts or --labels")
+    parser.add_argument("--judge-model", metavar="MODEL", default=None,
+                        help="the judge model the requests name (default: each judge's published model)")
+    parser.add_argument("--probe", choices=PROBE_SETS, default=None,
+                        help="score the built-in wrong answers of the LoCoMo audit instead of predictions: the judges' "
+                             "false-accept rates (v1: specific but wrong, v2: vague but on topic)")
+    parser.add_argument("--probe-report", metavar="REPORT.json", action="append", default=None,
+                        help="the --out report of a --probe run of the same judge: its false-accept rates go into this report")
+
+
+def _judges(args: argparse.Namespace) -> list:
+    from himga.scoring import judge_named
+
+    if not args.judge:
+        raise ConfigurationError("--probe scores wrong answers with a judge: name it with --judge NAME")
+    names = [n.strip() for n in args.judge.split(",") if n.strip()]
+    if len(set(names)) != len(names):
+        raise ConfigurationError(f"--judge {args.judge}: a judge named twice")
+    found = [judge_named(n) for n in names]
+    for judge in found:
+        if not judge.applies_to(args.dataset):
+            raise ConfigurationError(f"judge {judge.name!r} applies to {', '.join(judge.benchmarks)}, not {args.dataset}")
+    return found
+
+
+def _probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
+    """The pinned probe file of ``--probe`` and its identity for the report."""
+    from himga.sources import get_dataset, sha256_of
+
+    folder, pin = entry.auxiliary_pin(f"probe-{args.probe}")
+    path = get_dataset(folder, files=[pin]) / pin.filename
+    if not path.is_file():
+        raise ConfigurationError(f"{args.dataset}: {path} does not exist; put {pin.repo}'s {pin.filename} there ({pin.url})")
+    digest = sha256_of(path)
+    return path, {"set": args.probe, "file": pin.filename, "sha256": digest, "is_pin": digest == pin.sha256,
+                  "pin": f"{pin.origin} {pin.filename}"}
+
+
+def _leniency(paths: list[str], reports: list[dict]) -> None:
+    """Attach the false-accept rates of probe reports to the reports of the same judge (name and template sha256)."""
+    from himga.jsonio.reader import load_json
+    from himga.sources import sha256_of
+
+    for path in paths:
+        probe = load_json(path)
+        runs = probe.get("reports") if isinstance(probe, dict) and "reports" in probe else [probe]
+        if not all(isinstance(r, dict) and isinstance(r.get("probe"), dict) and isinstance(r.get("judge"), dict) for r in runs):
+            raise SourceFormatError(Path(path).name, "$", "expected the --out report of himga score --probe ... --judge ...")
+        for report in reports:
+            for r in runs:
+                if (r["judge"]["name"], r["judge"]["template_sha256"]) == (report["judge"]["name"], report["judge"]["template_sha256"]):
+                    report.setdefault("false_accept", []).append({
+                        "probe": r["probe"]["set"], "report": Path(path).name, "sha256": sha256_of(path),
+                        "model_requested": r["judge"]["model_requested"], "models_answered": r["judge"]["models_answered"],
+                        "overall": r["overall"], "per_type": {row["type"]: row for row in r["per_type"]}})
+        if not any(r["judge"]["name"] == rep["judge"]["name"] for r in runs for rep in reports):
+            raise ConfigurationError(f"--probe-report {Path(path).name}: a probe of judge "
+                                     f"{', '.join(r['judge']['name'] for r in runs)}, not of {', '.join(x['judge']['name'] for x in reports)}")
+
+
+def _leniency_lines(reports: list[dict]) -> list[str]:
+    lines = []
+    for report in reports:
+        for fa in report.get("false_accept", []):
+            o = fa["overall"]
+            ci = f" [{o['ci95'][0]:.4f}, {o['ci95'][1]:.4f}]" if o.get("ci95") else ""
+            models = ", ".join(fa["models_answered"]) or fa["model_requested"]
+            per = ", ".join(f"{t} {row['mean']:.4f}" for t, row in fa["per_type"].items() if row.get("mean") is not None)
+            lines.append(f"false-accept: judge {report['judge']['name']} ({models}) accepts {o['mean']:.4f}{ci} of the "
+                         f"probe {fa['probe']} wrong answers ({fa['report']}): {per}")
+    return lines
+
+
+def run_judged(args: argparse.Namespace) -> int:
+    """Run ``himga score`` with ``--judge`` (and ``--probe``); returns the exit status.
+
+    Raises:
+        ConfigurationError: no ``--prompts``/``--labels``, a judge that does not apply, predictions and ``--probe``
+            together, outputs that are inputs.
+        SourceFormatError: malformed predictions or verdicts, unknown or missing ids, verdicts on other hypotheses.
+    """
+    from himga.catalog import benchmark
+    from himga.cli._args import options as builder_options
+    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.jsonio.run_inputs import read_id_lines, read_records
+    from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
+    from himga.scoring import (check_hypotheses, check_ids, format_judged, in_subset, judge_requests, judged_scope,
+                               match_records, read_verdicts, score_judged)
+
+    judges = _judges(args)
+    if not (args.prompts or args.labels):
+        raise ConfigurationError("scoring with a judge needs --prompts OUT.jsonl (the requests: send them with himga judge) "
+                                 "or --labels REPLIES (the judge's replies)")
+    if args.probe and args.predictions:
+        raise ConfigurationError("--probe scores the probe's own answers: give no predictions file with it")
+    if not args.probe and args.predictions is None:
+        raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
+    options = builder_options(args)
+    outputs = {"--out": args.out, "--prompts": args.prompts}
+    inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
+              "source": args.data_dir}
+    for i, path in enumerate(args.probe_report or []):
+        inputs[f"probe report {i + 1}"] = path
+    check_outputs(outputs, inputs)
+    pred_file = read_records(args.predictions, "predictions") if args.predictions else None
+    ids_file = read_id_lines(args.ids) if args.ids else None
+    entry = benchmark(args.dataset)
+    config, files, index, questions = load_questions(entry, args, options, outputs, inputs, ids_file)
+    every = index.questions
+    probe = None
+    if args.probe:
+        path, probe = _probe_file(entry, args)
+        predictions, name = read_verdicts(path, {}, every).hypotheses, probe["file"]
+    else:
+        name = pred_file.name
+        predictions, _copied = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
+    check_ids(name, predictions, every, partial=True)  # unknown ids
+    predictions = {q: h for q, h in predictions.items() if q in questions}
+    scope = {q for j in judges for q in judged_scope(args.dataset, questions, j)}
+    missing = check_ids(name, [q for q in predictions if q in scope], [q for q in questions if q in scope],
+                        partial=args.partial or args.labels is not None, partial_hint="--partial")
+    if args.prompts:
+        contexts = {j.name: sample_contexts(entry, args, options, predictions, j.context) for j in judges if j.context is not None}
+        requests = judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
+        write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests))
+        counts = ", ".join(f"{j.name} {sum(r['judge'] == j.name for r in requests)}" for j in judges)
+        print(f"wrote {counted(len(requests), 'judge request')} ({counts}) to {args.prompts}"
+              + (f" ({counted(len(missing), 'question')} missing)" if missing else "") + f"; send them with: himga judge {args.prompts} --out REPLIES.jsonl")
+        if not args.labels:
+            return 0
+    verdicts = read_verdicts(args.labels, {j.name: j for j in judges}, every)
+    verdicts.scores = {j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()}  # --ids
+    check_hypotheses(verdicts.name, verdicts.hypotheses, predictions, name)
+    reports = [score_judged(entry.scorer, questions, predictions, j, verdicts.scores.get(j.name, {}), partial=args.partial,
+                            file=verdicts.name, partial_hint="--partial", model=args.judge_model,
+                            models_answered=verdicts.models.get(j.name, ())) for j in judges]
+    if probe is not None:
+        for report in reports:
+            report["probe"] = probe
+    if args.probe_report:
+        _leniency(args.probe_report, reports)
+    identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
+    read = {"labels": args.labels, **({"predictions": pred_file} if pred_file else {"probe": path})}
+    record = run_record(entry, config, files, reports[0], inputs=read, identity=identity)
+    record.update(scorer={"metric": "judges: " + "; ".join(r["metric"] for r in reports)},
+                  gold_options={j.name: {"gold": j.gold, "scope": j.scope} for j in judges},
+                  judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"])
+    print(format_judged(reports, what="false-accept rate" if probe else "score"))
+    for line in _leniency_lines(reports):
+        print(line)
+    print_provenance(entry, files, options)
+    if probe is not None and not probe["is_pin"]:
+        print(f"note: {probe['file']} differs from the pinned {probe['pin']} (sha256 {probe['sha256']})")
+    if args.out:
+        per_question = {r["judge"]["name"]: r.pop("per_question") for r in reports}
+        if len(reports) == 1:
+            out = {**reports[0], "run": record, "per_question": per_question[judges[0].name]}
+        else:
+            out = {"dataset": args.dataset, "reports": reports, "run": record, "per_question": per_question}
+        write_text(args.out, dumps_report(out))
+        print(f"wrote {args.out}")
+    return 0

@@ -1,2 +1,0 @@
-"""Describing a built dataset: :mod:`.stats` (``himga stats``: samples, sessions, turns and QA pairs by
-question type) and :mod:`.plot` (``himga stats --plot``, with the optional matplotlib)."""

@@ -1,0 +1,49 @@
+"""The registry of judges: every judge by name, registered by the module that defines it.
+
+Like lm-evaluation-harness's ``@register_model``: a judge module calls :func:`register` on its :class:`Judge` when it
+is imported. :mod:`himga.scoring.judges` imports the judges himga holds (LongMemEval's and BEAM's official ones, the
+published LoCoMo judges); a benchmark folder's own judge (LoCoMo-Plus's) registers when the catalogue imports the
+folder. Nothing here imports anything by name.
+"""
+
+from __future__ import annotations
+
+from himga.errors import ConfigurationError
+from himga.scoring.judges._judge import Judge
+
+__all__ = ["judge_named", "judges", "judges_for", "register"]
+
+_JUDGES: dict[str, Judge] = {}
+
+
+def register(judge: Judge) -> Judge:
+    """Add ``judge`` to the registry under its name; returns it (so a module may write ``X = register(Judge(...))``).
+
+    Raises:
+        ConfigurationError: another judge has that name.
+    """
+    if _JUDGES.setdefault(judge.name, judge) is not judge:
+        raise ConfigurationError(f"two judges are called {judge.name!r}")
+    return judge
+
+
+def judges() -> dict[str, Judge]:
+    """Every registered judge by name, in the order registered (a copy)."""
+    return dict(_JUDGES)
+
+
+def judge_named(name: str) -> Judge:
+    """The judge called ``name``.
+
+    Raises:
+        ConfigurationError: ``unknown judge 'x': expected one of beam, beam-fixed, evermemos, locomo_plus, longmemeval,
+            magma, mem0, memos, zep``.
+    """
+    if name not in _JUDGES:
+        raise ConfigurationError(f"unknown judge {name!r}: expected one of {', '.join(sorted(_JUDGES))}")
+    return _JUDGES[name]
+
+
+def judges_for(dataset: str) -> list[Judge]:
+    """The registered judges that apply to ``dataset``, in registry order."""
+    return [j for j in _JUDGES.values() if j.applies_to(dataset)]
