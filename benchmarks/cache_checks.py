@@ -106,7 +106,9 @@ def main() -> None:
     cache_dir = work / "cache-checks"
     builder = make_builder(benchmark("longmemeval"), "s", data_files=[str(source)], cache_dir=cache_dir)
     rows = len(prepare(builder))
-    builder = make_builder(benchmark("longmemeval"), "s", data_files=[str(source)], cache_dir=cache_dir)  # what every later load opens
+    builder = make_builder(
+        benchmark("longmemeval"), "s", data_files=[str(source)], cache_dir=cache_dir
+    )  # what every later load opens
     folder = Path(builder.cache_dir)
     (arrow,) = folder.glob("*.arrow")
     size = arrow.stat().st_size
@@ -114,22 +116,32 @@ def main() -> None:
     lines = ["| check | time | notes |", "|---|---|---|"]
     for name, digest in hashers().items():
         seconds = best(lambda d=digest: d(arrow), min(args.repeat, 3))
-        lines.append(f"| hash {name} | {seconds * 1000:.0f} ms | {size / seconds / 1e9:.2f} GB/s over the {size / 1e6:.0f} MB Arrow file |")
+        lines.append(
+            f"| hash {name} | {seconds * 1000:.0f} ms | {size / seconds / 1e9:.2f} GB/s over the {size / 1e6:.0f} MB "
+            "Arrow file |"
+        )
     record = best(lambda: cache.record(folder), min(args.repeat, 3))
     lines.append(f"| build: `record` (manifest of every file) | {record * 1000:.0f} ms | added once per build |")
     sizes = best(lambda: cache.check_sizes(folder), 200)
     lines.append(f"| open: `check_sizes` (manifest + stat) | {sizes * 1e6:.0f} µs | every open |")
     guarded, plain = interleaved(
         lambda: (builder.download_and_prepare(), builder.as_dataset(split="test")),
-        lambda: (datasets.GeneratorBasedBuilder.download_and_prepare(builder), datasets.GeneratorBasedBuilder.as_dataset(builder, split="test")),
+        lambda: (
+            datasets.GeneratorBasedBuilder.download_and_prepare(builder),
+            datasets.GeneratorBasedBuilder.as_dataset(builder, split="test"),
+        ),
         50,
     )
     lines.append(
-        f"| open: guarded `download_and_prepare` + `as_dataset` vs datasets' own | {guarded * 1000:.1f} ms vs {plain * 1000:.1f} ms "
+        f"| open: guarded `download_and_prepare` + `as_dataset` vs datasets' own | {guarded * 1000:.1f} ms vs "
+        f"{plain * 1000:.1f} ms "
         f"| all on-open checks: {(guarded - plain) * 1000:+.2f} ms (fastest of 50, interleaved) |"
     )
     result = measure("open", source, cache_dir, "s", work, repeat=args.repeat)
-    lines.append(f"| open: facade `build_dataset`, fresh process | {result['seconds'] * 1000:.1f} ms | target <= 50 ms (fastest of {args.repeat}) |")
+    lines.append(
+        f"| open: facade `build_dataset`, fresh process | {result['seconds'] * 1000:.1f} ms | target <= 50 ms (fastest "
+        f"of {args.repeat}) |"
+    )
     verify = best(lambda: cache.verify(folder), min(args.repeat, 3))
     lines.append(f"| `himga verify`: `verify` (hash + rows of {rows} rows) | {verify * 1000:.0f} ms | on request |")
     print()

@@ -37,7 +37,12 @@ def seed(args) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     samples = load_seed_style(args.input)
     seconds = time.perf_counter() - t0
-    return {"seconds": seconds, "cpu_seconds": time.process_time() - c0, "samples": len(samples), "messages": _messages(samples)}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": time.process_time() - c0,
+        "samples": len(samples),
+        "messages": _messages(samples),
+    }
 
 
 def build(args) -> dict:
@@ -55,8 +60,13 @@ def build(args) -> dict:
     ds = prepare(builder)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     arrow_bytes = sum(p.stat().st_size for p in Path(args.cache).rglob("*.arrow"))
-    return {"seconds": seconds, "cpu_seconds": cpu, "rows": len(ds), "arrow_mb": arrow_bytes / 1e6,
-            "check_process_cpu_seconds": _children_cpu() - children}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "rows": len(ds),
+        "arrow_mb": arrow_bytes / 1e6,
+        "check_process_cpu_seconds": _children_cpu() - children,
+    }
 
 
 def _children_cpu() -> float:
@@ -69,9 +79,9 @@ def _children_cpu() -> float:
 
 def open_(args) -> dict:
     """(4) Warm open: the facade's build_dataset on the existing cache, and the builder's as_dataset alone."""
-    from himga.data import build_dataset
     from himga.cache import make_builder
     from himga.catalog import benchmark
+    from himga.data import build_dataset
 
     t0 = time.perf_counter()
     ds = build_dataset("longmemeval", args.config, path=args.input, cache_dir=args.cache)
@@ -89,7 +99,12 @@ def materialize(args) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     samples = load_longmemeval(args.input, config=args.config, cache_dir=args.cache)
     seconds = time.perf_counter() - t0
-    return {"seconds": seconds, "cpu_seconds": time.process_time() - c0, "samples": len(samples), "messages": _messages(samples)}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": time.process_time() - c0,
+        "samples": len(samples),
+        "messages": _messages(samples),
+    }
 
 
 def lazy(args) -> dict:
@@ -149,7 +164,13 @@ def export(args) -> dict:
     seconds = time.perf_counter() - t0
     parquet_bytes = sum(p.stat().st_size for p in out.rglob("*.parquet"))
     raw_bytes = Path(args.input).stat().st_size
-    return {"seconds": seconds, "parquet_mb": parquet_bytes / 1e6, "raw_mb": raw_bytes / 1e6, "bytes_ratio": parquet_bytes / raw_bytes, "how": how}
+    return {
+        "seconds": seconds,
+        "parquet_mb": parquet_bytes / 1e6,
+        "raw_mb": raw_bytes / 1e6,
+        "bytes_ratio": parquet_bytes / raw_bytes,
+        "how": how,
+    }
 
 
 def verify(args) -> dict:
@@ -212,8 +233,13 @@ def beam_build(args) -> dict:
     ds = prepare(builder)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     files = builder.source_files()
-    return {"seconds": seconds, "cpu_seconds": cpu, "rows": len(ds), "input_mb": sum(Path(f).stat().st_size for f in files) / 1e6,
-            "messages": sum(len(s["messages"]) for row in ds.select_columns(["sessions"]) for s in row["sessions"])}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "rows": len(ds),
+        "input_mb": sum(Path(f).stat().st_size for f in files) / 1e6,
+        "messages": sum(len(s["messages"]) for row in ds.select_columns(["sessions"]) for s in row["sessions"]),
+    }
 
 
 def _messages(samples) -> int:

@@ -35,8 +35,10 @@ ROOT = HERE.parent
 
 # name, label, ratio base ("parse" | "seed" | None), target (kind, limit) or None
 #: What the cold build checks while it parses (himga.jsonio._fast, the builders, himga.cache), printed with its row.
-CHECKS = ("duplicate keys, nesting depth, 64-bit integers, finite numbers, UTF-8, provenance sha256, "
-          "content fingerprint, cache checksums")
+CHECKS = (
+    "duplicate keys, nesting depth, 64-bit integers, finite numbers, UTF-8, provenance sha256, "
+    "content fingerprint, cache checksums"
+)
 ROWS_S = [
     ("parse", "(1) parse limit: ijson C items, no work", None, None),
     ("parse_msgspec", "(1b) the build's parser alone: msgspec splits and parses the items, no checks", "parse", None),
@@ -78,9 +80,12 @@ def beam_rows(work: Path, beam_data: Path, repeat: int) -> list[str]:
             continue
         r = measure("beam_build", root, work / f"cache-beam-{config}", config, work, repeat=repeat)
         mb = r["input_mb"] / r["seconds"]
-        lines.append(f"| (10) BEAM {config} cold build: {what}, {r['rows']} chat{'s' if r['rows'] > 1 else ''}, {r['messages']:,} messages, "
-                     f"{r['input_mb']:.0f} MB JSON | {r['seconds']:.2f} s (CPU {r['cpu_seconds']:.2f} s; {mb:.0f} MB/s) "
-                     f"| {r['rss_mb']:.0f} | | | |")
+        lines.append(
+            f"| (10) BEAM {config} cold build: {what}, {r['rows']} chat{'s' if r['rows'] > 1 else ''}, "
+            f"{r['messages']:,} messages, "
+            f"{r['input_mb']:.0f} MB JSON | {r['seconds']:.2f} s (CPU {r['cpu_seconds']:.2f} s; {mb:.0f} MB/s) "
+            f"| {r['rss_mb']:.0f} | | | |"
+        )
     return lines
 
 
@@ -91,8 +96,11 @@ def ensure_input(path: Path, sessions: int) -> Path:
     print(f"generating {path} (500 questions, {sessions} sessions each) ...", file=sys.stderr, flush=True)
     # in a child (written to path.part, renamed when complete): this process stays small, and so do the peak RSS
     # figures of the children it starts later (Linux counts a forked child's memory before exec in its ru_maxrss)
-    subprocess.run([sys.executable, "-m", "himga.testing", str(path), "--questions", "500", "--sessions", str(sessions)],
-                   check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "himga.testing", str(path), "--questions", "500", "--sessions", str(sessions)],
+        check=True,
+        cwd=ROOT,
+    )
     return path
 
 
@@ -109,12 +117,16 @@ def measure(name: str, input_file: Path, cache: Path, config: str, work: Path, r
     return best
 
 
-def measure_paired(base: str, name: str, input_file: Path, cache: Path, config: str, work: Path, repeat: int) -> tuple[dict, dict]:
+def measure_paired(
+    base: str, name: str, input_file: Path, cache: Path, config: str, work: Path, repeat: int
+) -> tuple[dict, dict]:
     """:func:`measure` of ``base`` and ``name`` in turn (base, name, base, name, ...): the load of a shared
     machine drifts between runs, so ``name``'s result also gets ``pair_ratios``, each run's time over the time of
     the ``base`` run just before it."""
-    runs = [(_measure_once(base, input_file, cache, config, work), _measure_once(name, input_file, cache, config, work))
-            for _ in range(repeat)]
+    runs = [
+        (_measure_once(base, input_file, cache, config, work), _measure_once(name, input_file, cache, config, work))
+        for _ in range(repeat)
+    ]
     results = []
     for i in (0, 1):
         best = min((pair[i] for pair in runs), key=lambda r: r["seconds"])
@@ -127,8 +139,19 @@ def measure_paired(base: str, name: str, input_file: Path, cache: Path, config: 
 
 def _measure_once(name: str, input_file: Path, cache: Path, config: str, work: Path) -> dict:
     """Run one measurement in a child process; add its peak RSS (MB) from the OS."""
-    cmd = [sys.executable, str(HERE / "measure.py"), name, "--input", str(input_file), "--cache", str(cache),
-           "--config", config, "--work", str(work)]
+    cmd = [
+        sys.executable,
+        str(HERE / "measure.py"),
+        name,
+        "--input",
+        str(input_file),
+        "--cache",
+        str(cache),
+        "--config",
+        config,
+        "--work",
+        str(work),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -187,7 +210,10 @@ def table(scale: str, rows, results: dict) -> list[str]:
             if r.get("check_process_cpu_seconds"):
                 value = value[:-1] + f"; its check process {r['check_process_cpu_seconds']:.2f} s)"
             if name == "lazy":
-                value += f" (open {r['open_seconds'] * 1000:.0f} ms; random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"
+                value += (
+                    f" (open {r['open_seconds'] * 1000:.0f} ms; "
+                    f"random #{r['random_index']}: {r['random_seconds'] * 1000:.1f} ms)"
+                )
             if name == "open":
                 value += f" (as_dataset alone {r['as_dataset_seconds'] * 1000:.0f} ms)"
         target_s, met = _verdict(target, r, ratio, RSS_TARGETS.get((scale, name)))
@@ -213,18 +239,35 @@ def startup(work: Path, input_file: Path, cache: Path, repeat: int) -> list[str]
 
     predictions = work / "predictions.jsonl"
     if not predictions.is_file():  # in a child, as the input (ensure_input)
-        write = ("import json, sys\nfrom himga.jsonio import iter_array_items\nwith open(sys.argv[2], 'w') as out:\n"
-                 "    for _, q in iter_array_items(sys.argv[1]):\n"
-                 "        out.write(json.dumps({'question_id': q['question_id'], 'hypothesis': 'I do not know.'}) + '\\n')\n")
+        write = (
+            "import json, sys\nfrom himga.jsonio import iter_array_items\nwith open(sys.argv[2], 'w') as out:\n"
+            "    for _, q in iter_array_items(sys.argv[1]):\n"
+            "        out.write(json.dumps({'question_id': q['question_id'], 'hypothesis': 'I do not know.'}) + '\\n')\n"
+        )
         subprocess.run([sys.executable, "-c", write, str(input_file), str(predictions)], check=True, cwd=ROOT)
-    score = ["-m", "himga.cli", "score", "longmemeval", str(predictions), "--config", "s", "--data-dir", str(input_file),
-             "--cache-dir", str(cache), "--prompts", str(work / "prompts.jsonl")]
+    score = [
+        "-m",
+        "himga.cli",
+        "score",
+        "longmemeval",
+        str(predictions),
+        "--config",
+        "s",
+        "--data-dir",
+        str(input_file),
+        "--cache-dir",
+        str(cache),
+        "--prompts",
+        str(work / "prompts.jsonl"),
+    ]
     lines = []
     for name, label, argv in STARTUP:
         times, rss = [], 0.0
         for _ in range(repeat):
             t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, *(argv or score)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+            proc = subprocess.Popen(
+                [sys.executable, *(argv or score)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT
+            )
             _, status, usage = os.wait4(proc.pid, 0)
             times.append(time.perf_counter() - t0)
             if os.waitstatus_to_exitcode(status) != 0:
@@ -246,7 +289,8 @@ def machine() -> str:
     ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return (
         f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), {ram:.1f} GiB RAM, "
-        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, datasets {datasets.__version__}, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, datasets "
+        f"{datasets.__version__}, "
         f"pyarrow {pyarrow.__version__}, ijson {ijson.__version__} ({ijson.backend}), msgspec {msgspec.__version__}, "
         f"orjson {orjson.__version__}; "
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
@@ -260,8 +304,17 @@ def main() -> None:
     ap.add_argument("--m-scale", action="store_true", help="also measure an M-scale file (--sessions 480; slow)")
     ap.add_argument("--m-input", type=Path, help="an existing M-scale input file (default: generate OUT/m.json)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per S-scale measurement; the fastest is kept (M: 1)")
-    ap.add_argument("--only", nargs="+", help="run only these measurements (for profiling; 'startup': rows 11-15); prints no verdicts")
-    ap.add_argument("--beam-data", type=Path, default=DEFAULT_BEAM, help="BEAM in the repository's layout (default ../shared/data/beam)")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        help="run only these measurements (for profiling; 'startup': rows 11-15); prints no verdicts",
+    )
+    ap.add_argument(
+        "--beam-data",
+        type=Path,
+        default=DEFAULT_BEAM,
+        help="BEAM in the repository's layout (default ../shared/data/beam)",
+    )
     ap.add_argument("--beam-only", action="store_true", help="measure only the BEAM rows (10)")
     args = ap.parse_args()
 
@@ -290,18 +343,26 @@ def main() -> None:
                 lines += startup(work, path, cache, args.repeat)
             continue
         size = path.stat().st_size / 1e6
-        lines.append(f"| **{config.upper()}-scale**: `{path.name}`, {size:.0f} MB, {results['parse']['items']} questions | | | | | |")
+        lines.append(
+            f"| **{config.upper()}-scale**: `{path.name}`, {size:.0f} MB, {results['parse']['items']} questions | | | "
+            "| | |"
+        )
         lines += table(config, rows, results)
         if config == "s":
             lines.append("| **start-up**: whole processes, median wall time | | | | | |")
             lines += startup(work, path, cache, args.repeat)
     if not args.only:
-        lines += ["| **BEAM**: one row per tier build (from the JSON chats to the Arrow cache) | | | | | |",
-                  *beam_rows(work, args.beam_data.resolve(), args.repeat)]
+        lines += [
+            "| **BEAM**: one row per tier build (from the JSON chats to the Arrow cache) | | | | | |",
+            *beam_rows(work, args.beam_data.resolve(), args.repeat),
+        ]
     print()
     print("\n".join(lines))
     print()
-    print(f"Fastest of {args.repeat} runs per S-scale measurement (1 at M-scale), each in a fresh process; peak RSS is the largest over the runs.")
+    print(
+        f"Fastest of {args.repeat} runs per S-scale measurement (1 at M-scale), each in a fresh process; peak RSS is "
+        "the largest over the runs."
+    )
     print(f"Machine: {machine()}")
 
 

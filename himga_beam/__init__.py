@@ -1,10 +1,10 @@
 """The ``himga_beam`` dataset: the BEAM builder (:mod:`.beam`), its dataset card (``README.md``) and its catalogue
 entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on first use)."""
 
-from himga.schema.relevance import EVIDENCE_TURNS as _RELEVANCE
 from pathlib import Path
 
 from himga.entry import Benchmark
+from himga.schema.relevance import EVIDENCE_TURNS as _RELEVANCE
 from himga.scoring import BEAM_SCORER
 from himga_beam import pins, validate_rules
 

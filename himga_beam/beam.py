@@ -20,8 +20,7 @@ from typing import Any
 
 import datasets
 
-from himga.cache import ArrowBatches, GuardedBuilder
-from himga.schema.features import SAMPLE_FEATURES
+from himga.cache import ArrowBatches, BatchedConfig, GuardedBuilder
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.identifiers import id_problem
 from himga.jsonio import iter_array_items, load_json, raw_text
@@ -60,7 +59,7 @@ _VERSION = datasets.Version("1.1.0")
 
 
 @dataclass
-class BeamConfig(datasets.BuilderConfig):
+class BeamConfig(BatchedConfig):
     """One BEAM tier and how to build it.
 
     Attributes:
@@ -71,14 +70,10 @@ class BeamConfig(datasets.BuilderConfig):
     chats: int = 20
     writer_batch_size: int = 5
 
-    def __post_init__(self):
-        if not isinstance(self.writer_batch_size, int) or self.writer_batch_size < 1:
-            raise ConfigurationError(f"writer_batch_size: expected a positive integer, got {self.writer_batch_size!r}")
-        super().__post_init__()
-
     @property
     def candidate_names(self) -> list[str]:
-        """How a file of this config is named, for messages: by its folder (``chats/100K/<n>/chat.json``), not its name."""
+        """How a file of this config is named, for messages: by its folder (``chats/100K/<n>/chat.json``), not its
+        name."""
         return [f"chats/{self.name}/<n>/chat.json"]
 
     def remote_file(self) -> RemoteFile:
@@ -104,31 +99,48 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     """
     if data_dir is None:
         pin = config.remote_file()
-        if not pin.parts:  # no pinned files: a copy in the repository's layout under $HIMGA_DATASETS_ROOT/beam/, else none
+        if (
+            not pin.parts
+        ):  # no pinned files: a copy in the repository's layout under $HIMGA_DATASETS_ROOT/beam/, else none
             folder = dataset_folder("beam")
             if folder is not None and (folder / "chats" / config.name).is_dir():
                 return folder_files(config.name, folder)
             reason = pins.UNCONFIRMED.replace(": ", " (", 1) + ")"
             raise ConfigurationError(
-                f"beam (config {config.name!r}): no pinned source: the {config.name} tier is complete only on the Hugging Face "
+                f"beam (config {config.name!r}): no pinned source: the {config.name} tier is complete only on the "
+                "Hugging Face "
                 f"copy {pin.repo}, whose revision is {reason}; put a copy in the repository's layout "
                 f"(chats/{config.name}/<n>/chat.json and probing_questions/probing_questions.json) under "
-                "$HIMGA_DATASETS_ROOT/beam/, or pass data_dir= / --data-dir")
+                "$HIMGA_DATASETS_ROOT/beam/, or pass data_dir= / --data-dir"
+            )
         return pinned_files("beam", pin, config=config.name)
     path = source_path("beam", data_dir)
     return [path] if path.is_file() else folder_files(config.name, path)
 
 
 def _config(name: str, writer_batch_size: int, description: str) -> BeamConfig:
-    return BeamConfig(name=name, version=_VERSION, description=description, chats=pins.TIER_CHATS[name],
-                      writer_batch_size=writer_batch_size)
+    return BeamConfig(
+        name=name,
+        version=_VERSION,
+        description=description,
+        chats=pins.TIER_CHATS[name],
+        writer_batch_size=writer_batch_size,
+    )
 
 
 _CONFIGS = [  # chats per tier: himga_beam.pins.TIER_CHATS
     _config("100K", 5, "BEAM 100K tier: 20 chats of ~100K tokens (the README's 128K), 400 probing questions."),
     _config("500K", 2, "BEAM 500K tier: 35 chats of ~500K tokens, 700 probing questions."),
-    _config("1M", 1, "BEAM 1M tier: 35 chats of ~1M tokens, 700 probing questions (a local copy in the repository's layout)."),
-    _config("10M", 1, "BEAM 10M tier: 10 chats of ~10M tokens, 200 probing questions (a local copy in the repository's layout)."),
+    _config(
+        "1M",
+        1,
+        "BEAM 1M tier: 35 chats of ~1M tokens, 700 probing questions (a local copy in the repository's layout).",
+    ),
+    _config(
+        "10M",
+        1,
+        "BEAM 10M tier: 10 chats of ~10M tokens, 200 probing questions (a local copy in the repository's layout).",
+    ),
 ]
 
 
@@ -142,10 +154,6 @@ class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a ca
     DEFAULT_CONFIG_NAME = "100K"
     DEFAULT_WRITER_BATCH_SIZE = 5  # replaced by the config's writer_batch_size (ArrowBatches)
 
-    def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(description=_DESCRIPTION, features=SAMPLE_FEATURES, homepage=_HOMEPAGE, license=_LICENSE,
-                                    citation=_CITATION)
-
     def _generate_examples(self, files):
         pins = list(self.config.remote_file().files)
         origins = OneFileEach("chat", "a chat must come from one folder (two copies of one chat?)")
@@ -156,7 +164,9 @@ class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a ca
             sample_id = sample_id_of(self.config.name, chat_file.parent.name)
             origins.check(sample_id, chat_file, "$")
             raw: dict = {}
-            chat_name, questions_name = (f.relative_to(chat_file.parent.parent).as_posix() for f in (chat_file, questions_file))
+            chat_name, questions_name = (
+                f.relative_to(chat_file.parent.parent).as_posix() for f in (chat_file, questions_file)
+            )
             with _named(chat_name):
                 digest = hashlib.sha256()  # shares the parse's read
                 items = iter_array_items(chat_file, digest=digest)
@@ -168,11 +178,23 @@ class Beam(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a ca
                 questions = load_json(questions_file, digest=digest)
                 qa_pairs = questions_to_qa_pairs(questions, session_of, file=questions_name)
             warn_if_modified(questions_file, digest.hexdigest(), pins)
-            yield sample_id, {"sample_id": sample_id, "dataset": "beam", "sessions": sessions, "qa_pairs": qa_pairs,
-                              "speaker_a": None, "speaker_b": None, "raw": raw_text(raw)}
+            yield (
+                sample_id,
+                {
+                    "sample_id": sample_id,
+                    "dataset": "beam",
+                    "sessions": sessions,
+                    "qa_pairs": qa_pairs,
+                    "speaker_a": None,
+                    "speaker_b": None,
+                    "raw": raw_text(raw),
+                },
+            )
             count += 1
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
-            raise SourceFormatError(", ".join(Path(f).name for f in files) or "beam", "$", "expected at least one chat, found none")
+            raise SourceFormatError(
+                ", ".join(Path(f).name for f in files) or "beam", "$", "expected at least one chat, found none"
+            )
 
 
 @contextlib.contextmanager

@@ -11,9 +11,10 @@ for every route (:func:`source_files`, :func:`resolve_config`): the config is th
 named after a tier says its config, and a config that its path contradicts is an error (a 500K chat labelled
 100K would be wrong data); without a config, the root (or ``chats/``) holding one tier's folder reads that tier, and
 one holding several is an error naming them (a default would score answers against another tier's questions), on
-every route: the builds (stats, validate, score, subset, qrels) and export (:meth:`himga.entry.Benchmark.config_of`). Hidden entries
-(``.DS_Store``) and every other file of a chat folder (``plan.txt``, ``chat.pickle``, ``chat_trunecated.json``,
-the 10M ``plan-N/`` parts) are not read: a 10M ``chat.json`` already holds its plans, as the official code reads it.
+every route: the builds (stats, validate, score, subset, qrels) and export (:meth:`himga.entry.Benchmark.config_of`).
+Hidden entries (``.DS_Store``) and every other file of a chat folder (``plan.txt``, ``chat.pickle``,
+``chat_trunecated.json``, the 10M ``plan-N/`` parts) are not read: a 10M ``chat.json`` already holds its plans, as the
+official code reads it.
 """
 
 from __future__ import annotations
@@ -54,8 +55,12 @@ def _chat_files(chat: Path) -> list[Path]:
     files = [chat / CHAT_FILE, chat.joinpath(*QUESTIONS_FILE)]
     for path in files:
         if not path.exists():
-            raise SourceFormatError(shown(f"{chat.name}/"), "$", f"a BEAM chat needs {CHAT_FILE} and "
-                                    f"{'/'.join(QUESTIONS_FILE)}; {shown(path.relative_to(chat))} is missing in {chat}")
+            raise SourceFormatError(
+                shown(f"{chat.name}/"),
+                "$",
+                f"a BEAM chat needs {CHAT_FILE} and "
+                f"{'/'.join(QUESTIONS_FILE)}; {shown(path.relative_to(chat))} is missing in {chat}",
+            )
         if not check_source_entry(path):
             raise SourceFormatError(path.name, "$", f"cannot be read as a source: {path} is a folder")
     return files
@@ -82,7 +87,9 @@ def folder_files(tier: str, folder: Path) -> list[Path]:
         return _chat_files(folder)
     if (chats := _tier_folder(tier, folder)) is None:
         return []
-    found = sorted((p for p in chats.iterdir() if p.is_dir() and not p.name.startswith(".") and _is_chat(p)), key=_chat_order)
+    found = sorted(
+        (p for p in chats.iterdir() if p.is_dir() and not p.name.startswith(".") and _is_chat(p)), key=_chat_order
+    )
     return [f for chat in found for f in _chat_files(chat)]
 
 
@@ -99,15 +106,23 @@ def chats_of(files: list[Path]) -> list[tuple[Path, Path]]:
         elif f.parts[-2:] == QUESTIONS_FILE:
             chats.setdefault(f.parent.parent, {})["questions"] = f
         else:
-            raise SourceFormatError(shown(f.name), "$", f"not a BEAM source file: expected {CHAT_FILE} or {'/'.join(QUESTIONS_FILE)} "
-                                    "of a chat folder (the repository's layout)")
+            raise SourceFormatError(
+                shown(f.name),
+                "$",
+                f"not a BEAM source file: expected {CHAT_FILE} or {'/'.join(QUESTIONS_FILE)} "
+                "of a chat folder (the repository's layout)",
+            )
     out = []
     for folder, pair in chats.items():
         if len(pair) != 2:
             have = next(iter(pair.values()))
             missing = CHAT_FILE if "chat" not in pair else "/".join(QUESTIONS_FILE)
-            raise SourceFormatError(shown(have.name), "$", f"chat {folder.name}: {missing} is not among the files given "
-                                    f"(a BEAM chat is {CHAT_FILE} with {'/'.join(QUESTIONS_FILE)})")
+            raise SourceFormatError(
+                shown(have.name),
+                "$",
+                f"chat {folder.name}: {missing} is not among the files given "
+                f"(a BEAM chat is {CHAT_FILE} with {'/'.join(QUESTIONS_FILE)})",
+            )
         out.append((pair["chat"], pair["questions"]))
     return out
 
@@ -138,24 +153,43 @@ def resolve_config(config: str | None, data_dir: Any, data_files: Any, configs: 
     tiers = sorted({t for t in named.values() if t is not None})
     if config is not None:
         if other := [p for p, t in named.items() if t is not None and t != config]:
-            raise ConfigurationError(f"beam: {shown(other[0])} is in the {named[other[0]]} tier's folder, not {config}'s; "
-                                     "pass its config, or a folder of the config's chats")
-        if data_files is None and data_dir is not None and Path(data_dir).is_dir() and not folder_files(config, Path(data_dir)):
-            raise ConfigurationError(f"beam (config {config!r}): no chat of the {config} tier in {shown(data_dir)}; expected "
-                                     f"chats/{config}/<n>/{CHAT_FILE} (the repository's layout), a tier folder or a chat folder")
+            raise ConfigurationError(
+                f"beam: {shown(other[0])} is in the {named[other[0]]} tier's folder, not {config}'s; "
+                "pass its config, or a folder of the config's chats"
+            )
+        if (
+            data_files is None
+            and data_dir is not None
+            and Path(data_dir).is_dir()
+            and not folder_files(config, Path(data_dir))
+        ):
+            raise ConfigurationError(
+                f"beam (config {config!r}): no chat of the {config} tier in {shown(data_dir)}; expected "
+                f"chats/{config}/<n>/{CHAT_FILE} (the repository's layout), a tier folder or a chat folder"
+            )
         return config
     if not paths:
         return default
     if len(tiers) > 1:
-        raise ConfigurationError(f"beam: the files given are of several tiers ({', '.join(tiers)}); pass config= (--config)")
+        raise ConfigurationError(
+            f"beam: the files given are of several tiers ({', '.join(tiers)}); pass config= (--config)"
+        )
     if tiers and all(t is not None for t in named.values()):
         return tiers[0]
     folder = Path(data_dir) if data_files is None else None
-    present = [t for t in configs if _tier_folder(t, folder) not in (None, folder)] if folder is not None and folder.is_dir() else []
+    present = (
+        [t for t in configs if _tier_folder(t, folder) not in (None, folder)]
+        if folder is not None and folder.is_dir()
+        else []
+    )
     if len(present) == 1:  # the repository's root (or chats/) with one tier's folder: that tier
         return present[0]
     if present:  # several: a default would score answers against the questions of a tier they may not be for
-        raise ConfigurationError(f"beam: {shown(data_dir)} holds the tiers {', '.join(present)}, whose chats share numbers "
-                                 "but not questions; pass the config (config= / --config)")
-    raise ConfigurationError(f"beam: cannot tell the tier of {shown(paths[0])} from its path (no folder named "
-                             f"{', '.join(configs)} holds it); pass the config (config= / --config)")
+        raise ConfigurationError(
+            f"beam: {shown(data_dir)} holds the tiers {', '.join(present)}, whose chats share numbers "
+            "but not questions; pass the config (config= / --config)"
+        )
+    raise ConfigurationError(
+        f"beam: cannot tell the tier of {shown(paths[0])} from its path (no folder named "
+        f"{', '.join(configs)} holds it); pass the config (config= / --config)"
+    )

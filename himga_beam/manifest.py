@@ -25,7 +25,18 @@ from pathlib import Path
 
 from himga.sources import RemoteFile, listing_sha256
 
-__all__ = ["MANIFEST", "RAW_BASE", "REPOSITORY", "REVISION", "TIERS", "listing_sha256", "main", "manifest_entries", "read_manifest", "tier_pin"]
+__all__ = [
+    "MANIFEST",
+    "RAW_BASE",
+    "REPOSITORY",
+    "REVISION",
+    "TIERS",
+    "listing_sha256",
+    "main",
+    "manifest_entries",
+    "read_manifest",
+    "tier_pin",
+]
 
 REPOSITORY = "mohammadtavakoli78/BEAM"
 REVISION = "b2a3ee8ba12d68f83143dda191097dc3e028ddd3"
@@ -34,8 +45,10 @@ TIERS = ("100K", "500K")
 MANIFEST = Path(__file__).with_name("beam.manifest.json")
 CHAT_FILE = "chat.json"
 QUESTIONS_FILE = "probing_questions/probing_questions.json"
-_EVIDENCE = ("revision, sizes and sha256 confirmed 2026-12-03: the files of a copy of the repository's chats/ folder have the "
-             "git blob ids of commit b2a3ee8's tree; manifest himga_beam/beam.manifest.json")
+_EVIDENCE = (
+    "revision, sizes and sha256 confirmed 2026-12-03: the files of a copy of the repository's chats/ folder have the "
+    "git blob ids of commit b2a3ee8's tree; manifest himga_beam/beam.manifest.json"
+)
 
 
 def _chat_number(folder: Path) -> tuple[int, str]:
@@ -55,8 +68,13 @@ def manifest_entries(root: str | Path, tiers: tuple[str, ...] = TIERS) -> list[d
             for name in (CHAT_FILE, QUESTIONS_FILE):
                 path = chat / name
                 data = path.read_bytes()
-                entries.append({"path": path.relative_to(root).as_posix(), "size": len(data),
-                                "sha256": hashlib.sha256(data).hexdigest()})
+                entries.append(
+                    {
+                        "path": path.relative_to(root).as_posix(),
+                        "size": len(data),
+                        "sha256": hashlib.sha256(data).hexdigest(),
+                    }
+                )
     return sorted(entries, key=lambda e: e["path"])
 
 
@@ -75,7 +93,8 @@ def _url(path: str) -> str:
 
 
 def tier_pin(tier: str, chats: int) -> RemoteFile:
-    """The pin of tier ``tier`` (a folder ``chats/<tier>`` of ``chats`` chats): its files from the manifest as ``parts``.
+    """The pin of tier ``tier`` (a folder ``chats/<tier>`` of ``chats`` chats): its files from the manifest as
+    ``parts``.
 
     Raises:
         KeyError: the manifest holds no file of ``tier``.
@@ -85,15 +104,42 @@ def tier_pin(tier: str, chats: int) -> RemoteFile:
     if not entries:
         raise KeyError(tier)
     parts = tuple(
-        RemoteFile(Path(e["path"]).name, _url(e["path"]), e["sha256"], revision=manifest["revision"], size=e["size"],
-                   path=e["path"], repo=manifest["repository"], licence=None, evidence=_EVIDENCE, layout_path=e["path"])
-        for e in sorted(entries, key=lambda e: (_chat_number(Path(e["path"]).parent.parent if e["path"].endswith(QUESTIONS_FILE)
-                                                                 else Path(e["path"]).parent), e["path"]))
+        RemoteFile(
+            Path(e["path"]).name,
+            _url(e["path"]),
+            e["sha256"],
+            revision=manifest["revision"],
+            size=e["size"],
+            path=e["path"],
+            repo=manifest["repository"],
+            licence=None,
+            evidence=_EVIDENCE,
+            layout_path=e["path"],
+        )
+        for e in sorted(
+            entries,
+            key=lambda e: (
+                _chat_number(
+                    Path(e["path"]).parent.parent if e["path"].endswith(QUESTIONS_FILE) else Path(e["path"]).parent
+                ),
+                e["path"],
+            ),
+        )
     )
     folder = f"chats/{tier}"
-    return RemoteFile(folder, f"https://github.com/{manifest['repository']}/tree/{manifest['revision']}/{folder}",
-                      listing_sha256(entries), revision=manifest["revision"], size=sum(e["size"] for e in entries),
-                      path=folder, repo=manifest["repository"], licence=None, evidence=_EVIDENCE, rows=chats, parts=parts)
+    return RemoteFile(
+        folder,
+        f"https://github.com/{manifest['repository']}/tree/{manifest['revision']}/{folder}",
+        listing_sha256(entries),
+        revision=manifest["revision"],
+        size=sum(e["size"] for e in entries),
+        path=folder,
+        repo=manifest["repository"],
+        licence=None,
+        evidence=_EVIDENCE,
+        rows=chats,
+        parts=parts,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,8 +37,16 @@ def tier_source(tier: str) -> RemoteFile:
     if tier in manifest.TIERS:
         return manifest.tier_pin(tier, chats)
     repo = _HUB[tier]
-    return RemoteFile(f"chats/{tier}", f"https://huggingface.co/datasets/{repo}", None, repo=repo, path=f"chats/{tier}",
-                      licence=None, rows=chats, evidence=UNCONFIRMED)
+    return RemoteFile(
+        f"chats/{tier}",
+        f"https://huggingface.co/datasets/{repo}",
+        None,
+        repo=repo,
+        path=f"chats/{tier}",
+        licence=None,
+        rows=chats,
+        evidence=UNCONFIRMED,
+    )
 
 
 def pins() -> dict[str, RemoteFile]:

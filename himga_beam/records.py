@@ -37,8 +37,15 @@ from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
 
-__all__ = ["ABILITIES", "MARKER", "REFERENCE_KEYS", "batches_to_sessions", "questions_to_qa_pairs", "sample_to_record",
-           "strip_marker"]
+__all__ = [
+    "ABILITIES",
+    "MARKER",
+    "REFERENCE_KEYS",
+    "batches_to_sessions",
+    "questions_to_qa_pairs",
+    "sample_to_record",
+    "strip_marker",
+]
 
 #: Ability → the key of its reference answer (the five names the source uses).
 REFERENCE_KEYS: dict[str, str] = {
@@ -68,7 +75,7 @@ def strip_marker(content: str) -> tuple[str, str | None]:
     followed by another line stays, and ``himga validate beam`` reports it.
     """
     found = MARKER.search(content)
-    return (content, None) if found is None else (content[:found.start()], found.group())
+    return (content, None) if found is None else (content[: found.start()], found.group())
 
 
 def _fail(file: str, path: str, detail: str) -> SourceFormatError:
@@ -172,7 +179,9 @@ def questions_to_qa_pairs(questions: Any, session_of: dict[str, str], *, file: s
     pairs = []
     for ability, items in questions.items():
         if ability not in REFERENCE_KEYS:
-            raise _fail(file, f"$.{ability}", f"expected one of the ten abilities ({', '.join(ABILITIES)}), got {ability!r}")
+            raise _fail(
+                file, f"$.{ability}", f"expected one of the ten abilities ({', '.join(ABILITIES)}), got {ability!r}"
+            )
         _expect(items, list, file, f"$.{ability}", "an array of questions")
         for i, q in enumerate(items):
             path = f"$.{ability}[{i}]"
@@ -190,8 +199,16 @@ def questions_to_qa_pairs(questions: Any, session_of: dict[str, str], *, file: s
                 if (problem := id_problem(turn)) is not None:
                     raise _fail(file, f"{path}.source_chat_ids", problem)
             sessions = list(dict.fromkeys(session_of[t] for t in turns if t in session_of))
-            pairs.append({"question_id": f"{ability}:{i}", "question": question, "answer": answer, "question_type": ability,
-                          "evidence": {"turn_ids": turns, "session_ids": sessions}, "raw": raw_text(dict(q))})
+            pairs.append(
+                {
+                    "question_id": f"{ability}:{i}",
+                    "question": question,
+                    "answer": answer,
+                    "question_type": ability,
+                    "evidence": {"turn_ids": turns, "session_ids": sessions},
+                    "raw": raw_text(dict(q)),
+                }
+            )
     return pairs
 
 
@@ -202,11 +219,18 @@ def sample_to_record(sample) -> tuple[list, dict]:
     plans: dict[str | None, list] = {}
     for session in sample.sessions:
         plan, _, number = session.session_id.rpartition(":")
-        messages = [{"role": m.role, "id": int(m.turn_id), **{k: v for k, v in m.raw.items() if k != "probe_marker"},
-                     "content": m.content + m.raw.get("probe_marker", "")} for m in session.messages]
+        messages = [
+            {
+                "role": m.role,
+                "id": int(m.turn_id),
+                **{k: v for k, v in m.raw.items() if k != "probe_marker"},
+                "content": m.content + m.raw.get("probe_marker", ""),
+            }
+            for m in session.messages
+        ]
         turns, start = [], 0
         for size in groups.get(session.session_id, [len(messages)]):
-            turns.append(messages[start:start + size])
+            turns.append(messages[start : start + size])
             start += size
         batch = {"batch_number": int(number), "turns": turns, "time_anchor": anchors.get(session.session_id)}
         plans.setdefault(plan or None, []).append(batch)

@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, unknown_roles
+from himga.schema.dates import parse_date
 
 __all__ = ["ERRORS", "KINDS", "contradiction", "findings"]
 
@@ -47,8 +47,20 @@ KINDS = {
 ERRORS = ("probe_marker",)
 
 _PLAIN_MARKER = re.compile(r" ?->-> \d+,(\d+|N/A)")  # what nearly every marker is: " ->-> 1,1", " ->-> 4,N/A"
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-           "december")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _UNIT = r"(days?|weeks?|months?|years?|hours?|minutes?|seconds?|ms|%|percent)"
 _QUANTITY = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*{_UNIT}(?!\w)", re.IGNORECASE)
 _DATE = re.compile(rf"\b({'|'.join(_MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:\s*[-–]\s*(\d{{1,2}}))?\b", re.IGNORECASE)
@@ -86,9 +98,15 @@ def contradiction(answer: str, rubric: list[str]) -> str | None:
     stated = _facts(answer)
     for item in rubric:
         for kind, values in _facts(item).items():
-            if kind in stated and not values.keys() & stated[kind].keys() and not any(_states(answer, v, kind) for v in values):
-                return (f"rubric {item!r} says {', '.join(values.values())}; the answer says "
-                        f"{', '.join(stated[kind].values())}")
+            if (
+                kind in stated
+                and not values.keys() & stated[kind].keys()
+                and not any(_states(answer, v, kind) for v in values)
+            ):
+                return (
+                    f"rubric {item!r} says {', '.join(values.values())}; the answer says "
+                    f"{', '.join(stated[kind].values())}"
+                )
     return None
 
 
@@ -106,10 +124,17 @@ def findings(sample) -> Iterator[Finding]:
         for message in session.messages:
             if "->->" in message.content:
                 at = message.content.index("->->")
-                yield Finding("probe_marker", sid, f"turn {message.turn_id}", repr(message.content[max(0, at - 20):at + 30]))
+                yield Finding(
+                    "probe_marker", sid, f"turn {message.turn_id}", repr(message.content[max(0, at - 20) : at + 30])
+                )
             marker = message.raw.get("probe_marker")
             if marker is not None and not _PLAIN_MARKER.fullmatch(marker):
-                yield Finding("marker_text", sid, f"turn {message.turn_id}", repr(marker if len(marker) <= 60 else marker[:59] + "…"))
+                yield Finding(
+                    "marker_text",
+                    sid,
+                    f"turn {message.turn_id}",
+                    repr(marker if len(marker) <= 60 else marker[:59] + "…"),
+                )
     for _, _, message in unknown_roles(sample):
         yield Finding("unknown_role", sid, f"turn {message.turn_id}", f"role {message.role!r}")
     for session in sample.sessions:

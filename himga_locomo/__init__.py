@@ -2,10 +2,10 @@
 catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on first
 use)."""
 
-from himga.schema.relevance import LOCOMO as _RELEVANCE
 from pathlib import Path
 
 from himga.entry import Benchmark
+from himga.schema.relevance import LOCOMO as _RELEVANCE
 from himga.scoring import LOCOMO_SCORER
 from himga_locomo import gold, gold_report, pins, probe, validate_rules
 from himga_locomo.options import LocomoOptions
@@ -34,7 +34,9 @@ ENTRY = Benchmark(
     published_rows=10,
     scorer=LOCOMO_SCORER,
     gold_variants=gold_report,
-    auxiliary=((gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),
-               *((probe.PROBE_FOLDER, f"probe-{v}", pin) for v, pin in probe.PROBE_PINS.items())),
+    auxiliary=(
+        (gold.ERRATA_FOLDER, "errata", gold.ERRATA_PIN),
+        *((probe.PROBE_FOLDER, f"probe-{v}", pin) for v, pin in probe.PROBE_PINS.items()),
+    ),
     options_class=LocomoOptions,
 )

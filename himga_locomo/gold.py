@@ -16,9 +16,9 @@ at its first ``;`` under ``category3_answer="scorer"``, the scorer's rule for ev
 ``evidence.turn_ids`` = ``correct_evidence`` normalized like the source evidence; its ``raw`` keeps the
 published QA untouched plus one key, :data:`AUDIT_KEY`: ``{"errata_id", "changed", "error_type",
 "reasoning", "answer", "evidence"}`` (the last two: the entry's corrections as in the errata file, which the
-scorer reads, as it reads the published record), ``changed`` listing ``"answer"`` and/or ``"evidence"`` where the entry's correction differs
-from the published value (answer compared as a string, evidence as the source list). Each sample row's
-``raw`` gets ``gold``: ``{"variant", "errata", "errata_sha256"}``.
+scorer reads, as it reads the published record), ``changed`` listing ``"answer"`` and/or ``"evidence"`` where the
+entry's correction differs from the published value (answer compared as a string, evidence as the source list). Each
+sample row's ``raw`` gets ``gold``: ``{"variant", "errata", "errata_sha256"}``.
 """
 
 from __future__ import annotations
@@ -27,21 +27,21 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Any
+from typing import Any, Literal
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name, value_shown
+from himga.jsonio.rawcell import raw_dict, raw_text
 from himga.jsonio.reader import load_json
 from himga.sources import RemoteFile, get_dataset, path_kind, sha256_of, warn_if_modified
-from himga.jsonio.rawcell import raw_dict, raw_text
 from himga_locomo.records import AUDIT_KEY, cut_category3, normalize_evidence
 
 __all__ = [
     "AUDIT_KEY",
     "ERRATA_PIN",
     "GOLD_VARIANTS",
-    "GoldVariant",
     "Errata",
     "Erratum",
+    "GoldVariant",
     "apply_errata",
     "card_note",
     "errata_path",
@@ -57,8 +57,10 @@ GoldVariant = Literal["published", "audited"]
 
 GOLD_VARIANTS: dict[str, str] = {
     "published": "the answers and evidence of locomo10.json as published (snap-research/locomo@3eb6f2c)",
-    "audited": ("answers and evidence corrected by the errata of dial481/locomo-audit (errors.json@9493fb4: 156 QA pairs "
-                "of categories 1-4), or by a user's errata file of the same shape (errata=PATH)"),
+    "audited": (
+        "answers and evidence corrected by the errata of dial481/locomo-audit (errors.json@9493fb4: 156 QA pairs "
+        "of categories 1-4), or by a user's errata file of the same shape (errata=PATH)"
+    ),
 }
 
 #: dial481/locomo-audit ``errors.json``, pinned to a commit.
@@ -67,7 +69,8 @@ GOLD_VARIANTS: dict[str, str] = {
 # 9493fb4:errors.json` = 150552, the blob's sha256 = f298ef46...e55e; LICENSE at 9493fb4 is CC BY-NC 4.0 (the
 # README says: "the same license as the underlying LoCoMo dataset"). Its data/locomo10.json is the pinned LoCoMo
 # file (sha256 79fa87e9...8ff4), the file its question ids index.
-#: The folder the errata file is found in, under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (the entry's ``auxiliary``).
+#: The folder the errata file is found in, under ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` (the entry's
+#: ``auxiliary``).
 ERRATA_FOLDER = "locomo-audit"
 ERRATA_PIN = RemoteFile(
     "errors.json",
@@ -134,22 +137,29 @@ def errata_path(errata: str | Path | None) -> Path:
     downloaded once into ``$HIMGA_CACHE/locomo-audit/`` and verified against its sha256.
 
     Raises:
-        ConfigurationError: ``errata`` does not exist or is no file (a directory, ``/dev/null``); ``$HIMGA_DATASETS_ROOT`` is set without a
+        ConfigurationError: ``errata`` does not exist or is no file (a directory, ``/dev/null``);
+            ``$HIMGA_DATASETS_ROOT`` is set without a
             ``locomo-audit/`` folder, or that folder has no ``errors.json``.
         DownloadError, ChecksumError: the pinned file cannot be fetched or verified.
     """
     if errata is not None:
         if str(errata) == "":  # Path("") is the working directory
-            raise ConfigurationError("locomo: the errata path is empty: give a file (leave it out for the pinned errata)")
+            raise ConfigurationError(
+                "locomo: the errata path is empty: give a file (leave it out for the pinned errata)"
+            )
         path = Path(errata).expanduser().resolve()
         if not path.is_file():
             kind = path_kind(path)
-            what = {"a folder": "is a directory, expected a file", "missing": "does not exist"}.get(kind, f"is {kind}, expected a file")
+            what = {"a folder": "is a directory, expected a file", "missing": "does not exist"}.get(
+                kind, f"is {kind}, expected a file"
+            )
             raise ConfigurationError(f"locomo: errata file {str(errata)!r} {what}")
         return path
     path = get_dataset(ERRATA_FOLDER, files=[ERRATA_PIN]) / ERRATA_PIN.filename
     if not path.is_file():
-        raise ConfigurationError(f"locomo: {path} does not exist; put dial481/locomo-audit's errors.json there ({ERRATA_PIN.url})")
+        raise ConfigurationError(
+            f"locomo: {path} does not exist; put dial481/locomo-audit's errors.json there ({ERRATA_PIN.url})"
+        )
     return path
 
 
@@ -182,17 +192,33 @@ def _erratum(entry: Any, file: str, path: str) -> Erratum:
     fields = {key: _text(entry, key, file, path) for key in _TEXT_FIELDS}
     m = _ID.fullmatch(fields["question_id"])
     if m is None:
-        raise SourceFormatError(file, f"{path}.question_id", f"expected locomo_<conversation>_qa<index>, got {fields['question_id']!r}")
+        raise SourceFormatError(
+            file, f"{path}.question_id", f"expected locomo_<conversation>_qa<index>, got {fields['question_id']!r}"
+        )
     category = entry.get("category")
     if isinstance(category, bool) or not isinstance(category, int) or not 1 <= category <= 4:
-        raise SourceFormatError(file, f"{path}.category", f"expected 1-4 (category 5's gold is the abstention), got {value_shown(category)}")
+        raise SourceFormatError(
+            file, f"{path}.category", f"expected 1-4 (category 5's gold is the abstention), got {value_shown(category)}"
+        )
     if "correct_evidence" not in entry:
         raise SourceFormatError(file, path, "missing required key 'correct_evidence'")
     evidence = entry["correct_evidence"]
     if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
-        raise SourceFormatError(file, f"{path}.correct_evidence", f"expected an array of strings, got {type_name(evidence)}")
-    return Erratum(path, fields["question_id"], int(m[1]), int(m[2]), fields["question"], category,
-                   fields["error_type"], fields["correct_answer"], tuple(evidence), fields["reasoning"])
+        raise SourceFormatError(
+            file, f"{path}.correct_evidence", f"expected an array of strings, got {type_name(evidence)}"
+        )
+    return Erratum(
+        path,
+        fields["question_id"],
+        int(m[1]),
+        int(m[2]),
+        fields["question"],
+        category,
+        fields["error_type"],
+        fields["correct_answer"],
+        tuple(evidence),
+        fields["reasoning"],
+    )
 
 
 def read_errata(path: str | Path) -> Errata:
@@ -220,13 +246,23 @@ def read_errata(path: str | Path) -> Errata:
         erratum = _erratum(item, path.name, f"$[{i}]")
         key = (erratum.conversation, erratum.qa)
         if key in entries:
-            raise SourceFormatError(path.name, f"$[{i}].question_id", f"{erratum.errata_id} is also named at {entries[key].path}")
+            raise SourceFormatError(
+                path.name, f"$[{i}].question_id", f"{erratum.errata_id} is also named at {entries[key].path}"
+            )
         entries[key] = erratum
     return Errata(path.name, digest.hexdigest(), entries)
 
 
-def apply_errata(row: dict[str, Any], record: dict, entries: dict[int, Erratum], errata: Errata, *,
-                 file: str, path: str, options: dict[str, str]) -> None:
+def apply_errata(
+    row: dict[str, Any],
+    record: dict,
+    entries: dict[int, Erratum],
+    errata: Errata,
+    *,
+    file: str,
+    path: str,
+    options: dict[str, str],
+) -> None:
     """Replace, in place, the gold of the QA pairs of one sample row that errata entries name.
 
     Args:
@@ -247,16 +283,26 @@ def apply_errata(row: dict[str, Any], record: dict, entries: dict[int, Erratum],
     for index, erratum in sorted(entries.items()):
         where = f"{erratum.errata_id} ({file} {path}.qa[{index}])"
         if index >= len(qa_pairs):
-            raise SourceFormatError(errata.file, erratum.path, f"{where}: no such QA pair ({len(qa_pairs)} in the sample)")
+            raise SourceFormatError(
+                errata.file, erratum.path, f"{where}: no such QA pair ({len(qa_pairs)} in the sample)"
+            )
         source = record["qa"][index]
         if source["question"] != erratum.question:
-            raise SourceFormatError(errata.file, f"{erratum.path}.question",
-                                    f"{where}: expected the QA pair's question {source['question']!r}, got {erratum.question!r}")
+            raise SourceFormatError(
+                errata.file,
+                f"{erratum.path}.question",
+                f"{where}: expected the QA pair's question {source['question']!r}, got {erratum.question!r}",
+            )
         if source["category"] != erratum.category:
-            raise SourceFormatError(errata.file, f"{erratum.path}.category",
-                                    f"{where}: expected the QA pair's category {source['category']}, got {erratum.category}")
+            raise SourceFormatError(
+                errata.file,
+                f"{erratum.path}.category",
+                f"{where}: expected the QA pair's category {source['category']}, got {erratum.category}",
+            )
         if AUDIT_KEY in source:
-            raise SourceFormatError(file, f"{path}.qa[{index}].{AUDIT_KEY}", f"the key {AUDIT_KEY!r} is reserved for gold='audited'")
+            raise SourceFormatError(
+                file, f"{path}.qa[{index}].{AUDIT_KEY}", f"the key {AUDIT_KEY!r} is reserved for gold='audited'"
+            )
         changed = []
         if erratum.answer != str(source.get("answer")):
             changed.append("answer")
@@ -265,8 +311,14 @@ def apply_errata(row: dict[str, Any], record: dict, entries: dict[int, Erratum],
         qa = qa_pairs[index]
         qa["answer"] = cut_category3(erratum.answer, erratum.category, options)
         qa["evidence"] = {**qa["evidence"], "turn_ids": normalize_evidence(list(erratum.evidence))}
-        audit = {"errata_id": erratum.errata_id, "changed": changed, "error_type": erratum.error_type, "reasoning": erratum.reasoning,
-                 "answer": erratum.answer, "evidence": list(erratum.evidence)}
+        audit = {
+            "errata_id": erratum.errata_id,
+            "changed": changed,
+            "error_type": erratum.error_type,
+            "reasoning": erratum.reasoning,
+            "answer": erratum.answer,
+            "evidence": list(erratum.evidence),
+        }
         qa["raw"] = raw_text({**raw_dict(qa["raw"]), AUDIT_KEY: audit})
     gold = {"variant": "audited", "errata": errata.file, "errata_sha256": errata.sha256}
     row["raw"] = raw_text({**raw_dict(row["raw"]), "gold": gold})
@@ -283,10 +335,16 @@ def card_note(variants: tuple[str, ...] = ("published",)) -> str:
     if len(variants) == 1:
         carried = f"These rows carry the `{variants[0]}` gold: {GOLD_VARIANTS[variants[0]]}."
     else:
-        carried = ("The configs carry the gold variants listed under Gold: "
-                   + "; ".join(f"`{v}`, {GOLD_VARIANTS[v]}" for v in variants) + ".")
-    return (f"**Gold variant.** {carried} The builder option "
-            f"`gold=\"audited\"` replaces the answers and evidence that the errata of `{pin.repo}@{pin.revision[:7]}` "
-            f"(`{pin.filename}`, {pin.size:,} bytes, sha256 `{pin.sha256}`, {pin.licence}) correct: 156 QA pairs, "
-            "120 answers and 97 evidence lists; `qa_pairs[].raw` keeps the published QA and gets `gold_audit` "
-            "(`errata_id`, `changed`, `error_type`, `reasoning`, and the corrected `answer` and `evidence`), and `raw.gold` names the variant and the errata's sha256.")
+        carried = (
+            "The configs carry the gold variants listed under Gold: "
+            + "; ".join(f"`{v}`, {GOLD_VARIANTS[v]}" for v in variants)
+            + "."
+        )
+    return (
+        f"**Gold variant.** {carried} The builder option "
+        f'`gold="audited"` replaces the answers and evidence that the errata of `{pin.repo}@{pin.revision[:7]}` '
+        f"(`{pin.filename}`, {pin.size:,} bytes, sha256 `{pin.sha256}`, {pin.licence}) correct: 156 QA pairs, "
+        "120 answers and 97 evidence lists; `qa_pairs[].raw` keeps the published QA and gets `gold_audit` "
+        "(`errata_id`, `changed`, `error_type`, `reasoning`, and the corrected `answer` and `evidence`), and "
+        "`raw.gold` names the variant and the errata's sha256."
+    )

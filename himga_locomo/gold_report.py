@@ -50,9 +50,17 @@ def audit_summary(samples: Iterable[Any]) -> dict[str, Any]:
     def ordered(counter: Counter) -> dict[str, int]:
         return dict(sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
 
-    return {"gold": gold["variant"], "errata": gold["errata"], "errata_sha256": gold["errata_sha256"], "qa_pairs": total,
-            "audited": sum(by_type.values()), "answer_changed": changed["answer"], "evidence_changed": changed["evidence"],
-            "by_category": ordered(by_category), "by_error_type": ordered(by_type)}
+    return {
+        "gold": gold["variant"],
+        "errata": gold["errata"],
+        "errata_sha256": gold["errata_sha256"],
+        "qa_pairs": total,
+        "audited": sum(by_type.values()),
+        "answer_changed": changed["answer"],
+        "evidence_changed": changed["evidence"],
+        "by_category": ordered(by_category),
+        "by_error_type": ordered(by_type),
+    }
 
 
 def format_audit_summary(summary: dict[str, Any]) -> str:

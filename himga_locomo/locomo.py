@@ -15,17 +15,24 @@ from typing import Any
 
 import datasets
 
-from himga.schema.features import SAMPLE_FEATURES
 from himga.cache import GuardedBuilder
-from himga.options import check_option_values
 from himga.errors import ConfigurationError, SourceChangedError, SourceFormatError, type_name
-from himga.jsonio.reader import load_json
 from himga.jsonio.jsonlines import is_json_lines, iter_records
-from himga.sources import (OneFileEach, RemoteFile, content_sha256, json_files, pinned_source, record_content, source_path,
-                           warn_if_modified)
+from himga.jsonio.reader import load_json
+from himga.options import check_option_values
+from himga.sources import (
+    OneFileEach,
+    RemoteFile,
+    content_sha256,
+    json_files,
+    pinned_source,
+    record_content,
+    source_path,
+    warn_if_modified,
+)
 from himga_locomo import gold, pins
-from himga_locomo.options import LocomoOptions
 from himga_locomo.gold import Errata, apply_errata, errata_path, key_errata, read_errata, unused_entries
+from himga_locomo.options import LocomoOptions
 from himga_locomo.records import record_to_row
 
 _CITATION = """\
@@ -100,8 +107,11 @@ class LocomoConfig(LocomoOptions, datasets.BuilderConfig):
     @property
     def options(self) -> dict[str, str]:
         """The three options as keyword arguments of :func:`himga_locomo.records.record_to_row`."""
-        return {"category_order": self.category_order, "adversarial_answer": self.adversarial_answer,
-                "category3_answer": self.category3_answer}
+        return {
+            "category_order": self.category_order,
+            "adversarial_answer": self.adversarial_answer,
+            "category3_answer": self.category3_answer,
+        }
 
 
 def source_files(config: LocomoConfig, data_dir: str | Path | None) -> list[Path]:
@@ -136,13 +146,7 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
 
     def _info(self) -> datasets.DatasetInfo:
         self.config.validate()
-        return datasets.DatasetInfo(
-            description=_DESCRIPTION,
-            features=SAMPLE_FEATURES,
-            homepage=_HOMEPAGE,
-            license=_LICENSE,
-            citation=_CITATION,
-        )
+        return super()._info()
 
     def _generate_examples(self, files):
         errata = config_errata(self.config)
@@ -150,7 +154,9 @@ class Locomo(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checked 
         origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for file in files:
             records = read_records(file, [self.config.remote_file()])
-            for path, _record, row in sample_rows(records, file=Path(file).name, config=self.config, errata=errata, start=index):
+            for path, _record, row in sample_rows(
+                records, file=Path(file).name, config=self.config, errata=errata, start=index
+            ):
                 origins.check(row["sample_id"], file, f"{path}.sample_id")
                 index += 1
                 yield row["sample_id"], row
@@ -182,8 +188,11 @@ def check_errata_used(errata: Errata | None, conversations: int) -> None:
         SourceFormatError: ``errors.json: $[155].question_id: locomo_12_qa3: no such conversation (the source has 10)``.
     """
     if errata is not None and (extra := unused_entries(errata, conversations)):
-        raise SourceFormatError(errata.file, f"{extra[0].path}.question_id",
-                                f"{extra[0].errata_id}: no such conversation (the source has {conversations})")
+        raise SourceFormatError(
+            errata.file,
+            f"{extra[0].path}.question_id",
+            f"{extra[0].errata_id}: no such conversation (the source has {conversations})",
+        )
 
 
 def read_records(file: str | Path, pins: list[RemoteFile]) -> list[tuple[str, Any]]:
@@ -210,11 +219,14 @@ def read_records(file: str | Path, pins: list[RemoteFile]) -> list[tuple[str, An
         return [("$", data)]
     if isinstance(data, list):
         return [(f"$[{i}]", r) for i, r in enumerate(data)]
-    raise SourceFormatError(name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}")
+    raise SourceFormatError(
+        name, "$", f"expected an array of sample objects or one sample object, got {type_name(data)}"
+    )
 
 
-def sample_rows(records: list[tuple[str, Any]], *, file: str, config: LocomoConfig, errata: Errata | None,
-                start: int = 0) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+def sample_rows(
+    records: list[tuple[str, Any]], *, file: str, config: LocomoConfig, errata: Errata | None, start: int = 0
+) -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """``(path, record, row)`` of each record: the row :func:`~himga_locomo.records.record_to_row` makes with the
     config's options, corrected by ``errata`` (:func:`~himga_locomo.gold.apply_errata`). ``start`` is the running
     index of the first record (its id when it has none; its conversation index in the errata).
@@ -225,5 +237,7 @@ def sample_rows(records: list[tuple[str, Any]], *, file: str, config: LocomoConf
     for index, (path, record) in enumerate(records, start):
         row = record_to_row(record, file=file, path=path, fallback_id=str(index), options=config.options)
         if errata is not None:
-            apply_errata(row, record, errata.for_conversation(index), errata, file=file, path=path, options=config.options)
+            apply_errata(
+                row, record, errata.for_conversation(index), errata, file=file, path=path, options=config.options
+            )
         yield path, record, row

@@ -36,13 +36,37 @@ class LocomoOptions:
             ``errors.json``, under ``$HIMGA_DATASETS_ROOT/locomo-audit/`` or downloaded once).
     """
 
-    category_order: Literal["authors", "seed"] = field(default="authors", metadata={
-        "help": "category → question type mapping: the authors' evaluation code, or the seed docs (default: authors)"})
-    adversarial_answer: Literal["abstain", "seed"] = field(default="abstain", metadata={
-        "help": "gold answer of category-5 questions: an abstention, or the seed's trap answer (default: abstain)"})
-    category3_answer: Literal["scorer", "full"] = field(default="scorer", metadata={
-        "help": "gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text (default: scorer)"})
-    gold: GoldVariant = field(default="published", metadata={
-        "help": "the published gold, or the gold corrected by an errata file (default: published; see docs/gold-and-subsets.md)"})
-    errata: str | None = field(default=None, metadata={
-        "help": "with gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)", "metavar": "FILE"})
+    category_order: Literal["authors", "seed"] = field(
+        default="authors",
+        metadata={
+            "help": "category → question type mapping: the authors' evaluation code, or the seed docs (default: "
+            "authors)"
+        },
+    )
+    adversarial_answer: Literal["abstain", "seed"] = field(
+        default="abstain",
+        metadata={
+            "help": "gold answer of category-5 questions: an abstention, or the seed's trap answer (default: abstain)"
+        },
+    )
+    category3_answer: Literal["scorer", "full"] = field(
+        default="scorer",
+        metadata={
+            "help": "gold answer of category-3 questions, cut at the first ';' as the scorer does, or the full text "
+            "(default: scorer)"
+        },
+    )
+    gold: GoldVariant = field(
+        default="published",
+        metadata={
+            "help": "the published gold, or the gold corrected by an errata file (default: published; see "
+            "docs/gold-and-subsets.md)"
+        },
+    )
+    errata: str | None = field(
+        default=None,
+        metadata={
+            "help": "with gold audited: your own errata file (default: the pinned dial481/locomo-audit errors.json)",
+            "metavar": "FILE",
+        },
+    )

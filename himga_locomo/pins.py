@@ -36,8 +36,20 @@ _CONTENT_SHA256 = "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351d
 _CONTENT_TREE = str(Path(__file__).with_name("locomo10.content.json"))
 
 #: The pinned ``locomo10.json`` (every config's source; LoCoMo-Plus reads the same file).
-PIN = RemoteFile(_FILENAME, _URL, _SHA256, revision=_REVISION, size=_SIZE, path=_PATH, repo=_REPO, rows=10, licence=LICENCE,
-                 evidence=_EVIDENCE, content_sha256=_CONTENT_SHA256, content_tree=_CONTENT_TREE)
+PIN = RemoteFile(
+    _FILENAME,
+    _URL,
+    _SHA256,
+    revision=_REVISION,
+    size=_SIZE,
+    path=_PATH,
+    repo=_REPO,
+    rows=10,
+    licence=LICENCE,
+    evidence=_EVIDENCE,
+    content_sha256=_CONTENT_SHA256,
+    content_tree=_CONTENT_TREE,
+)
 
 
 def pins() -> dict[str, RemoteFile]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from himga.sources import RemoteFile
 from himga_locomo.gold import ERRATA_FOLDER
 
-__all__ = ["PROBE_FOLDER", "PROBE_PINS", "PROBES"]
+__all__ = ["PROBES", "PROBE_FOLDER", "PROBE_PINS"]
 
 #: The folder the probe files are found in (the audit's, beside ``errors.json``).
 PROBE_FOLDER = ERRATA_FOLDER

@@ -14,8 +14,18 @@ from himga.errors import SourceFormatError, type_name, value_shown
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
 
-__all__ = ["ABSTENTION_ANSWER", "AUDIT_KEY", "CATEGORY3_ANSWERS", "CATEGORY_ORDERS", "checked_id", "cut_category3", "expect",
-           "normalize_evidence", "qa_pair", "require"]
+__all__ = [
+    "ABSTENTION_ANSWER",
+    "AUDIT_KEY",
+    "CATEGORY3_ANSWERS",
+    "CATEGORY_ORDERS",
+    "checked_id",
+    "cut_category3",
+    "expect",
+    "normalize_evidence",
+    "qa_pair",
+    "require",
+]
 
 #: Category → question-type value. ``authors``: the LoCoMo authors' evaluation code
 #: (``task_eval/evaluation_stats.py``), which the data agrees with; ``seed``: the order written in the
@@ -136,8 +146,15 @@ def cut_category3(answer: str, category: int, options: dict[str, str]) -> str:
     return answer
 
 
-def qa_pair(qa: Any, index: int, options: dict[str, str], file: str, path: str, *,
-            normalize: Callable[[list[str]], list[str]] = normalize_evidence) -> dict[str, Any]:
+def qa_pair(
+    qa: Any,
+    index: int,
+    options: dict[str, str],
+    file: str,
+    path: str,
+    *,
+    normalize: Callable[[list[str]], list[str]] = normalize_evidence,
+) -> dict[str, Any]:
     """The row of QA record ``qa`` (``$[i].qa[index]`` at ``path`` of ``file``), shaped by the builder ``options``.
 
     ``normalize`` turns the source evidence strings into turn ids (default :func:`normalize_evidence`; REALTALK

@@ -34,8 +34,19 @@ from typing import Any
 
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
-from himga_locomo.qa_records import (ABSTENTION_ANSWER, AUDIT_KEY, CATEGORY3_ANSWERS, CATEGORY_ORDERS, expect, _fail, checked_id,
-                                     require, cut_category3, normalize_evidence, qa_pair)
+from himga_locomo.qa_records import (
+    ABSTENTION_ANSWER,
+    AUDIT_KEY,
+    CATEGORY3_ANSWERS,
+    CATEGORY_ORDERS,
+    _fail,
+    checked_id,
+    cut_category3,
+    expect,
+    normalize_evidence,
+    qa_pair,
+    require,
+)
 
 __all__ = [
     "ABSTENTION_ANSWER",
@@ -57,14 +68,20 @@ _PER_SESSION = {
     "observation": re.compile(r"session_([1-9][0-9]*)_observation"),
     "session_summary": re.compile(r"session_([1-9][0-9]*)_summary"),
 }
-_SOURCE_KEY = {"event_summary": "events_session_{}", "observation": "session_{}_observation", "session_summary": "session_{}_summary"}
+_SOURCE_KEY = {
+    "event_summary": "events_session_{}",
+    "observation": "session_{}_observation",
+    "session_summary": "session_{}_summary",
+}
 
 _SESSION = re.compile(r"session_([1-9][0-9]*)")
 _SESSION_DATE = re.compile(r"session_([1-9][0-9]*)_date_time")
 _NESTED_KEYS = ("sample_id", "qa", "conversation", "event_summary", "observation", "session_summary")
 
 
-def turn_message(turn: Any, file: str, path: str, *, text_key: str = "text", date_key: str | None = None) -> dict[str, Any]:
+def turn_message(
+    turn: Any, file: str, path: str, *, text_key: str = "text", date_key: str | None = None
+) -> dict[str, Any]:
     """The message row of one turn: ``speaker`` → ``role``, the text (``text``; REALTALK ``clean_text``) → ``content``
     with an image's ``blip_caption`` inline (``"[Image: <caption>] <text>"``), ``dia_id`` → ``turn_id``, the turn's
     own date (REALTALK ``date_time``; LoCoMo has none) → ``date_str``, every other key → ``raw``.
@@ -86,7 +103,8 @@ def turn_message(turn: Any, file: str, path: str, *, text_key: str = "text", dat
 
 def split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
     """Flat layout (LoCoMo's first release; REALTALK's) → (conversation keys: ``speaker_a``/``speaker_b`` and the
-    ``session_*`` keys; top-level keys: ``sample_id``, ``qa``; the per-session summary dicts, by raw key; unknown keys)."""
+    ``session_*`` keys; top-level keys: ``sample_id``, ``qa``; the per-session summary dicts, by raw key; unknown
+    keys)."""
     conversation, top, unknown = {}, {}, {}
     aux: dict[str, dict] = {"event_summary": {}, "observation": {}, "session_summary": {}}
     for key, value in record.items():
@@ -122,7 +140,8 @@ def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[st
         their JSON paths, unknown top-level keys, raw keys the layout adds)``.
 
     Raises:
-        SourceFormatError: not an object, or neither layout (a LongMemEval question or a REALTALK chat is named as such).
+        SourceFormatError: not an object, or neither layout (a LongMemEval question or a REALTALK chat is named as
+            such).
     """
     expect(record, dict, file, path)
     if "conversation" in record:
@@ -131,17 +150,27 @@ def _layout(record: Any, file: str, path: str) -> tuple[dict, str, dict, dict[st
         unknown = {k: v for k, v in record.items() if k not in _NESTED_KEYS}
         return conversation, f"{path}.conversation", record, aux, {key: f"{path}.{key}" for key in aux}, unknown, {}
     if "speaker_a" not in record and isinstance(record.get("name"), dict) and "speaker_1" in record["name"]:
-        raise _fail(file, path, "missing required key 'speaker_a' (this looks like a REALTALK file: load it as dataset 'realtalk')")
+        raise _fail(
+            file,
+            path,
+            "missing required key 'speaker_a' (this looks like a REALTALK file: load it as dataset 'realtalk')",
+        )
     if "speaker_a" in record or any(_SESSION.fullmatch(k) for k in record):
         conversation, top, aux, unknown = split_flat(record)
         return conversation, path, top, aux, dict.fromkeys(aux, path), unknown, {"layout": "flat"}
     if "question_id" in record and "haystack_sessions" in record:
-        raise _fail(file, path, "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset 'longmemeval')")
+        raise _fail(
+            file,
+            path,
+            "missing required key 'conversation' (this looks like a LongMemEval file: load it as dataset "
+            "'longmemeval')",
+        )
     raise _fail(file, path, "missing required key 'conversation' (not a LoCoMo sample record)")
 
 
 def per_session_summaries(aux: dict[str, Any], aux_path: dict[str, str], file: str) -> dict[str, Any]:
-    """``aux`` (raw key → the source's per-session dict, e.g. ``{"event_summary": {"events_session_1": ...}}``) → the raw keys of the per-session summary dicts: each keyed by session id, and ``summary_extra``."""
+    """``aux`` (raw key → the source's per-session dict, e.g. ``{"event_summary": {"events_session_1": ...}}``) → the
+    raw keys of the per-session summary dicts: each keyed by session id, and ``summary_extra``."""
     raw: dict[str, Any] = {}
     summary_extra = {}
     for key, source in aux.items():
@@ -153,8 +182,9 @@ def per_session_summaries(aux: dict[str, Any], aux_path: dict[str, str], file: s
     return raw
 
 
-def session_rows(conversation: dict, conv_path: str, file: str, *,
-                 message: Callable[[Any, str, str], dict[str, Any]] = turn_message) -> tuple[list[dict[str, Any]], dict]:
+def session_rows(
+    conversation: dict, conv_path: str, file: str, *, message: Callable[[Any, str, str], dict[str, Any]] = turn_message
+) -> tuple[list[dict[str, Any]], dict]:
     """The sessions (``session_N`` lists with at least one turn, by N, dated by ``session_N_date_time``) and the
     conversation keys that are none. ``message(turn, file, path)`` makes each message row (default
     :func:`turn_message` with LoCoMo's field names).
@@ -168,15 +198,23 @@ def session_rows(conversation: dict, conv_path: str, file: str, *,
         if key in ("speaker_a", "speaker_b"):
             continue
         m = _SESSION.fullmatch(key) or _SESSION_DATE.fullmatch(key)
-        if m and (problem := id_problem(m[1])) is not None:  # the session number is an id (and int() refuses 4,300+ digits)
+        if (
+            m and (problem := id_problem(m[1])) is not None
+        ):  # the session number is an id (and int() refuses 4,300+ digits)
             raise _fail(file, conv_path, f"key {key[:24]!r}...: session number: {problem}")
         if m := _SESSION.fullmatch(key):
             turns_by_n[int(m[1])] = expect(value, list, file, f"{conv_path}.{key}")
         elif m := _SESSION_DATE.fullmatch(key):
             dates[int(m[1])] = expect(value, str, file, f"{conv_path}.{key}")
         elif key.startswith("session_"):
-            raise _fail(file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1")
-    extra = {k: v for k, v in conversation.items() if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)}
+            raise _fail(
+                file, f"{conv_path}.{key}", "expected a key session_N or session_N_date_time with integer N >= 1"
+            )
+    extra = {
+        k: v
+        for k, v in conversation.items()
+        if k not in ("speaker_a", "speaker_b") and not _SESSION.fullmatch(k) and not _SESSION_DATE.fullmatch(k)
+    }
     sessions = []
     for n in sorted(turns_by_n):
         turns = turns_by_n[n]
@@ -193,9 +231,7 @@ def session_rows(conversation: dict, conv_path: str, file: str, *,
     return sessions, extra
 
 
-def record_to_row(
-    record: Any, *, file: str, path: str, fallback_id: str, options: dict[str, str]
-) -> dict[str, Any]:
+def record_to_row(record: Any, *, file: str, path: str, fallback_id: str, options: dict[str, str]) -> dict[str, Any]:
     """Turn one LoCoMo sample record into a row of ``SAMPLE_FEATURES``.
 
     Args:

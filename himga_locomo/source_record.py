@@ -46,7 +46,10 @@ def sample_to_record(sample) -> dict[str, Any]:
     if not raw.get("sample_id_generated"):
         record["sample_id"] = sample.sample_id
     aux = {
-        key: {**{_SOURCE_KEY[key].format(n): v for n, v in raw[key].items()}, **raw.get("summary_extra", {}).get(key, {})}
+        key: {
+            **{_SOURCE_KEY[key].format(n): v for n, v in raw[key].items()},
+            **raw.get("summary_extra", {}).get(key, {}),
+        }
         for key in _PER_SESSION
         if key in raw
     }

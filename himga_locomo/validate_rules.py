@@ -14,7 +14,8 @@ one implementation. Definitions (counts on ``locomo10.json`` in brackets):
 - ``empty_evidence`` [4]: QA pairs whose evidence list is empty (or missing).
 - ``date_without_session`` [16]: ``session_N_date_time`` keys whose ``session_N`` has no turns
   (or does not exist); all 16 in conv-26.
-- ``generated_sample_id`` [0]: a record without ``sample_id``, given its index as its id (``raw["sample_id_generated"]``).
+- ``generated_sample_id`` [0]: a record without ``sample_id``, given its index as its id
+  (``raw["sample_id_generated"]``).
 - ``blank_text`` [0]: a question, a gold answer or a turn's text that is empty or whitespace only (kept as it is; an
   empty gold scores every answer 0).
 """
@@ -23,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, blank_turns
+from himga.schema.dates import parse_date
 from himga_locomo.records import _SESSION_DATE, normalize_evidence
 
 __all__ = ["DATE_KINDS", "EVIDENCE_KINDS", "KINDS", "blank_findings", "date_findings", "evidence_findings", "findings"]
@@ -41,9 +42,13 @@ EVIDENCE_KINDS = {
 #: The kind of :func:`date_findings`.
 DATE_KINDS = {"unparseable_date": "dates that cannot be parsed (kept as they are)"}
 
-KINDS = {**EVIDENCE_KINDS, **DATE_KINDS, "date_without_session": "dates without sessions",
-         "generated_sample_id": "records without sample_id (their index is their id)",
-         "blank_text": "blank questions, gold answers or turn texts"}
+KINDS = {
+    **EVIDENCE_KINDS,
+    **DATE_KINDS,
+    "date_without_session": "dates without sessions",
+    "generated_sample_id": "records without sample_id (their index is their id)",
+    "blank_text": "blank questions, gold answers or turn texts",
+}
 
 
 def findings(sample) -> Iterator[Finding]:
@@ -58,7 +63,12 @@ def findings(sample) -> Iterator[Finding]:
     yield from evidence_findings(sample)
     yield from date_findings(sample, "$.conversation")
     if sample.raw.get("sample_id_generated"):
-        yield Finding("generated_sample_id", sample.sample_id, f"$[{sample.sample_id}]", "no sample_id: the record's index is its id")
+        yield Finding(
+            "generated_sample_id",
+            sample.sample_id,
+            f"$[{sample.sample_id}]",
+            "no sample_id: the record's index is its id",
+        )
     extra = sample.raw.get("conversation_extra", {})
     for key, value in extra.items():
         if (m := _SESSION_DATE.fullmatch(key)) and not extra.get(f"session_{m[1]}"):
@@ -88,6 +98,7 @@ def date_findings(sample, holder: str, *, message_key: str | None = None) -> Ite
             sample's file (REALTALK: ``"Chat_1_Emi_Elise.json: $"``; LoCoMo: ``"$.conversation"``).
         message_key: The key of a message's own date (REALTALK ``"date_time"``), or ``None`` (LoCoMo: none).
     """
+
     def unreadable(value: str | None) -> str | None:
         try:
             parse_date(value)

@@ -1,12 +1,13 @@
-"""The ``himga_locomo_plus`` dataset: the LoCoMo-Plus builder (:mod:`.locomo_plus`), its dataset card (``README.md``) and
+"""The ``himga_locomo_plus`` dataset: the LoCoMo-Plus builder (:mod:`.locomo_plus`), its dataset card (``README.md``)
+and
 its catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on
 first use). LoCoMo's rules,
 gold variants and errata pin are LoCoMo's entry's own objects."""
 
-from himga.schema.relevance import LOCOMO as _RELEVANCE
 from pathlib import Path
 
 from himga.entry import Benchmark
+from himga.schema.relevance import LOCOMO as _RELEVANCE
 from himga_locomo import ENTRY as _LOCOMO
 from himga_locomo import gold_report
 from himga_locomo_plus import judge, pins, validate_rules

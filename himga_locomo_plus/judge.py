@@ -15,10 +15,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from himga.schema.sample import QuestionType
+from himga.scoring import (
+    LOCOMO_PLUS_CATEGORIES,
+    LOCOMO_PLUS_COGNITIVE,
+    LOCOMO_PLUS_JUDGE,
+    LOCOMO_PLUS_TEMPLATES,
+    Judge,
+    LabelRule,
+    Row,
+    Scorer,
+    locomo_plus_cue_text,
+    locomo_plus_evidence_text,
+    locomo_plus_judge_request,
+    locomo_plus_label,
+    summarize,
+)
 from himga.scoring.judges import register
-from himga.scoring import (LOCOMO_PLUS_CATEGORIES, LOCOMO_PLUS_COGNITIVE, LOCOMO_PLUS_JUDGE, LOCOMO_PLUS_TEMPLATES, Judge,
-                           LabelRule, Row, Scorer, locomo_plus_cue_text, locomo_plus_evidence_text, locomo_plus_judge_request,
-                           locomo_plus_label, summarize)
 from himga_locomo.records import AUDIT_KEY
 from himga_locomo.source_record import sample_to_record
 
@@ -28,7 +40,11 @@ __all__ = ["JUDGE", "RELATION_TYPES", "SCORER", "TYPE_ORDER", "judge_context", "
 RELATION_TYPES = ("causal", "state", "goal", "value")
 
 #: The table's rows: the six categories in ``unified_input.py``'s order, then the cognitive items by relation type.
-TYPE_ORDER = (*LOCOMO_PLUS_CATEGORIES.values(), LOCOMO_PLUS_COGNITIVE, *(f"{LOCOMO_PLUS_COGNITIVE}: {r}" for r in RELATION_TYPES))
+TYPE_ORDER = (
+    *LOCOMO_PLUS_CATEGORIES.values(),
+    LOCOMO_PLUS_COGNITIVE,
+    *(f"{LOCOMO_PLUS_COGNITIVE}: {r}" for r in RELATION_TYPES),
+)
 
 
 def _cognitive(qa) -> bool:
@@ -46,8 +62,12 @@ def judge_context(sample) -> dict[str, Any]:
     """What the judge reads from a Sample: the source conversation of a LoCoMo sample (``conversation``), the cue text
     of each cognitive QA pair (``cue``, by question id)."""
     if any(_cognitive(qa) for qa in sample.qa_pairs):
-        return {"cue": {qa.question_id: locomo_plus_cue_text([(m.role, m.content) for m in sample.evidence_messages(qa)])
-                        for qa in sample.qa_pairs}}
+        return {
+            "cue": {
+                qa.question_id: locomo_plus_cue_text([(m.role, m.content) for m in sample.evidence_messages(qa)])
+                for qa in sample.qa_pairs
+            }
+        }
     record = sample_to_record(sample)
     return {"conversation": record.get("conversation", record)}
 
@@ -64,7 +84,9 @@ def judge_request(qa, hypothesis: str, context: Mapping[str, Any]) -> dict:
     gold = audit["answer"] if audit else qa.raw.get("answer")
     evidence = audit["evidence"] if audit else qa.raw.get("evidence") or []
     category = LOCOMO_PLUS_CATEGORIES[qa.raw["category"]]
-    return locomo_plus_judge_request(category, locomo_plus_evidence_text(context["conversation"], evidence), hypothesis, gold)
+    return locomo_plus_judge_request(
+        category, locomo_plus_evidence_text(context["conversation"], evidence), hypothesis, gold
+    )
 
 
 def _summaries(rows: Sequence[Row]) -> dict:
@@ -73,11 +95,15 @@ def _summaries(rows: Sequence[Row]) -> dict:
 
 
 def _gold_options() -> dict:
-    return {"category_order": dict(zip(TYPE_ORDER, TYPE_ORDER)),
-            "gold": "answer of the source QA record, uncut (unified_input.py); under gold='audited' the errata's correct_answer; "
-                    "cognitive items: none",
-            "evidence": "LoCoMo: the cited turns as 'speaker：text' (unified_input.py _evidence_to_text); cognitive: the cue turns",
-            "label": "correct 1, partial 0.5, wrong 0 (llm_as_judge.py _parse_judge_response, label_to_score)"}
+    return {
+        "category_order": dict(zip(TYPE_ORDER, TYPE_ORDER)),
+        "gold": "answer of the source QA record, uncut (unified_input.py); under gold='audited' the errata's "
+        "correct_answer; "
+        "cognitive items: none",
+        "evidence": "LoCoMo: the cited turns as 'speaker：text' (unified_input.py _evidence_to_text); cognitive: the "
+        "cue turns",
+        "label": "correct 1, partial 0.5, wrong 0 (llm_as_judge.py _parse_judge_response, label_to_score)",
+    }
 
 
 def _messages(qa, hypothesis: str, context: Mapping[str, Any]) -> list[dict]:
@@ -86,32 +112,46 @@ def _messages(qa, hypothesis: str, context: Mapping[str, Any]) -> list[dict]:
 
 #: The official judge, registered (``himga score locomo_plus --judge locomo_plus``) and held by :data:`SCORER` (its own
 #: route, ``himga score locomo_plus --prompts/--labels``): one object, the same requests and labels on both.
-JUDGE = register(Judge(
-    name="locomo_plus",
-    title="LoCoMo-Plus's official judge (per-category prompts; correct / partial / wrong)",
-    source={"repository": LOCOMO_PLUS_JUDGE["source"]["repository"], "path": LOCOMO_PLUS_JUDGE["source"]["path"],
-            "commit": LOCOMO_PLUS_JUDGE["source"]["commit"], "symbol": "llm_as_judge.get_judge_prompt",
+JUDGE = register(
+    Judge(
+        name="locomo_plus",
+        title="LoCoMo-Plus's official judge (per-category prompts; correct / partial / wrong)",
+        source={
+            "repository": LOCOMO_PLUS_JUDGE["source"]["repository"],
+            "path": LOCOMO_PLUS_JUDGE["source"]["path"],
+            "commit": LOCOMO_PLUS_JUDGE["source"]["commit"],
+            "symbol": "llm_as_judge.get_judge_prompt",
             "licence": LOCOMO_PLUS_JUDGE["source"]["licence"],
-            "confirmed": "read and run at the commit (tests/fixtures/locomo_plus/)"},
-    templates=LOCOMO_PLUS_TEMPLATES,
-    label=LabelRule("locomo-plus-label", LOCOMO_PLUS_JUDGE["label_rule"] + " (llm_as_judge._parse_judge_response, label_to_score)",
-                    "graded", locomo_plus_label),
-    model=LOCOMO_PLUS_JUDGE["model"],
-    parameters={"temperature": LOCOMO_PLUS_JUDGE["temperature"], "max_tokens": LOCOMO_PLUS_JUDGE["max_tokens"]},
-    benchmarks=("locomo_plus",),
-    messages=_messages,
-    context=judge_context,
-    gold="a LoCoMo question's source answer (uncut; the errata's under gold='audited') and its cited turns; a cognitive "
-         "item's cue turns",
-    variant="official",
-    request=judge_request,
-))
+            "confirmed": "read and run at the commit (tests/fixtures/locomo_plus/)",
+        },
+        templates=LOCOMO_PLUS_TEMPLATES,
+        label=LabelRule(
+            "locomo-plus-label",
+            LOCOMO_PLUS_JUDGE["label_rule"] + " (llm_as_judge._parse_judge_response, label_to_score)",
+            "graded",
+            locomo_plus_label,
+        ),
+        model=LOCOMO_PLUS_JUDGE["model"],
+        parameters={"temperature": LOCOMO_PLUS_JUDGE["temperature"], "max_tokens": LOCOMO_PLUS_JUDGE["max_tokens"]},
+        benchmarks=("locomo_plus",),
+        messages=_messages,
+        context=judge_context,
+        gold="a LoCoMo question's source answer (uncut; the errata's under gold='audited') and its cited turns; a "
+        "cognitive "
+        "item's cue turns",
+        variant="official",
+        request=judge_request,
+    )
+)
 
 
 SCORER = Scorer(
     name="locomo_plus",
     metric="judge label of LoCoMo-Plus's official judge: correct 1, partial 0.5, wrong 0",
-    source={**LOCOMO_PLUS_JUDGE["source"], "metrics": "evaluation_framework/task_eval/llm_as_judge.py _compute_summary"},
+    source={
+        **LOCOMO_PLUS_JUDGE["source"],
+        "metrics": "evaluation_framework/task_eval/llm_as_judge.py _compute_summary",
+    },
     type_order=TYPE_ORDER,
     row_key=row_key,
     score=None,
@@ -119,4 +159,3 @@ SCORER = Scorer(
     gold_options=_gold_options,
     judges={"official": JUDGE},
 )
-

@@ -15,7 +15,6 @@ from typing import Any
 import datasets
 
 from himga.cache import GuardedBuilder
-from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.sources import OneFileEach, RemoteFile, json_files, pinned_files, source_path
 from himga_locomo import locomo
@@ -72,10 +71,14 @@ class LocomoPlusConfig(LocomoPlusOptions, LocomoConfig):
         super().validate()
         if isinstance(self.placement_seed, str) and self.placement_seed.lstrip("-").isdigit():  # from the command line
             self.placement_seed = int(self.placement_seed)
-        if self.placement_seed is not None and (isinstance(self.placement_seed, bool) or not isinstance(self.placement_seed, int)):
+        if self.placement_seed is not None and (
+            isinstance(self.placement_seed, bool) or not isinstance(self.placement_seed, int)
+        ):
             raise ConfigurationError(f"placement_seed: expected an integer, got {self.placement_seed!r}")
         if self.placement == "random" and self.placement_seed is None:
-            raise ConfigurationError("placement: 'random' draws build_conv.py's random.choice from a seed: pass placement_seed")
+            raise ConfigurationError(
+                "placement: 'random' draws build_conv.py's random.choice from a seed: pass placement_seed"
+            )
         if self.placement == "official" and self.placement_seed is not None:
             raise ConfigurationError("placement_seed applies with placement='random' only")
 
@@ -113,14 +116,17 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
 
     BUILDER_CONFIG_CLASS = LocomoPlusConfig
     files_rule = staticmethod(source_files)
-    BUILDER_CONFIGS = [LocomoPlusConfig(name="default", version=_VERSION, description="LoCoMo's 10 conversations and the 401 cognitive items.")]
+    BUILDER_CONFIGS = [
+        LocomoPlusConfig(
+            name="default", version=_VERSION, description="LoCoMo's 10 conversations and the 401 cognitive items."
+        )
+    ]
     DEFAULT_CONFIG_NAME = "default"
     DEFAULT_WRITER_BATCH_SIZE = 50
 
     def _info(self) -> datasets.DatasetInfo:
         self.config.validate()
-        return datasets.DatasetInfo(description=_DESCRIPTION, features=SAMPLE_FEATURES, homepage=_HOMEPAGE, license=_LICENSE,
-                                    citation=_CITATION)
+        return super()._info()
 
     def _generate_examples(self, files):
         config, pins = self.config, list(self.config.remote_file().files)
@@ -130,11 +136,19 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
             (items if _is_items(records) else conversations).append((Path(file).name, records))
         names = ", ".join(Path(f).name for f in files)
         if not conversations or not items:
-            missing = "LoCoMo's conversations (locomo10.json)" if not conversations else "the cognitive items (locomo_plus.json)"
+            missing = (
+                "LoCoMo's conversations (locomo10.json)"
+                if not conversations
+                else "the cognitive items (locomo_plus.json)"
+            )
             other = "locomo10.json" if not conversations else "locomo_plus.json"
-            raise SourceFormatError(names, "$", f"expected {missing} too: pass the folder holding both (the upstream data/ "
-                                                f"layout; put a copy of {other} beside it) as data_dir / --data-dir, or both "
-                                                "files as data_files")
+            raise SourceFormatError(
+                names,
+                "$",
+                f"expected {missing} too: pass the folder holding both (the upstream data/ "
+                f"layout; put a copy of {other} beside it) as data_dir / --data-dir, or both "
+                "files as data_files",
+            )
         errata, placed, index = config_errata(config), [], 0
         origins = OneFileEach("sample", "a sample must come from one file (a copy of a file in the same folder?)")
         for name, records in conversations:  # LoCoMo's rows first, built by LoCoMo's code
@@ -150,7 +164,20 @@ class LocomoPlus(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is chec
         for name, records in items:
             for path, item in records:
                 record_file, record_path, record, row = placed[where[i]]
-                yield f"cognitive-{i}", cognitive_row(item, i, record, row, file=name, path=path, record_file=record_file,
-                                                      record_path=record_path, placement=config.placement,
-                                                      seed=config.placement_seed, dataset="locomo_plus")
+                yield (
+                    f"cognitive-{i}",
+                    cognitive_row(
+                        item,
+                        i,
+                        record,
+                        row,
+                        file=name,
+                        path=path,
+                        record_file=record_file,
+                        record_path=record_path,
+                        placement=config.placement,
+                        seed=config.placement_seed,
+                        dataset="locomo_plus",
+                    ),
+                )
                 i += 1

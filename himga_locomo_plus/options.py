@@ -27,8 +27,14 @@ class LocomoPlusOptions(LocomoOptions):
         placement_seed: With ``placement="random"``: the seed (an integer).
     """
 
-    placement: Literal["official", "random"] = field(default="official", metadata={
-        "help": "where the cognitive items go: item i in conversation i mod 10 as unified_input.py places it, or "
-                "build_conv.py's random.choice drawn from placement_seed (default: official)"})
-    placement_seed: int | None = field(default=None, metadata={
-        "help": "with placement random: the seed of build_conv.py's random.choice draw", "metavar": "N"})
+    placement: Literal["official", "random"] = field(
+        default="official",
+        metadata={
+            "help": "where the cognitive items go: item i in conversation i mod 10 as unified_input.py places it, or "
+            "build_conv.py's random.choice drawn from placement_seed (default: official)"
+        },
+    )
+    placement_seed: int | None = field(
+        default=None,
+        metadata={"help": "with placement random: the seed of build_conv.py's random.choice draw", "metavar": "N"},
+    )

@@ -24,27 +24,58 @@ _EVIDENCE = "revision, size and sha256 confirmed 2026-12-03 in a snapshot of git
 
 def _pin(name: str, sha256: str, size: int, rows: int, content: str, **fields) -> RemoteFile:
     path = f"data/{name}"
-    return RemoteFile(name, f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{path}", sha256, revision=_REVISION,
-                      size=size, path=path, repo=_REPO, rows=rows, licence=None, evidence=_EVIDENCE, content_sha256=content,
-                      layout_path=path, **fields)
+    return RemoteFile(
+        name,
+        f"https://raw.githubusercontent.com/{_REPO}/{_REVISION}/{path}",
+        sha256,
+        revision=_REVISION,
+        size=size,
+        path=path,
+        repo=_REPO,
+        rows=rows,
+        licence=None,
+        evidence=_EVIDENCE,
+        content_sha256=content,
+        layout_path=path,
+        **fields,
+    )
 
 
 #: The cognitive items, ``data/locomo_plus.json``.
-PIN = _pin("locomo_plus.json", "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23", 305_737, 401,
-           "f7427b65af32c2d8caa178903c42f2d14e66d27abe3b841f81f08b0f80414c69")
+PIN = _pin(
+    "locomo_plus.json",
+    "af2fc6e5e0e88735e28d8dd1ef474b718861a73beb21779809e3b9e1a4fe3d23",
+    305_737,
+    401,
+    "f7427b65af32c2d8caa178903c42f2d14e66d27abe3b841f81f08b0f80414c69",
+)
 #: Its ``data/locomo10.json``: LoCoMo's pinned file byte for byte (:data:`himga_locomo.pins.PIN`'s size, sha256,
 #: content fingerprint and content tree), at Locomo-Plus's commit.
-LOCOMO_COPY = _pin(locomo_pins.PIN.filename, locomo_pins.PIN.sha256, locomo_pins.PIN.size, locomo_pins.PIN.rows, locomo_pins.PIN.content_sha256,
-                   content_tree=locomo_pins.PIN.content_tree)
+LOCOMO_COPY = _pin(
+    locomo_pins.PIN.filename,
+    locomo_pins.PIN.sha256,
+    locomo_pins.PIN.size,
+    locomo_pins.PIN.rows,
+    locomo_pins.PIN.content_sha256,
+    content_tree=locomo_pins.PIN.content_tree,
+)
 #: The pinned source: both files of upstream's ``data/`` (sha256 of their listing: ``find data -maxdepth 1 -name
-#: '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout at :data:`_REVISION`), found in the repository's
+#: '*.json' | LC_ALL=C sort | xargs sha256sum | sha256sum`` in a checkout at :data:`_REVISION`), found in the
+#: repository's
 #: layout (a checkout is one) or downloaded file by file (:func:`himga.sources.pinned_files`). No licence is stated
 #: upstream (``licence`` is ``None``, as BEAM's); LoCoMo, which it redistributes, is CC BY-NC 4.0.
 RELEASE = RemoteFile(
-    "data", f"https://github.com/{_REPO}/tree/{_REVISION}/data",
-    listing_sha256([{"path": p.path, "sha256": p.sha256} for p in (LOCOMO_COPY, PIN)]), revision=_REVISION,
-    size=LOCOMO_COPY.size + PIN.size, path="data", repo=_REPO, rows=LOCOMO_COPY.rows + PIN.rows, licence=None,
-    evidence=_EVIDENCE, parts=(LOCOMO_COPY, PIN),
+    "data",
+    f"https://github.com/{_REPO}/tree/{_REVISION}/data",
+    listing_sha256([{"path": p.path, "sha256": p.sha256} for p in (LOCOMO_COPY, PIN)]),
+    revision=_REVISION,
+    size=LOCOMO_COPY.size + PIN.size,
+    path="data",
+    repo=_REPO,
+    rows=LOCOMO_COPY.rows + PIN.rows,
+    licence=None,
+    evidence=_EVIDENCE,
+    parts=(LOCOMO_COPY, PIN),
 )
 
 

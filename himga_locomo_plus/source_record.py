@@ -15,7 +15,8 @@ __all__ = ["is_cognitive", "sample_to_record"]
 
 
 def is_cognitive(sample) -> bool:
-    """Whether ``sample`` is a cognitive item's (its one QA pair is of type ``cognitive``), not a LoCoMo conversation."""
+    """Whether ``sample`` is a cognitive item's (its one QA pair is of type ``cognitive``), not a LoCoMo
+    conversation."""
     return any(qa.question_type == QuestionType.COGNITIVE for qa in sample.qa_pairs)
 
 

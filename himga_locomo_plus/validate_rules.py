@@ -21,7 +21,8 @@ __all__ = ["KINDS", "findings"]
 
 KINDS = {
     **locomo_rules.KINDS,
-    "cue_before_conversation": "cognitive items whose cue is dated before the conversation (it opens the stitched conversation)",
+    "cue_before_conversation": "cognitive items whose cue is dated before the conversation (it opens the stitched "
+    "conversation)",
     "time_gap_unparsed": "time gaps naming no number of weeks, months or years (0 days: the cue at the trigger's time)",
     "dropped_dialogue_lines": "cue or trigger lines without 'A:'/'B:' (dropped, as the official code drops them)",
 }
@@ -34,7 +35,12 @@ def findings(sample) -> Iterator[Finding]:
         return
     sid, qa = sample.sample_id, sample.qa_pairs[0]
     if sample.raw.get("cue_session_idx") is None:
-        yield Finding("cue_before_conversation", sid, "session cue", f"cue {sample.raw.get('cue_time')}, time gap {qa.raw.get('time_gap')!r}")
+        yield Finding(
+            "cue_before_conversation",
+            sid,
+            "session cue",
+            f"cue {sample.raw.get('cue_time')}, time gap {qa.raw.get('time_gap')!r}",
+        )
     if sample.raw.get("time_gap_days") == 0:
         yield Finding("time_gap_unparsed", sid, "session cue", f"time_gap {qa.raw.get('time_gap')!r} -> 0 days")
     for key in ("cue_dialogue", "trigger_query"):

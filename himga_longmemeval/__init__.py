@@ -2,10 +2,10 @@
 (``README.md``) and its catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the
 builder is imported on first use)."""
 
-from himga.schema.relevance import LONGMEMEVAL as _RELEVANCE
 from pathlib import Path
 
 from himga.entry import Benchmark
+from himga.schema.relevance import LONGMEMEVAL as _RELEVANCE
 from himga.scoring import LONGMEMEVAL_SCORER
 from himga_longmemeval import pins, validate_rules
 

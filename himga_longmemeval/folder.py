@@ -17,9 +17,8 @@ build / export``):
   files of several configs (LongMemEval's own layout) is an error listing them.
 
 Source files are a folder's ``.json`` and ``.jsonl`` files and the first release's extension-less names
-(``longmemeval_s``);
-hidden files (``.name``) and subfolders are ignored. A question read from two files is an error (see the
-builder's ``_generate_examples``).
+(``longmemeval_s``); hidden files (``.name``) and subfolders are ignored. A question read from two files is an error
+(see the builder's ``_generate_examples``).
 """
 
 from __future__ import annotations
@@ -58,8 +57,11 @@ def _source_files(folder: Path, configs: Mapping[str, Any]) -> list[Path]:
             read as a file (:func:`himga.sources._folder.check_source_entry`).
     """
     files = sorted(
-        p for p in folder.iterdir()
-        if not p.name.startswith(".") and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs)) and check_source_entry(p)
+        p
+        for p in folder.iterdir()
+        if not p.name.startswith(".")
+        and (p.suffix in SOURCE_SUFFIXES or config_of(p.name, configs))
+        and check_source_entry(p)
     )
     if not files:
         raise no_source_files(folder, "longmemeval")
@@ -80,14 +82,13 @@ def folder_files(config: str, folder: Path, configs: Mapping[str, Any]) -> list[
         if (kind := path_kind(folder / name)) != "missing":  # a folder or a FIFO of that name: say so
             raise ConfigurationError(
                 f"longmemeval (config {config!r}): {shown(name)} in {shown(folder)} is {kind}, not a regular file: "
-                "no source can be read from it")
+                "no source can be read from it"
+            )
     files = _source_files(folder, configs)
     return [] if any(config_of(p.name, configs) for p in files) else files
 
 
-def resolve_source(
-    config: str | None, data_dir: Any, data_files: Any, configs: Mapping[str, Any], default: str
-) -> str:
+def resolve_source(config: str | None, data_dir: Any, data_files: Any, configs: Mapping[str, Any], default: str) -> str:
     """The config of a build (the rule of the module doc); the files it reads are :func:`folder_files`'s.
 
     Args:
@@ -113,7 +114,9 @@ def resolve_source(
                 present = ", ".join(p.name for p in _source_files(folder, configs))
                 raise ConfigurationError(
                     f"longmemeval (config {config!r}): no source file in {folder}; looked for "
-                    f"{', '.join(configs[config].candidate_names)}; found {present} (pass the file itself instead of its folder to use another name)")
+                    f"{', '.join(configs[config].candidate_names)}; found {present} (pass the file itself instead of "
+                    "its folder to use another name)"
+                )
             return config
         files = _source_files(folder, configs)
         owners = {p: config_of(p.name, configs) for p in files}
@@ -135,10 +138,12 @@ def resolve_source(
             if named and config not in named:
                 raise ConfigurationError(
                     f"longmemeval: {Path(name).name} is the file of config {', '.join(named)}, not of {config}; "
-                    "pass its config, or rename the file if it really is another config's")
+                    "pass its config, or rename the file if it really is another config's"
+                )
         return config
     common = [c for c in owners[0] if all(c in o for o in owners)]
     if not common:
-        raise _no_config(", ".join(Path(n).name for n in names), configs, names="its file name" if len(names) == 1 else "their names")
+        raise _no_config(
+            ", ".join(Path(n).name for n in names), configs, names="its file name" if len(names) == 1 else "their names"
+        )
     return common[0]
-

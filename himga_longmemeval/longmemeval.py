@@ -21,12 +21,18 @@ from typing import Any
 
 import datasets
 
-from himga.schema.features import SAMPLE_FEATURES
-from himga.cache import ArrowBatches, GuardedBuilder, plain_row
-from himga.errors import ConfigurationError, SourceFormatError
+from himga.cache import ArrowBatches, BatchedConfig, GuardedBuilder, plain_row
+from himga.errors import SourceFormatError
 from himga.jsonio.jsonlines import iter_records
-from himga.sources import (ContentDigest, OneFileEach, RemoteFile, pinned_source, record_content, source_path,
-                           warn_if_modified)
+from himga.sources import (
+    ContentDigest,
+    OneFileEach,
+    RemoteFile,
+    pinned_source,
+    record_content,
+    source_path,
+    warn_if_modified,
+)
 from himga_longmemeval import pins
 from himga_longmemeval.folder import folder_files, resolve_source
 from himga_longmemeval.records import question_to_row, unknown_types, warn_unknown_type
@@ -61,7 +67,7 @@ _VERSION = datasets.Version("1.1.0")
 
 
 @dataclass
-class LongmemevalConfig(datasets.BuilderConfig):
+class LongmemevalConfig(BatchedConfig):
     """One LongMemEval file and how to build it.
 
     Its file (repository, revision, name, size, sha256) is its pin, :func:`himga_longmemeval.pins.pins`.
@@ -76,21 +82,17 @@ class LongmemevalConfig(datasets.BuilderConfig):
             M rows ~5 MB (so 2), oracle rows ~30 KB (so 100).
     """
 
-    writer_batch_size: int = 10
     superseded_by: str | None = None
-
-    def __post_init__(self):
-        if not isinstance(self.writer_batch_size, int) or self.writer_batch_size < 1:
-            raise ConfigurationError(f"writer_batch_size: expected a positive integer, got {self.writer_batch_size!r}")
-        super().__post_init__()
 
     @property
     def note(self) -> str | None:
         """What a reader of a build of this config must know (``himga stats``, ``score`` and ``export`` print it)."""
         if self.superseded_by is None:
             return None
-        return (f"{self.name} is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
-                f"removed haystack sessions that changed answers: config {self.superseded_by!r} is the one to score on")
+        return (
+            f"{self.name} is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
+            f"removed haystack sessions that changed answers: config {self.superseded_by!r} is the one to score on"
+        )
 
     @property
     def candidate_names(self) -> list[str]:
@@ -110,12 +112,22 @@ def _config(name: str, description: str, **fields) -> LongmemevalConfig:
 
 
 _CONFIGS = [  # their files: himga_longmemeval.pins
-    _config("s", "LongMemEval-S, cleaned release (2025-09): 500 questions, ~50 haystack sessions each (~277 MB).",
-            writer_batch_size=10),
-    _config("m", "LongMemEval-M, cleaned release (2025-09): 500 questions, ~500 haystack sessions each (~2.7 GB).",
-            writer_batch_size=2),
-    _config("oracle", "LongMemEval oracle: 500 questions with only their evidence sessions (~15 MB).", writer_batch_size=100),
-    _config("s_original", "LongMemEval-S, first release (file longmemeval_s).", writer_batch_size=10, superseded_by="s"),
+    _config(
+        "s",
+        "LongMemEval-S, cleaned release (2025-09): 500 questions, ~50 haystack sessions each (~277 MB).",
+        writer_batch_size=10,
+    ),
+    _config(
+        "m",
+        "LongMemEval-M, cleaned release (2025-09): 500 questions, ~500 haystack sessions each (~2.7 GB).",
+        writer_batch_size=2,
+    ),
+    _config(
+        "oracle", "LongMemEval oracle: 500 questions with only their evidence sessions (~15 MB).", writer_batch_size=100
+    ),
+    _config(
+        "s_original", "LongMemEval-S, first release (file longmemeval_s).", writer_batch_size=10, superseded_by="s"
+    ),
     _config("m_original", "LongMemEval-M, first release (file longmemeval_m).", writer_batch_size=2, superseded_by="m"),
     _config("oracle_original", "LongMemEval oracle, first release (file longmemeval_oracle).", writer_batch_size=100),
 ]
@@ -148,7 +160,6 @@ def source_files(config: Any, data_dir: str | Path | None) -> list[Path]:
     return folder_files(config.name, path, Longmemeval.builder_configs)
 
 
-
 class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batches; a cache checked on open
     """LongMemEval as HiMGA Sample rows (one row per question, split ``test``)."""
 
@@ -158,15 +169,6 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
     BUILDER_CONFIGS = _CONFIGS
     DEFAULT_CONFIG_NAME = "s"
     DEFAULT_WRITER_BATCH_SIZE = 10  # replaced by the config's writer_batch_size (ArrowBatches)
-
-    def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(
-            description=_DESCRIPTION,
-            features=SAMPLE_FEATURES,
-            homepage=_HOMEPAGE,
-            license=_LICENSE,
-            citation=_CITATION,
-        )
 
     def load_warnings(self, dataset: datasets.Dataset) -> None:
         """Log again the unknown question types of the rows read (:func:`~himga_longmemeval.records.unknown_types`):
@@ -194,8 +196,9 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             digest = hashlib.sha256()  # shares the parse's read: one pass over the file
             pins = [c.remote_file() for c in _CONFIGS]
             content = ContentDigest()  # the data's fingerprint, whatever its bytes: from the same parse
-            for where, question in iter_records(file, id_key="question_id", id_label="question", digest=digest,
-                                                content=content, parallel=parallel):
+            for where, question in iter_records(
+                file, id_key="question_id", id_label="question", digest=digest, content=content, parallel=parallel
+            ):
                 row = question_to_row(question, file=name, path=where)
                 origins.check(row["sample_id"], file, f"{where}.question_id")
                 yield f"{name}:{where}", row
@@ -203,4 +206,6 @@ class Longmemeval(ArrowBatches, GuardedBuilder):  # rows written in Arrow batche
             warn_if_modified(file, digest.hexdigest(), pins, content=content.hexdigest())
             record_content(file, content.hexdigest())
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
-            raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one question, found none")
+            raise SourceFormatError(
+                ", ".join(Path(f).name for f in files), "$", "expected at least one question, found none"
+            )

@@ -31,11 +31,26 @@ _ORACLE_SIZE = 15_388_478
 _EVIDENCE = "unconfirmed against the Hub (unreachable here): as pinned by independent public code, searched 2026-12-01"
 
 
-def _pin(filename: str, sha256: str | None, size: int | None, *, repo_id: str = _CLEANED_REPO,
-         revision: str = _CLEANED_REVISION) -> RemoteFile:
+def _pin(
+    filename: str,
+    sha256: str | None,
+    size: int | None,
+    *,
+    repo_id: str = _CLEANED_REPO,
+    revision: str = _CLEANED_REVISION,
+) -> RemoteFile:
     url = f"https://huggingface.co/datasets/{repo_id}/resolve/{revision}/{filename}"
-    return RemoteFile(filename, url, sha256, repo_id=repo_id, revision=revision, size=size, rows=500, licence=LICENCE,
-                      evidence=_EVIDENCE if sha256 else f"{_EVIDENCE}; size and sha256 unknown")
+    return RemoteFile(
+        filename,
+        url,
+        sha256,
+        repo_id=repo_id,
+        revision=revision,
+        size=size,
+        rows=500,
+        licence=LICENCE,
+        evidence=_EVIDENCE if sha256 else f"{_EVIDENCE}; size and sha256 unknown",
+    )
 
 
 _ORIGINAL = {"repo_id": _ORIGINAL_REPO, "revision": _ORIGINAL_REVISION}
@@ -43,14 +58,19 @@ _ORIGINAL = {"repo_id": _ORIGINAL_REPO, "revision": _ORIGINAL_REVISION}
 #: Config name → its file, in builder order.
 PINS: dict[str, RemoteFile] = {
     # S cleaned: 277,383,467 bytes, sha256 d6f21ea9...; 5+ independent pins (one takes it from the Hub's LFS pointer).
-    "s": _pin("longmemeval_s_cleaned.json", "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442", 277_383_467),
+    "s": _pin(
+        "longmemeval_s_cleaned.json", "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442", 277_383_467
+    ),
     # M cleaned: 2,737,100,077 bytes, sha256 9d79e552...; 5+ independent pins (one from the Hub's LFS metadata,
     # one after a verified download).
-    "m": _pin("longmemeval_m_cleaned.json", "9d79e5524794a2e6900a3aa9cb7d9152c5a3e8319c9a87c25494ba1eacee495f", 2_737_100_077),
+    "m": _pin(
+        "longmemeval_m_cleaned.json", "9d79e5524794a2e6900a3aa9cb7d9152c5a3e8319c9a87c25494ba1eacee495f", 2_737_100_077
+    ),
     "oracle": _pin("longmemeval_oracle.json", _ORACLE_SHA256, _ORACLE_SIZE),
     # S original: 278,025,796 bytes, sha256 08d8dad4...; 5+ independent pins.
-    "s_original": _pin("longmemeval_s", "08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", 278_025_796,
-                       **_ORIGINAL),
+    "s_original": _pin(
+        "longmemeval_s", "08d8dad4be43ee2049a22ff5674eb86725d0ce5ff434cde2627e5e8e7e117894", 278_025_796, **_ORIGINAL
+    ),
     # M original: size and sha256 unknown (no public pin found).
     "m_original": _pin("longmemeval_m", None, None, **_ORIGINAL),
     "oracle_original": _pin("longmemeval_oracle", _ORACLE_SHA256, _ORACLE_SIZE, **_ORIGINAL),

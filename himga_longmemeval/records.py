@@ -34,9 +34,9 @@ import logging
 import re
 from typing import Any
 
-from himga.schema.columns import SessionColumns
 from himga.errors import SourceFormatError, type_name
 from himga.identifiers import id_problem
+from himga.schema.columns import SessionColumns
 
 __all__ = ["QUESTION_TYPES", "question_to_row", "sample_to_record", "unknown_types", "warn_unknown_type"]
 
@@ -96,8 +96,12 @@ def _messages(turns: Any, file: str, path: str, qid: str, roles: list, contents:
             elif n == 3 and type(turn.get("has_answer")) is bool:
                 raw = _HAS_ANSWER[turn["has_answer"]]
             else:
-                if "has_answer" in turn and type(turn["has_answer"]) is not bool:  # relevance reads it: true or false only
-                    raise _fail(file, f"{path}[{j}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid)
+                if (
+                    "has_answer" in turn and type(turn["has_answer"]) is not bool
+                ):  # relevance reads it: true or false only
+                    raise _fail(
+                        file, f"{path}[{j}].has_answer", f"expected boolean, got {type_name(turn['has_answer'])}", qid
+                    )
                 raw = json.dumps({k: v for k, v in turn.items() if k not in _TURN_KEYS}, ensure_ascii=False)
             roles.append(turn["role"])
             contents.append(turn["content"])
@@ -123,11 +127,17 @@ def _question_type(value: str, qid: str) -> str:
 def warn_unknown_type(qid: str, value: Any) -> None:
     """Log that question ``qid``'s ``question_type`` ``value`` is none of :data:`QUESTION_TYPES` (it is counted as
     ``single_session_user``): when a build meets it, and again on every load of that build (:func:`unknown_types`)."""
-    logger.warning("longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)", qid, value, _FALLBACK_TYPE)
+    logger.warning(
+        "longmemeval: question %s has unknown question_type %r; using %r (the original stays in raw)",
+        qid,
+        value,
+        _FALLBACK_TYPE,
+    )
 
 
 def unknown_types(qa_rows) -> list[tuple[str, Any]]:
-    """``(question_id, source question_type)`` of the QA rows whose type is unknown (counted as ``single_session_user``).
+    """``(question_id, source question_type)`` of the QA rows whose type is unknown (counted as
+    ``single_session_user``).
 
     Args:
         qa_rows: ``(question_type, raw)`` of QA rows: the row's type and its ``raw`` JSON text (the source
@@ -182,7 +192,12 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
     if not isinstance(q, dict):
         raise _fail(file, path, f"expected a question object, got {type_name(q)}", None)
     if "question_id" not in q and ("conversation" in q or "qa" in q):
-        raise _fail(file, path, "missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')", None)
+        raise _fail(
+            file,
+            path,
+            "missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')",
+            None,
+        )
     qid = _id(_field(q, "question_id", str, file, path, None), file, f"{path}.question_id", None)
     question = _field(q, "question", str, file, path, qid)
     answer = _field(q, "answer", (str, int, float), file, path, qid)
@@ -253,7 +268,9 @@ def sample_to_record(sample) -> dict[str, Any]:
     haystack = {
         "haystack_dates": [s.date_str for s in sample.sessions],
         "haystack_session_ids": [s.session_id for s in sample.sessions],
-        "haystack_sessions": [[{"role": m.role, "content": m.content, **m.raw} for m in s.messages] for s in sample.sessions],
+        "haystack_sessions": [
+            [{"role": m.role, "content": m.content, **m.raw} for m in s.messages] for s in sample.sessions
+        ],
     }
     record: dict[str, Any] = {}
     for key, value in sample.qa_pairs[0].raw.items():

@@ -24,9 +24,9 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 
-from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding, blank_turns, unknown_roles
+from himga.schema.dates import parse_date
 from himga_longmemeval.records import unknown_types
 
 __all__ = ["KINDS", "findings"]
@@ -70,30 +70,50 @@ def findings(sample) -> Iterator[Finding]:
     if asked is not None:
         for session, date in zip(sample.sessions, dates):
             if date is not None and date > asked:
-                yield Finding("session_after_question", sid, f"session {session.session_id}",
-                              f"{session.date_str} > question {sample.raw['question_date']}")
+                yield Finding(
+                    "session_after_question",
+                    sid,
+                    f"session {session.session_id}",
+                    f"{session.date_str} > question {sample.raw['question_date']}",
+                )
     known = [d for d in dates if d is not None]
     backwards = sum(b < a for a, b in zip(known, known[1:]))
     if backwards:
-        yield Finding("not_chronological", sid, "", f"{backwards} of {len(known)} sessions dated before the previous one")
+        yield Finding(
+            "not_chronological", sid, "", f"{backwards} of {len(known)} sessions dated before the previous one"
+        )
     for session_id, n in Counter(s.session_id for s in sample.sessions).items():
         if n > 1:
             yield Finding("duplicate_session_id", sid, f"session {session_id}", f"{n} times")
     for i, j, message in blank_turns(sample):
-        yield Finding("blank_turn", sid, f"session {sample.sessions[i].session_id} turn {j}",
-                      f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}")
+        yield Finding(
+            "blank_turn",
+            sid,
+            f"session {sample.sessions[i].session_id} turn {j}",
+            f"haystack_sessions[{i}][{j}] {message.role}: {message.content!r}",
+        )
     for i, j, message in unknown_roles(sample):
-        yield Finding("unknown_role", sid, f"session {sample.sessions[i].session_id} turn {j}",
-                      f"haystack_sessions[{i}][{j}].role {message.role!r}")
+        yield Finding(
+            "unknown_role",
+            sid,
+            f"session {sample.sessions[i].session_id} turn {j}",
+            f"haystack_sessions[{i}][{j}].role {message.role!r}",
+        )
     haystack = {s.session_id: s for s in sample.sessions}
     for qa in sample.qa_pairs:
         for answer_id in qa.evidence.session_ids:
             session = haystack.get(answer_id)
             if session is None:
-                yield Finding("answer_session_not_in_haystack", sid, f"session {answer_id}", "not among haystack_session_ids")
+                yield Finding(
+                    "answer_session_not_in_haystack", sid, f"session {answer_id}", "not among haystack_session_ids"
+                )
             elif not any(m.raw.get("has_answer") is True for m in session.messages):
-                yield Finding("answer_session_without_has_answer", sid, f"session {answer_id}",
-                              f"{len(session.messages)} turns, none with has_answer: true")
+                yield Finding(
+                    "answer_session_without_has_answer",
+                    sid,
+                    f"session {answer_id}",
+                    f"{len(session.messages)} turns, none with has_answer: true",
+                )
     yield from bad_dates
     for qid, value in unknown_types((qa.question_type.value, json.dumps(qa.raw)) for qa in sample.qa_pairs):
         yield Finding("unknown_question_type", qid, "", f"{value!r}: counted as single_session_user")

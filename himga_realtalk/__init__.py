@@ -2,10 +2,10 @@
 catalogue entry, :data:`ENTRY` (its rules and pins, which :mod:`himga.catalog` imports; the builder is imported on first
 use)."""
 
-from himga.schema.relevance import EVIDENCE_TURNS as _RELEVANCE
 from pathlib import Path
 
 from himga.entry import Benchmark
+from himga.schema.relevance import EVIDENCE_TURNS as _RELEVANCE
 from himga.scoring import REALTALK_SCORER
 from himga_locomo import ENTRY as _LOCOMO
 from himga_realtalk import pins, validate_rules

@@ -14,7 +14,6 @@ from pathlib import Path
 import datasets
 
 from himga.cache import GuardedBuilder
-from himga.schema.features import SAMPLE_FEATURES
 from himga.errors import SourceFormatError
 from himga.sources import OneFileEach, RemoteFile, json_files, pinned_files, source_path
 from himga_locomo.locomo import read_records
@@ -58,7 +57,8 @@ class RealtalkConfig(datasets.BuilderConfig):
 
 
 def chat_order(path: Path) -> tuple:
-    """A file's place in reading order: ``Chat_<n>_...`` files by ``n`` (``Chat_2`` before ``Chat_10``), then others by name."""
+    """A file's place in reading order: ``Chat_<n>_...`` files by ``n`` (``Chat_2`` before ``Chat_10``), then others by
+    name."""
     m = _CHAT.match(path.name)
     return (0, int(m[1]), path.name) if m else (1, 0, path.name)
 
@@ -88,16 +88,14 @@ class Realtalk(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checke
     DEFAULT_CONFIG_NAME = "default"
     DEFAULT_WRITER_BATCH_SIZE = 10
 
-    def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(description=_DESCRIPTION, features=SAMPLE_FEATURES, homepage=_HOMEPAGE, license=_LICENSE,
-                                    citation=_CITATION)
-
     def _generate_examples(self, files):
         origins = OneFileEach("sample", "a conversation must come from one file (a copy of a file in the same folder?)")
         count = 0
         for file in files:
             name = Path(file).name
-            records = read_records(file, list(self.config.remote_file().files))  # LoCoMo's reader: one read, sha256, fingerprint
+            records = read_records(
+                file, list(self.config.remote_file().files)
+            )  # LoCoMo's reader: one read, sha256, fingerprint
             for i, (path, record) in enumerate(records):
                 sample_id = Path(file).stem if len(records) == 1 else f"{Path(file).stem}_{i}"
                 row = record_to_row(record, file=name, path=path, sample_id=sample_id)
@@ -105,4 +103,6 @@ class Realtalk(GuardedBuilder):  # a GeneratorBasedBuilder whose cache is checke
                 count += 1
                 yield row["sample_id"], row
         if count == 0:  # datasets would cache an empty split and fail later with "corresponds to no data"
-            raise SourceFormatError(", ".join(Path(f).name for f in files), "$", "expected at least one conversation, found none")
+            raise SourceFormatError(
+                ", ".join(Path(f).name for f in files), "$", "expected at least one conversation, found none"
+            )

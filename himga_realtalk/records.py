@@ -50,7 +50,8 @@ def _expand(m: re.Match) -> str:
 
 def repair_evidence(item: str) -> str:
     """REALTALK's repairs of one evidence string, before LoCoMo's rule: ``"D 2:18"`` → ``"D2:18"``; a period after an
-    id dropped (``"D20:17."``, ``"D13:4. D14:4"``); a range of one day ``"D12:3-D12:5"`` → ``"D12:3 D12:4 D12:5"`` (up to
+    id dropped (``"D20:17."``, ``"D13:4. D14:4"``); a range of one day ``"D12:3-D12:5"`` → ``"D12:3 D12:4 D12:5"`` (up
+    to
     200 turns). Anything else is left as written."""
     return _RANGE.sub(_expand, _TRAILING_DOT.sub("", _SPACED_D.sub("D", item)))
 
@@ -79,7 +80,9 @@ def record_to_row(record: Any, *, file: str, path: str, sample_id: str) -> dict[
     """
     expect(record, dict, file, path)
     if "name" not in record and "conversation" in record:
-        raise SourceFormatError(file, path, "missing required key 'name' (this looks like a LoCoMo file: load it as dataset 'locomo')")
+        raise SourceFormatError(
+            file, path, "missing required key 'name' (this looks like a LoCoMo file: load it as dataset 'locomo')"
+        )
     name = require(record, "name", dict, file, path)
     speakers = [require(name, key, str, file, f"{path}.name") for key in ("speaker_1", "speaker_2")]
     conversation, top, aux, unknown = split_flat({k: v for k, v in record.items() if k != "name"})
@@ -92,10 +95,14 @@ def record_to_row(record: Any, *, file: str, path: str, sample_id: str) -> dict[
     if name_extra := {k: v for k, v in name.items() if k not in ("speaker_1", "speaker_2")}:
         raw["name_extra"] = name_extra
     qa_list = require(top, "qa", list, file, path)
-    qa_pairs = [qa_pair(qa, i, OPTIONS, file, f"{path}.qa[{i}]", normalize=normalize_evidence) for i, qa in enumerate(qa_list)]
+    qa_pairs = [
+        qa_pair(qa, i, OPTIONS, file, f"{path}.qa[{i}]", normalize=normalize_evidence) for i, qa in enumerate(qa_list)
+    ]
     holder = {m["turn_id"]: s["session_id"] for s in sessions for m in s["messages"]}
     for qa in qa_pairs:  # the sessions holding the evidence turns: REALTALK's D<day>:<n> ids name no session
-        qa["evidence"]["session_ids"] = list(dict.fromkeys(holder[t] for t in qa["evidence"]["turn_ids"] if t in holder))
+        qa["evidence"]["session_ids"] = list(
+            dict.fromkeys(holder[t] for t in qa["evidence"]["turn_ids"] if t in holder)
+        )
     return {
         "sample_id": checked_id(sample_id, file, f"{path} (the file name)"),
         "dataset": "realtalk",

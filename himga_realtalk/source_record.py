@@ -1,4 +1,5 @@
-"""A REALTALK Sample → the source record it was built from (the inverse of :func:`himga_realtalk.records.record_to_row`).
+"""A REALTALK Sample → the source record it was built from (the inverse of
+:func:`himga_realtalk.records.record_to_row`).
 
 Shapes no row, so it is not part of the cache key.
 """
@@ -19,9 +20,13 @@ def sample_to_record(sample) -> dict[str, Any]:
         A dict equal, as a JSON value, to the file's object.
     """
     raw = sample.raw
-    record: dict[str, Any] = {"name": {"speaker_1": sample.speaker_a, "speaker_2": sample.speaker_b, **raw.get("name_extra", {})}}
+    record: dict[str, Any] = {
+        "name": {"speaker_1": sample.speaker_a, "speaker_2": sample.speaker_b, **raw.get("name_extra", {})}
+    }
     for session in sample.sessions:
-        record[f"session_{session.session_id}"] = [source_turn(m, text_key="clean_text", date_key="date_time") for m in session.messages]
+        record[f"session_{session.session_id}"] = [
+            source_turn(m, text_key="clean_text", date_key="date_time") for m in session.messages
+        ]
         if session.date_str is not None:
             record[f"session_{session.session_id}_date_time"] = session.date_str
     record.update(raw.get("conversation_extra", {}))

@@ -9,7 +9,8 @@ REALTALK's references get wrong. Counts on the pinned files in brackets:
   ``""``, ``"D58"``, ``"D:56"``, ``"D13:45:D20:19"``). The ``D`` of REALTALK's ids counts days, not sessions.
 - ``malformed_evidence`` [46], ``non_id_evidence`` [8], ``evidence_changed`` [46], ``empty_evidence`` [2]: as for
   LoCoMo, with REALTALK's normalization.
-- a speaker who is neither ``name.speaker_1`` nor ``name.speaker_2``: the generic ``third_speaker`` of every benchmark [0].
+- a speaker who is neither ``name.speaker_1`` nor ``name.speaker_2``: the generic ``third_speaker`` of every benchmark
+  [0].
 - ``message_date_order``: a message dated before the message it follows [0].
 - ``unparseable_date`` [0]: a session or message date ``parse_date`` cannot read, with its file and record path
   (LoCoMo's rule, :func:`himga_locomo.validate_rules.date_findings`); the value is kept as it is.
@@ -19,16 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from himga.schema.dates import parse_date
 from himga.errors import DateFormatError
 from himga.finding import Finding
+from himga.schema.dates import parse_date
 from himga_locomo.validate_rules import DATE_KINDS, EVIDENCE_KINDS, date_findings, evidence_findings
 from himga_realtalk.records import normalize_evidence
 
 __all__ = ["KINDS", "findings", "unresolved"]
 
 KINDS = {
-    "unresolved_evidence": "evidence strings naming no dia_id of their conversation (shown with what they normalize to)",
+    "unresolved_evidence": "evidence strings naming no dia_id of their conversation (shown with what they normalize "
+    "to)",
     **EVIDENCE_KINDS,
     **DATE_KINDS,
     "message_date_order": "messages dated before the message they follow",
@@ -47,7 +49,8 @@ def unresolved(sample) -> Iterator[tuple[str, str, list[str], list[str]]]:
 
 
 def findings(sample) -> Iterator[Finding]:
-    """The REALTALK findings of one Sample built by :func:`himga_realtalk.records.record_to_row`, kinds of :data:`KINDS`."""
+    """The REALTALK findings of one Sample built by :func:`himga_realtalk.records.record_to_row`, kinds of
+    :data:`KINDS`."""
     sid = sample.sample_id
     for qid, item, ids, dangling in unresolved(sample):
         if not ids:
@@ -67,5 +70,7 @@ def findings(sample) -> Iterator[Finding]:
             except DateFormatError:
                 when = None
             if when is not None and previous is not None and when < previous:
-                yield Finding("message_date_order", sid, f"turn {m.turn_id}", f"{m.date_str} after {previous:%d.%m.%Y, %H:%M:%S}")
+                yield Finding(
+                    "message_date_order", sid, f"turn {m.turn_id}", f"{m.date_str} after {previous:%d.%m.%Y, %H:%M:%S}"
+                )
             previous = when or previous

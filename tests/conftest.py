@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from realdata import SHARED_DATA  # ../shared/data, or $HIMGA_TEST_DATA (read once, at import)
 
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
@@ -25,7 +24,12 @@ _NO_DATA = f"real data not found at {SHARED_DATA}"
 
 
 # Variables (and import-time copies of them) that change what datasets, huggingface_hub or himga do.
-_ENV_PREFIXES = ("HF_", "HUGGINGFACE_", "HIMGA_", "OPENAI_")  # OPENAI_: the judge client reads OPENAI_API_KEY, OPENAI_BASE_URL
+_ENV_PREFIXES = (
+    "HF_",
+    "HUGGINGFACE_",
+    "HIMGA_",
+    "OPENAI_",
+)  # OPENAI_: the judge client reads OPENAI_API_KEY, OPENAI_BASE_URL
 _ENV_NAMES = ("HUGGING_FACE_HUB_TOKEN", "TRANSFORMERS_OFFLINE", "XDG_CACHE_HOME", "DO_NOT_TRACK", "DISABLE_TELEMETRY")
 
 
@@ -51,19 +55,34 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
 
     endpoint = "https://huggingface.co"
     for name, value in {
-        "HF_HUB_OFFLINE": False, "ENDPOINT": endpoint, "HUGGINGFACE_CO_URL_TEMPLATE": endpoint + "/{repo_id}/resolve/{revision}/{filename}",
-        "HF_HOME": str(hf_home), "HF_TOKEN_PATH": str(hf_home / "token"), "HF_STORED_TOKENS_PATH": str(hf_home / "stored_tokens"),
-        "HF_HUB_CACHE": str(hf_home / "hub"), "HUGGINGFACE_HUB_CACHE": str(hf_home / "hub"), "HF_ASSETS_CACHE": str(hf_home / "assets"),
-        "HF_XET_CACHE": str(hf_home / "xet"), "HF_HUB_DISABLE_IMPLICIT_TOKEN": False, "HF_HUB_DISABLE_PROGRESS_BARS": None,
-    }.items():  # fmt: skip
+        "HF_HUB_OFFLINE": False,
+        "ENDPOINT": endpoint,
+        "HUGGINGFACE_CO_URL_TEMPLATE": endpoint + "/{repo_id}/resolve/{revision}/{filename}",
+        "HF_HOME": str(hf_home),
+        "HF_TOKEN_PATH": str(hf_home / "token"),
+        "HF_STORED_TOKENS_PATH": str(hf_home / "stored_tokens"),
+        "HF_HUB_CACHE": str(hf_home / "hub"),
+        "HUGGINGFACE_HUB_CACHE": str(hf_home / "hub"),
+        "HF_ASSETS_CACHE": str(hf_home / "assets"),
+        "HF_XET_CACHE": str(hf_home / "xet"),
+        "HF_HUB_DISABLE_IMPLICIT_TOKEN": False,
+        "HF_HUB_DISABLE_PROGRESS_BARS": None,
+    }.items():
         if hasattr(hub, name):
             monkeypatch.setattr(hub, name, value)
     for name, value in {
-        "HF_HUB_OFFLINE": False, "HF_DATASETS_OFFLINE": False, "HF_ENDPOINT": endpoint, "HF_CACHE_HOME": str(hf_home),
-        "HF_DATASETS_CACHE": cache, "HF_MODULES_CACHE": hf_home / "modules", "DOWNLOADED_DATASETS_PATH": cache / "downloads",
-        "EXTRACTED_DATASETS_PATH": cache / "downloads" / "extracted", "HF_UPDATE_DOWNLOAD_COUNTS": False,
-        "HF_DATASETS_DISABLE_PROGRESS_BARS": None, "IN_MEMORY_MAX_SIZE": 0,
-    }.items():  # fmt: skip
+        "HF_HUB_OFFLINE": False,
+        "HF_DATASETS_OFFLINE": False,
+        "HF_ENDPOINT": endpoint,
+        "HF_CACHE_HOME": str(hf_home),
+        "HF_DATASETS_CACHE": cache,
+        "HF_MODULES_CACHE": hf_home / "modules",
+        "DOWNLOADED_DATASETS_PATH": cache / "downloads",
+        "EXTRACTED_DATASETS_PATH": cache / "downloads" / "extracted",
+        "HF_UPDATE_DOWNLOAD_COUNTS": False,
+        "HF_DATASETS_DISABLE_PROGRESS_BARS": None,
+        "IN_MEMORY_MAX_SIZE": 0,
+    }.items():
         if hasattr(datasets.config, name):
             monkeypatch.setattr(datasets.config, name, value)
     # their tqdm modules copy the progress-bar variables at import (``utils.tqdm`` names the class, hence sys.modules)
@@ -107,7 +126,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
-            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/ and locomo-audit/) to run them",
+            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/ and "
+            "locomo-audit/) to run them",
             yellow=True,
             bold=True,
         )
@@ -123,7 +143,8 @@ def locomo_samples(shared_data, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def locomo_plus_dir(shared_data, tmp_path_factory) -> Path:
-    """LoCoMo-Plus's upstream ``data/`` layout: a folder with ``locomo10.json`` and ``locomo_plus.json``, linked to the real files."""
+    """LoCoMo-Plus's upstream ``data/`` layout: a folder with ``locomo10.json`` and ``locomo_plus.json``, linked to the
+    real files."""
     folder = tmp_path_factory.mktemp("locomo_plus") / "data"
     folder.mkdir()
     (folder / "locomo10.json").symlink_to(LOCOMO_FILE)
@@ -133,7 +154,8 @@ def locomo_plus_dir(shared_data, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def locomo_plus_samples(locomo_plus_dir, tmp_path_factory):
-    """The 411 LoCoMo-Plus samples (LoCoMo's 10, then the 401 cognitive items), default options, built once per session."""
+    """The 411 LoCoMo-Plus samples (LoCoMo's 10, then the 401 cognitive items), default options, built once per
+    session."""
     from himga.data import load_dataset
 
     return load_dataset("locomo_plus", data_dir=locomo_plus_dir, cache_dir=tmp_path_factory.mktemp("locomo_plus_cache"))
@@ -144,7 +166,9 @@ def realtalk_samples(shared_data, tmp_path_factory):
     """The 10 REALTALK conversations, built once per session."""
     from himga.data import load_dataset
 
-    return load_dataset("realtalk", data_dir=shared_data / "realtalk", cache_dir=tmp_path_factory.mktemp("realtalk_cache"))
+    return load_dataset(
+        "realtalk", data_dir=shared_data / "realtalk", cache_dir=tmp_path_factory.mktemp("realtalk_cache")
+    )
 
 
 #: The unprivileged user of tests that must also hold for a user who is not root.
@@ -158,18 +182,34 @@ def as_nobody(tmp_path):
         pytest.skip(f"dropping to uid {NOBODY} with setpriv needs root (running as uid {os.geteuid()})")
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv (util-linux) is not installed")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/nonexistent", "HF_HOME": "/nonexistent/hf",
-           "HIMGA_CACHE": "/nonexistent/himga", "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
-           "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": "/nonexistent",
+        "HF_HOME": "/nonexistent/hf",
+        "HIMGA_CACHE": "/nonexistent/himga",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "LANG": "C.UTF-8",
+        "HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
+    }
 
     def run(*command: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
-                              capture_output=True, text=True, env={**env, **(extra_env or {})}, timeout=600, cwd="/")
+        return subprocess.run(
+            ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *command],
+            capture_output=True,
+            text=True,
+            env={**env, **(extra_env or {})},
+            timeout=600,
+            cwd="/",
+        )
 
     probe = run(sys.executable, "-c", "import himga.data")
     if probe.returncode != 0:
         reason = (probe.stderr.strip().splitlines() or ["?"])[-1]
-        pytest.skip(f"uid {NOBODY} cannot run {sys.executable} with himga (its interpreter or worktree is not readable by that user: {reason})")
+        pytest.skip(
+            f"uid {NOBODY} cannot run {sys.executable} with himga (its interpreter or worktree is not readable by that "
+            f"user: {reason})"
+        )
     return run
 
 

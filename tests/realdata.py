@@ -11,4 +11,6 @@ import os
 from pathlib import Path
 
 DEFAULT_DATA = (Path(__file__).resolve().parents[1] / ".." / "shared" / "data").resolve()
-SHARED_DATA = Path(os.environ["HIMGA_TEST_DATA"]).expanduser().resolve() if os.environ.get("HIMGA_TEST_DATA") else DEFAULT_DATA
+SHARED_DATA = (
+    Path(os.environ["HIMGA_TEST_DATA"]).expanduser().resolve() if os.environ.get("HIMGA_TEST_DATA") else DEFAULT_DATA
+)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from himga.catalog import AUXILIARY_FOLDERS, CATALOG, NAMES, benchmark, by_load_name, of_builder
-from himga.schema.relevance import LOCOMO, LONGMEMEVAL
 from himga.errors import ConfigurationError
 from himga.options import user_options
+from himga.schema.relevance import LOCOMO, LONGMEMEVAL
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "src" / "himga" / "catalog"  # the package: the table of entries
@@ -42,7 +42,10 @@ def offences(source: str) -> list[str]:
         if isinstance(node, ast.Constant) and node.value in AUXILIARY_FOLDERS:
             found.append(f"line {node.lineno}: names the auxiliary folder {node.value!r}")
         if isinstance(node, ast.Compare) and any(_names_in(n) for n in (node.left, *node.comparators)):
-            found.append(f"line {node.lineno}: compares with {_names_in(node.left) or [n for c in node.comparators for n in _names_in(c)]}")
+            found.append(
+                f"line {node.lineno}: compares with "
+                f"{_names_in(node.left) or [n for c in node.comparators for n in _names_in(c)]}"
+            )
         elif isinstance(node, ast.MatchValue) and _names_in(node.value):
             found.append(f"line {node.lineno}: case {_names_in(node.value)}")
         elif isinstance(node, ast.Dict) and any(k is not None and _names_in(k) for k in node.keys):
@@ -68,7 +71,9 @@ def test_the_checker_finds_each_kind_of_branch():
     assert offences('match name:\n    case "locomo":\n        pass') == ["line 2: case ['locomo']"]
     assert offences('T = {"locomo": 1}') == ["line 1: a table keyed by benchmark names"]
     assert offences("cls = builders.builder_class(name)") == ["line 1: builder_class("]
-    assert offences("from himga_locomo.gold_report import audit_summary") == ["line 1: imports himga_locomo.gold_report"]
+    assert offences("from himga_locomo.gold_report import audit_summary") == [
+        "line 1: imports himga_locomo.gold_report"
+    ]
     assert offences("import himga_longmemeval.records as r") == ["line 1: imports himga_longmemeval.records"]
     assert offences('AUXILIARY = ("locomo-audit",)') == ["line 1: names the auxiliary folder 'locomo-audit'"]
     assert offences('load("locomo")\nx = "longmemeval"') == []  # naming a benchmark is not branching on it
@@ -105,7 +110,10 @@ def test_locomo_family_entries_reuse_locomo_objects():
     assert set(locomo.row_modules) <= set(plus.row_modules) and set(locomo.row_modules) <= set(realtalk.row_modules)
     assert plus.relevance_rule is LOCOMO and realtalk.relevance_rule.judge is not LOCOMO.judge
     assert [p.layout_path for p in plus.pin().parts] == ["data/locomo10.json", "data/locomo_plus.json"]
-    assert (plus.pin().parts[0].sha256, plus.pin().parts[0].size) == (locomo.pin().sha256, locomo.pin().size)  # the same bytes
+    assert (plus.pin().parts[0].sha256, plus.pin().parts[0].size) == (
+        locomo.pin().sha256,
+        locomo.pin().size,
+    )  # the same bytes
     assert len(realtalk.pin().parts) == 10 and realtalk.pin().rows == 10
     assert (plus.scorer.name, realtalk.scorer.name) == ("locomo_plus", "realtalk")
 
@@ -123,7 +131,11 @@ def test_the_file_name_rule_is_one_function():
 def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
     for name in ("b.json", "a.json", "longmemeval_oracle.json", ".hidden.json", "notes.txt"):
         (tmp_path / name).write_text("[]")
-    assert [p.name for p in benchmark("locomo").source_files(None, tmp_path)] == ["a.json", "b.json", "longmemeval_oracle.json"]
+    assert [p.name for p in benchmark("locomo").source_files(None, tmp_path)] == [
+        "a.json",
+        "b.json",
+        "longmemeval_oracle.json",
+    ]
     assert [p.name for p in benchmark("longmemeval").source_files("oracle", tmp_path)] == ["longmemeval_oracle.json"]
     assert benchmark("longmemeval").source_files("s", tmp_path) == []
     assert benchmark("longmemeval").source_files("s", tmp_path / "a.json") == [tmp_path / "a.json"]
@@ -132,14 +144,20 @@ def test_the_file_rule_reads_a_file_or_a_folder(tmp_path):
 
 
 def test_unknown_names_and_configs_are_configuration_errors():
-    with pytest.raises(ConfigurationError, match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'locomo_plus', 'longmemeval', 'realtalk'\]$"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'locomo_plus', 'longmemeval', "
+        r"'realtalk'\]$",
+    ):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):
         benchmark("longmemeval").config("x")
 
 
 def test_options_are_checked_with_one_wording():
-    with pytest.raises(ConfigurationError, match=r"^locomo: unknown keyword 'order'; expected one of lazy, category_order, "):
+    with pytest.raises(
+        ConfigurationError, match=r"^locomo: unknown keyword 'order'; expected one of lazy, category_order, "
+    ):
         benchmark("locomo").check_options({"order": 1}, ("lazy",))
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'data_dir'; it takes none$"):
         benchmark("longmemeval").check_options({"data_dir": "x"})  # a BuilderConfig field, not an option
@@ -151,10 +169,28 @@ def test_auxiliary_pins_are_catalogue_data():
     assert AUXILIARY_FOLDERS == ("locomo-audit",)
     (folder, label, pin), *probes = locomo.auxiliary_pins()
     assert (folder, label, pin.filename, pin.revision, pin.size) == (
-        "locomo-audit", "errata", "errors.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 150_552)
+        "locomo-audit",
+        "errata",
+        "errors.json",
+        "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
+        150_552,
+    )
     assert [(f, lab, p.filename, p.revision, p.size) for f, lab, p in probes] == [
-        ("locomo-audit", "probe-v1", "ap-baseline/v1/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 656_280),
-        ("locomo-audit", "probe-v2", "ap-baseline/v2/ap_eval_results_scored.json", "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", 645_227)]
+        (
+            "locomo-audit",
+            "probe-v1",
+            "ap-baseline/v1/ap_eval_results_scored.json",
+            "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
+            656_280,
+        ),
+        (
+            "locomo-audit",
+            "probe-v2",
+            "ap-baseline/v2/ap_eval_results_scored.json",
+            "9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
+            645_227,
+        ),
+    ]
     assert locomo.auxiliary_pin("errata") == (folder, pin)
     assert benchmark("longmemeval").auxiliary_pins() == []
     with pytest.raises(ConfigurationError, match=r"^longmemeval: no pinned errata file$"):
@@ -173,8 +209,17 @@ def test_an_entry_names_its_builder_and_its_pins_are_the_builder_configs():
         assert entry.options == user_options(entry.builder.BUILDER_CONFIG_CLASS), entry.name  # read without the builder
         assert entry.options_class is None or issubclass(entry.builder.BUILDER_CONFIG_CLASS, entry.options_class)
     beam = CATALOG["beam"]
-    assert [(c.name, c.chats) for c in beam.builder.BUILDER_CONFIGS] == [("100K", 20), ("500K", 35), ("1M", 35), ("10M", 10)]
+    assert [(c.name, c.chats) for c in beam.builder.BUILDER_CONFIGS] == [
+        ("100K", 20),
+        ("500K", 35),
+        ("1M", 35),
+        ("10M", 10),
+    ]
     release = beam.release_ids()
     assert (len(release), release["100K-20"], release["500K-35"], release["10M-10"], "100K-21" in release) == (
-        100, "100K", "500K", "10M", False)
-
+        100,
+        "100K",
+        "500K",
+        "10M",
+        False,
+    )

@@ -48,7 +48,7 @@ def _run(code: str, data: Path) -> tuple[dict, str]:
     namespace: dict = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code.replace("../shared/data", str(data)), "<snippet>", "exec"), namespace)  # noqa: S102
+        exec(compile(code.replace("../shared/data", str(data)), "<snippet>", "exec"), namespace)
     return namespace, out.getvalue()
 
 
@@ -60,6 +60,7 @@ def _cli(args: list[str], capsys) -> str:
 
 # --- shape ------------------------------------------------------------------------------------------------
 
+
 def test_readme_is_at_most_300_lines():
     assert len(_text(README).splitlines()) <= 300
 
@@ -67,7 +68,9 @@ def test_readme_is_at_most_300_lines():
 def test_readme_starts_with_the_two_commands_ci_and_newcomers_run():
     first = _blocks(_text(README))[0].splitlines()
     assert first[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/himga stats locomo ")
-    assert first[1].startswith("python3 -m venv .venv && .venv/bin/pip install -e '.[test,plot]' && .venv/bin/python -m pytest -q ")
+    assert first[1].startswith(
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[test,plot]' && .venv/bin/python -m pytest -q "
+    )
     ci = _text(ROOT / ".ci" / "run")
     assert "python3 -m venv .venv\n" in ci and "-e '.[test,plot]'" in ci and "\n.venv/bin/python -m pytest -q " in ci
 
@@ -95,15 +98,33 @@ def test_departures_table_is_on_the_first_screen():
     rows = lines[start + 2 : end]  # after the header and the rule
     assert heading < 30 and lines.index(rows[-1]) < 50
     decisions = {row.split(" | ")[0].removeprefix("| "): row for row in rows}
-    assert list(decisions) == ["LoCoMo category order", "LoCoMo category-5 gold", "LoCoMo category-3 gold",
-                               "LongMemEval session order", "LongMemEval file names", "`raw` keys", "BEAM probe markers",
-                               "BEAM abilities as question types", "BEAM judge", "LoCoMo-Plus placement", "REALTALK evidence",
-                               "builders registered on `import himga`"]
-    assert "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`" in decisions["LoCoMo category order"]
-    for decision, option in [("LoCoMo category order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
-                             ("LoCoMo category-3 gold", 'category3_answer="full"'), ("LongMemEval session order", "chronological(sample)")]:  # fmt: skip
+    assert list(decisions) == [
+        "LoCoMo category order",
+        "LoCoMo category-5 gold",
+        "LoCoMo category-3 gold",
+        "LongMemEval session order",
+        "LongMemEval file names",
+        "`raw` keys",
+        "BEAM probe markers",
+        "BEAM abilities as question types",
+        "BEAM judge",
+        "LoCoMo-Plus placement",
+        "REALTALK evidence",
+        "builders registered on `import himga`",
+    ]
+    assert (
+        "1 = `multi_hop`, 2 = `temporal`, 3 = `open_domain`, 4 = `single_hop`, 5 = `adversarial`"
+        in decisions["LoCoMo category order"]
+    )
+    for decision, option in [("LoCoMo category "
+        "order", 'category_order="seed"'), ("LoCoMo category-5 gold", 'adversarial_answer="seed"'),
+                             ("LoCoMo category-3 "
+                                 "gold", 'category3_answer="full"'), ("LongMemEval session "
+                                     "order", "chronological(sample)")]:  # fmt: skip
         assert f"`{option}`" in decisions[decision]
-    assert all(len(row.split(" | ")) == 4 and row.rstrip().endswith("|") for row in rows)  # decision, default, option, evidence
+    assert all(
+        len(row.split(" | ")) == 4 and row.rstrip().endswith("|") for row in rows
+    )  # decision, default, option, evidence
 
 
 def _links(path: Path) -> list[str]:
@@ -134,7 +155,8 @@ def test_every_relative_link_resolves():
 
 
 def test_every_repository_file_named_in_code_exists():
-    """Files under `tests/`, `benchmarks/`, `.ci/` that the pages name must exist (folders a run creates, `…/`, aside)."""
+    """Files under `tests/`, `benchmarks/`, `.ci/` that the pages name must exist (folders a run creates, `…/`,
+    aside)."""
     named = {(page.relative_to(ROOT), path) for page in PAGES
              for path in re.findall(r"`((?:tests|benchmarks|\.ci)/[\w./-]*\w)`", _text(page))}  # fmt: skip
     assert len(named) >= 8
@@ -142,7 +164,8 @@ def test_every_repository_file_named_in_code_exists():
 
 
 def _resolves(dotted: str) -> bool:
-    """``himga.data.chronological`` or ``himga_locomo.source_record.sample_to_record``: a module, or an attribute of one."""
+    """``himga.data.chronological`` or ``himga_locomo.source_record.sample_to_record``: a module, or an attribute of
+    one."""
     import importlib
 
     parts = dotted.split(".")
@@ -159,12 +182,21 @@ def _resolves(dotted: str) -> bool:
     return False
 
 
+#: A dotted name of the package or of a builder folder in a page (``himga.data.chronological``).
+DOTTED = (
+    r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam|himga_locomo_plus|himga_realtalk)(?:\.[A-Za-z_]\w*)+)\b"
+)
+
+
 def test_every_python_name_the_pages_use_imports():
-    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…`, `himga_beam…` dotted name in README and docs imports
-    (a module moved by a layout change shows up here, not in a reader's traceback)."""
-    named = {(page.relative_to(ROOT), name) for page in PAGES
-             for name in re.findall(r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam|himga_locomo_plus|himga_realtalk)(?:\.[A-Za-z_]\w*)+)\b", _text(page))
-             if not name.endswith((".py", ".md", ".json"))}  # fmt: skip
+    """Issue 18: every `himga…`, `himga_locomo…`, `himga_longmemeval…`, `himga_beam…` dotted name in README and docs
+    imports (a module moved by a layout change shows up here, not in a reader's traceback)."""
+    named = {
+        (page.relative_to(ROOT), name)
+        for page in PAGES
+        for name in re.findall(DOTTED, _text(page))
+        if not name.endswith((".py", ".md", ".json"))
+    }
     assert len(named) >= 20
     assert [(str(page), name) for page, name in sorted(named) if not _resolves(name)] == []
 
@@ -176,12 +208,15 @@ def test_readme_links_every_docs_page():
 
 # --- README quick start -----------------------------------------------------------------------------------
 
+
 def test_readme_quick_start_runs_as_written(shared_data, monkeypatch):
     quick = _section(README, "## Quick start")
     export, snippet = _blocks(quick, "bash")[0], _blocks(quick, "python")[0]
     assert export.startswith("export HIMGA_DATASETS_ROOT=../shared/data ")
-    assert ("\n`../shared/data` is there only in a checkout with `../shared` beside it; elsewhere, use an absolute path "
-            "to a folder holding `locomo/locomo10.json`.\n") in quick  # probe C1
+    assert (
+        "\n`../shared/data` is there only in a checkout with `../shared` beside it; elsewhere, use an absolute path "
+        "to a folder holding `locomo/locomo10.json`.\n"
+    ) in quick  # probe C1
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     ns, out = _run(snippet, shared_data)
 
@@ -208,14 +243,24 @@ def test_readme_stats_block_is_what_the_command_prints(shared_data, monkeypatch,
 
 # --- docs/usage.md ----------------------------------------------------------------------------------------
 
+
 def test_usage_stats_blocks_are_what_the_commands_print(shared_data, capsys, tmp_path):
     section = _section(DOCS / "usage.md", "## Command line")
     locomo, lme = _blocks(section, "")
     assert "`himga stats locomo --data-dir ../shared/data/locomo` prints:" in section
-    assert _cli(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path)], capsys) == locomo
-    assert "himga stats longmemeval --config oracle --data-dir ../shared/data/longmemeval/longmemeval_oracle_sample.json\n" in section
+    assert (
+        _cli(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path)], capsys)
+        == locomo
+    )
+    assert (
+        "himga stats longmemeval --config oracle --data-dir ../shared/data/longmemeval/longmemeval_oracle_sample.json\n"
+        in section
+    )
     sample = str(shared_data / "longmemeval" / "longmemeval_oracle_sample.json")
-    assert _cli(["stats", "longmemeval", "--config", "oracle", "--data-dir", sample, "--cache-dir", str(tmp_path)], capsys) == lme
+    assert (
+        _cli(["stats", "longmemeval", "--config", "oracle", "--data-dir", sample, "--cache-dir", str(tmp_path)], capsys)
+        == lme
+    )
 
 
 def test_usage_locomo_snippet_runs(shared_data, monkeypatch):
@@ -223,23 +268,36 @@ def test_usage_locomo_snippet_runs(shared_data, monkeypatch):
     snippet = _blocks(_section(DOCS / "usage.md", "## LoCoMo"), "python")[0]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     ns, out = _run(snippet, shared_data)
-    assert (ns["sample"].sample_id, len(ns["sample"].sessions), len(ns["sample"].qa_pairs), len(ns["temporal"])) == ("conv-26", 19, 199, 321)
+    assert (ns["sample"].sample_id, len(ns["sample"].sessions), len(ns["sample"].qa_pairs), len(ns["temporal"])) == (
+        "conv-26",
+        19,
+        199,
+        321,
+    )
     messages = sum(len(s.messages) for s in ns["sample"].sessions)
-    assert out.splitlines()[0] == "1 1:56 pm on 8 May, 2023" and len(out.splitlines()) == 19 + messages + 4 and messages == 419
+    assert (
+        out.splitlines()[0] == "1 1:56 pm on 8 May, 2023"
+        and len(out.splitlines()) == 19 + messages + 4
+        and messages == 419
+    )
 
 
 def test_usage_longmemeval_claims(shared_data, tmp_path):
     """The LongMemEval walk-through's comments, on its local lines (the first one downloads)."""
-    from himga.data import load_longmemeval
-    from himga.data import chronological
+    from himga.data import chronological, load_longmemeval
 
     snippet = _blocks(_section(DOCS / "usage.md", "## LongMemEval"), "python")[0]
     assert "# names say no config: both files, as parts (99 questions)" in snippet  # the config is given
     assert len(load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)) == 99
-    sample = load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path)[0]
+    sample = load_longmemeval(
+        shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path
+    )[0]
     assert "# gpt4_2655b836" in snippet and sample.sample_id == "gpt4_2655b836"
     assert '# "2023/04/10 (Mon) 23:07"' in snippet and sample.raw["question_date"] == "2023/04/10 (Mon) 23:07"
-    assert isinstance(sample.qa_pairs[0].answer, str) and sample.qa_pairs[0].evidence.session_ids == sample.qa_pairs[0].raw["answer_session_ids"]
+    assert (
+        isinstance(sample.qa_pairs[0].answer, str)
+        and sample.qa_pairs[0].evidence.session_ids == sample.qa_pairs[0].raw["answer_session_ids"]
+    )
     assert [s.date_str[-5:] for s in chronological(sample).sessions] == ["14:47", "17:15", "17:50"]
 
 
@@ -248,14 +306,35 @@ def test_usage_locomo_plus_and_realtalk_snippet(shared_data, locomo_plus_dir, lo
     ns, _ = _run(snippet.replace("path/to/Locomo-Plus/data", str(locomo_plus_dir)), shared_data)
     plus, item, talk = ns["plus"], ns["item"], ns["talk"]
     assert "# 411 samples: conv-26 ... conv-50, cognitive-0 ... cognitive-400" in snippet and len(plus) == 411
-    assert [plus[0].sample_id, plus[9].sample_id, plus[10].sample_id, plus[-1].sample_id] == ["conv-26", "conv-50", "cognitive-0", "cognitive-400"]
+    assert [plus[0].sample_id, plus[9].sample_id, plus[10].sample_id, plus[-1].sample_id] == [
+        "conv-26",
+        "conv-50",
+        "cognitive-0",
+        "cognitive-400",
+    ]
     assert "# cognitive-0, placed in conv-26" in snippet and item.raw["locomo_sample_id"] == "conv-26"
-    assert (ns["qa"].answer, ns["qa"].question_type.value, ns["qa"].question) == ("", "cognitive", item.raw and item.qa_pairs[0].raw["trigger_query"])
-    assert "# ['cue', '18', '19', 'query']" in snippet and [s.session_id for s in item.sessions][-4:] == ["cue", "18", "19", "query"]
-    assert "# ('2023-10-15 09:55', '2023-10-29 09:55')" in snippet and (item.raw["cue_time"], item.raw["query_time"]) == ("2023-10-15 09:55", "2023-10-29 09:55")
+    assert (ns["qa"].answer, ns["qa"].question_type.value, ns["qa"].question) == (
+        "",
+        "cognitive",
+        item.raw and item.qa_pairs[0].raw["trigger_query"],
+    )
+    assert "# ['cue', '18', '19', 'query']" in snippet and [s.session_id for s in item.sessions][-4:] == [
+        "cue",
+        "18",
+        "19",
+        "query",
+    ]
+    assert "# ('2023-10-15 09:55', '2023-10-29 09:55')" in snippet and (
+        item.raw["cue_time"],
+        item.raw["query_time"],
+    ) == ("2023-10-15 09:55", "2023-10-29 09:55")
     assert "# 10 samples, 728 QA pairs" in snippet and (len(talk), sum(len(s.qa_pairs) for s in talk)) == (10, 728)
     message = ns["message"]
-    assert '# Emi (D1:1): "Hey! How are you?"' in snippet and (message.role, message.turn_id, message.content) == ("Emi", "D1:1", "Hey! How are you?")
+    assert '# Emi (D1:1): "Hey! How are you?"' in snippet and (message.role, message.turn_id, message.content) == (
+        "Emi",
+        "D1:1",
+        "Hey! How are you?",
+    )
     assert "# '29.12.2023, 22:42:04'" in snippet and message.date_str == "29.12.2023, 22:42:04"
 
 
@@ -273,13 +352,15 @@ def test_usage_dates_and_helpers_snippet(shared_data):
         "len(temporal)": 321,
     }
     for expression, value in claims.items():
-        assert eval(expression, ns) == value, expression  # noqa: S307
+        assert eval(expression, ns) == value, expression
     for comment in ["# datetime(2023, 9, 13, 0, 9)", "# datetime(2023, 5, 8, 13, 56)", '# [("D1:3", "Caroline")]',
-                    "# datetime(2023, 4, 10, 23, 7)", "answer_4be1b6b4_2, _3, _1", "# [] in oracle files", "# 321 (sample, qa) pairs"]:  # fmt: skip
+                    "# datetime(2023, 4, 10, 23, "
+                    "7)", "answer_4be1b6b4_2, _3, _1", "# [] in oracle files", "# 321 (sample, qa) pairs"]:  # fmt: skip
         assert comment in snippet, comment
 
 
 # --- the other pages --------------------------------------------------------------------------------------
+
 
 def test_datasets_page_snippet_rows(shared_data):
     """`datasets.load_dataset` on the local lines of the first snippet: the oracle sample gives 97 rows."""
@@ -302,7 +383,18 @@ def test_scoring_page_ir_measures_snippet(shared_data, tmp_path, monkeypatch, ca
     snippet = next(code for code in _blocks(section, "python") if "ir_measures" in code)
     assert "after `himga qrels locomo qrels/`:" in section
     monkeypatch.chdir(tmp_path)
-    _cli(["qrels", "locomo", "qrels/", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "cache")], capsys)
+    _cli(
+        [
+            "qrels",
+            "locomo",
+            "qrels/",
+            "--data-dir",
+            str(shared_data / "locomo"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capsys,
+    )
     _, out = _run(snippet, shared_data)
     claimed = re.search(r"^# \{nDCG@10: (\d\.\d+)\.\.\., R@5: (\d\.\d+)\.\.\.\}$", snippet, re.M)
     scores = dict(re.findall(r"(nDCG@10|R@5): ([\d.]+)", out))
@@ -311,7 +403,9 @@ def test_scoring_page_ir_measures_snippet(shared_data, tmp_path, monkeypatch, ca
 
 def test_failure_modes_validate_block(shared_data, capsys):
     """Every line of the abridged `himga validate locomo` block is a line the command prints."""
-    block = next(code for code in _blocks(_text(DOCS / "failure-modes.md"), "text") if code.startswith("$ himga validate locomo"))
+    block = next(
+        code for code in _blocks(_text(DOCS / "failure-modes.md"), "text") if code.startswith("$ himga validate locomo")
+    )
     out = _cli(["validate", "locomo", "--data-dir", str(shared_data / "locomo")], capsys).splitlines()
     shown = [line for line in block.splitlines()[1:] if line != "..."]
     assert len(shown) == 25
@@ -320,10 +414,23 @@ def test_failure_modes_validate_block(shared_data, capsys):
 
 def test_export_sizes_on_the_datasets_and_benchmarks_pages(shared_data, tmp_path, capsys):
     """LoCoMo's export: 2,805,274 bytes of JSON become 741,540 bytes of Parquet (0.26x)."""
-    _cli(["export", "locomo", str(tmp_path / "out"), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "cache")], capsys)
+    _cli(
+        [
+            "export",
+            "locomo",
+            str(tmp_path / "out"),
+            "--data-dir",
+            str(shared_data / "locomo"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capsys,
+    )
     size = sum(p.stat().st_size for p in (tmp_path / "out" / "data").rglob("*.parquet"))
     assert f"{size:,}" == "741,540" and round(size / 2_805_274, 2) == 0.26
-    assert "LoCoMo `locomo10.json` 2,805,274 bytes → 741,540 bytes (0.26×)" in _text(DOCS / "datasets-export-and-hub.md")
+    assert "LoCoMo `locomo10.json` 2,805,274 bytes → 741,540 bytes (0.26×)" in _text(
+        DOCS / "datasets-export-and-hub.md"
+    )
     assert "LoCoMo 741,540 of 2,805,274" in _text(DOCS / "benchmarks.md")
 
 
@@ -333,12 +440,29 @@ def test_oracle_export_sizes_name_their_shard_count(shared_data, tmp_path, capsy
     sizes = {}
     for shards in ([], ["--num-shards", "1"]):
         out = tmp_path / f"out{len(shards)}"
-        _cli(["export", "longmemeval", str(out), "--config", "oracle", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c"), *shards], capsys)
+        _cli(
+            [
+                "export",
+                "longmemeval",
+                str(out),
+                "--config",
+                "oracle",
+                "--data-dir",
+                str(source),
+                "--cache-dir",
+                str(tmp_path / "c"),
+                *shards,
+            ],
+            capsys,
+        )
         files = list((out / "data").rglob("*.parquet"))
         sizes[len(files)] = sum(p.stat().st_size for p in files)
     assert sizes == {16: 1_259_659, 1: 942_291}
     page = " ".join(_text(DOCS / "datasets-export-and-hub.md").split())
-    assert "3,079,019 bytes → 942,291 bytes (0.31×) with `--num-shards 1`, and 1,259,659 bytes (0.41×) in the default 16 files" in page
+    assert (
+        "3,079,019 bytes → 942,291 bytes (0.31×) with `--num-shards 1`, and 1,259,659 bytes (0.41×) in the default 16 "
+        "files" in page
+    )
 
 
 def test_failure_modes_shadowing_folder(tmp_path):
@@ -348,13 +472,20 @@ def test_failure_modes_shadowing_folder(tmp_path):
     import subprocess
     import sys
 
-    assert 'prints `None` then: run from another directory, or rename the folder.' in _text(DOCS / "failure-modes.md").replace("\n", " ")
+    assert "prints `None` then: run from another directory, or rename the folder." in _text(
+        DOCS / "failure-modes.md"
+    ).replace("\n", " ")
     # Asked from an empty directory: in the checkout, the egg-info folder that `pip install -e .` leaves at the top
     # is found first (the working directory leads sys.path) and carries no direct_url.json.
     ask = "import importlib.metadata as m; print(m.distribution('himga').read_text('direct_url.json') or '{}')"
-    direct = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    direct = subprocess.run(
+        [sys.executable, "-c", ask], capture_output=True, text=True, cwd=tmp_path, check=True
+    ).stdout
     editable = bool(_json.loads(direct).get("dir_info", {}).get("editable"))
     (tmp_path / "himga").mkdir()
-    code = "import himga, datasets.load; print(himga.__file__ is None, getattr(datasets.load.dataset_module_factory, '_himga', False))"
+    code = (
+        "import himga, datasets.load; print(himga.__file__ is None, getattr(datasets.load.dataset_module_factory, "
+        "'_himga', False))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.stdout.split() == (["True", "False"] if editable else ["False", "True"]), done.stderr[-2000:]

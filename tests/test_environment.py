@@ -54,14 +54,23 @@ def _pytest(tmp_path, env: dict, *args: str) -> subprocess.CompletedProcess:
 def test_missing_data_ends_the_run_with_one_line_and_fails_under_ci(tmp_path):
     empty = tmp_path / "no_data"
     empty.mkdir()
-    tests = ["tests/data/test_dates.py::test_every_locomo_date_parses", "tests/data/test_dates.py::test_every_longmemeval_date_parses"]
+    tests = [
+        "tests/data/test_dates.py::test_every_locomo_date_parses",
+        "tests/data/test_dates.py::test_every_longmemeval_date_parses",
+    ]
     done = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty)}, *tests)
     assert done.returncode == 0, done.stdout[-3000:]
     last = done.stdout.strip().splitlines()[-2:]
-    assert last[0] == f"2 real-data tests skipped: no data at {empty}; set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/ and locomo-audit/) to run them"
+    assert (
+        last[0]
+        == f"2 real-data tests skipped: no data at {empty}; set HIMGA_TEST_DATA=/path/to/data (holding locomo/, "
+        "longmemeval/, beam/, locomo-plus/, realtalk/ and locomo-audit/) to run them"
+    )
     assert "2 skipped" in last[1]
     under_ci = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty), "CI": "true"}, *tests)
-    assert under_ci.returncode == 1 and "2 errors" in under_ci.stdout and "real-data tests skipped" not in under_ci.stdout
+    assert (
+        under_ci.returncode == 1 and "2 errors" in under_ci.stdout and "real-data tests skipped" not in under_ci.stdout
+    )
 
 
 def test_every_test_folder_is_collected(pytestconfig):

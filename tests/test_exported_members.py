@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Every package of the tree with a face: ``__init__.py`` defining ``__all__``.
 FACES = sorted(
-    ".".join(p.parent.relative_to(ROOT / "src").parts) for p in (ROOT / "src").rglob("__init__.py")
+    ".".join(p.parent.relative_to(ROOT / "src").parts)
+    for p in (ROOT / "src").rglob("__init__.py")
     if "__all__" in p.read_text(encoding="utf-8")
 )
 #: Packages whose modules are all private behind their face.
@@ -28,17 +29,31 @@ def _isort_style(name: str) -> tuple[int, str]:
 
 
 def test_the_faces_are_the_ones_expected():
-    assert {"himga.cache", "himga.catalog", "himga.data", "himga.jsonio", "himga.publish", "himga.qrels", "himga.run",
-            "himga.scoring", "himga.sources"} <= set(FACES)
+    assert {
+        "himga.cache",
+        "himga.catalog",
+        "himga.data",
+        "himga.jsonio",
+        "himga.publish",
+        "himga.qrels",
+        "himga.run",
+        "himga.scoring",
+        "himga.sources",
+    } <= set(FACES)
 
 
 @pytest.mark.parametrize("name", FACES)
 def test_all_is_sorted_and_equals_the_public_names(name):
     package = importlib.import_module(name)
-    public = {n for n, v in vars(package).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)
-              and n not in ("annotations",)}
+    public = {
+        n
+        for n, v in vars(package).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType) and n not in ("annotations",)
+    }
     assert package.__all__ == sorted(package.__all__, key=_isort_style)
-    assert set(package.__all__) >= public - {n for n in public if getattr(vars(package)[n], "__module__", None) == "typing"}
+    assert set(package.__all__) >= public - {
+        n for n in public if getattr(vars(package)[n], "__module__", None) == "typing"
+    }
     assert all(hasattr(package, n) for n in package.__all__)
 
 
@@ -60,7 +75,11 @@ def test_other_packages_import_a_private_package_through_its_face():
                     if node.module.startswith(face + "._") and not own.startswith(face):
                         found.append(f"{rel}:{node.lineno}: from {node.module}")
             if isinstance(node, ast.ImportFrom) and node.module in PRIVATE and not own.startswith(node.module):
-                found += [f"{rel}:{node.lineno}: from {node.module} import {a.name}" for a in node.names if a.name.startswith("_")]
+                found += [
+                    f"{rel}:{node.lineno}: from {node.module} import {a.name}"
+                    for a in node.names
+                    if a.name.startswith("_")
+                ]
     assert found == []
 
 

@@ -9,10 +9,18 @@ from himga.finding import blank_turns, unknown_roles
 
 def _sample(*sessions: list[str], roles: dict[tuple[int, int], str] | None = None) -> Sample:
     roles = roles or {}
-    return Sample(sample_id="s", dataset="longmemeval", qa_pairs=[],
-                  sessions=[Session(session_id=f"x{i}", messages=[Message(role=roles.get((i, j), "user"), content=t)
-                                                                 for j, t in enumerate(texts)])
-                            for i, texts in enumerate(sessions)])
+    return Sample(
+        sample_id="s",
+        dataset="longmemeval",
+        qa_pairs=[],
+        sessions=[
+            Session(
+                session_id=f"x{i}",
+                messages=[Message(role=roles.get((i, j), "user"), content=t) for j, t in enumerate(texts)],
+            )
+            for i, texts in enumerate(sessions)
+        ],
+    )
 
 
 def test_blank_turns_in_source_order():

@@ -26,8 +26,11 @@ MESSAGE = "locomo10.json: $[0].sample_id: expected an id of at most 128 characte
 
 def _locomo(folder: Path, sample_id: str, turn_id: str = "D1:2") -> Path:
     turns = [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}, {"speaker": "B", "dia_id": turn_id, "text": "yo"}]
-    record = {"sample_id": sample_id, "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": turns},
-              "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}]}
+    record = {
+        "sample_id": sample_id,
+        "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": turns},
+        "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}],
+    }
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     return folder
@@ -41,7 +44,9 @@ def test_the_limits():
 
 def test_128_character_ids_are_read_and_bound_every_line(tmp_path):
     sample_id, turn_id = "c" * 128, "D" * 128
-    summary = export_qrels("locomo", tmp_path / "out", data_dir=_locomo(tmp_path / "src", sample_id, turn_id), cache_dir=tmp_path / "cache")
+    summary = export_qrels(
+        "locomo", tmp_path / "out", data_dir=_locomo(tmp_path / "src", sample_id, turn_id), cache_dir=tmp_path / "cache"
+    )
     assert (summary.queries, summary.evaluable) == (1, 1)
     lines = (tmp_path / "out" / "candidates.turn.tsv").read_text(encoding="utf-8").splitlines()
     assert lines == [f"{sample_id}:0\t{sample_id}:D1:1", f"{sample_id}:0\t{sample_id}:{turn_id}"]
@@ -52,7 +57,10 @@ def test_128_character_ids_are_read_and_bound_every_line(tmp_path):
 
 def test_a_200000_character_id_writes_nothing(tmp_path, capsys):
     src = _locomo(tmp_path / "src", "c" * 200_000)
-    assert main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")]) == 2
+    assert (
+        main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")])
+        == 2
+    )
     assert capsys.readouterr().err == f"himga: error: {MESSAGE}\n"
     assert not (tmp_path / "out").exists()
 
@@ -64,7 +72,9 @@ def test_a_200000_character_id_as_another_user(as_nobody):
         for path in (base, src, src / "locomo10.json"):
             os.chown(path, 65534, 65534)
         himga = str(Path(sys.executable).with_name("himga"))
-        done = as_nobody(himga, "qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"), str(base / "out"))
+        done = as_nobody(
+            himga, "qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"), str(base / "out")
+        )
         assert (done.returncode, done.stderr) == (2, f"himga: error: {MESSAGE}\n")
         assert not (base / "out").exists()
     finally:
@@ -80,10 +90,15 @@ def test_many_tiny_turns_and_questions_write_nothing(tmp_path, capsys):
     (src := tmp_path / "src").mkdir()
     (src / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     assert (src / "locomo10.json").stat().st_size == 367_990
-    assert main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")]) == 2
+    assert (
+        main(["qrels", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache"), str(tmp_path / "out")])
+        == 2
+    )
     assert capsys.readouterr().err == (
         "himga: error: cannot write TREC files: sample s: its candidates (3,000 questions × 3,000 turns) would take "
-        "146,383,890 bytes, more than 256 bytes per character of its text (7,396,608); the released benchmarks need at most 42\n")
+        "146,383,890 bytes, more than 256 bytes per character of its text (7,396,608); the released benchmarks need at "
+        "most 42\n"
+    )
     assert not (tmp_path / "out").exists()  # the folder qrels made is removed again
 
 
@@ -106,7 +121,10 @@ def test_control_characters_are_refused_in_trec_files(tmp_path):
     assert id_problem("café-ü") is None
     with pytest.raises(ConfigurationError) as info:
         write_run({"x\0y": ["a"]}, tmp_path / "x.run")
-    assert str(info.value) == "cannot write TREC files: query id 'x\\x00y': expected an id without control characters, got 'x\\x00y'"
+    assert (
+        str(info.value)
+        == "cannot write TREC files: query id 'x\\x00y': expected an id without control characters, got 'x\\x00y'"
+    )
     assert not (tmp_path / "x.run").exists()
 
 
@@ -116,7 +134,10 @@ def test_a_file_name_with_a_newline_and_esc_is_one_escaped_line(tmp_path, capsys
     (src / "bad\nFAKE: all good\x1b[2J.json").write_bytes(b"[")
     assert main(["stats", "locomo", "--data-dir", str(src), "--cache-dir", str(tmp_path / "cache")]) == 2
     err = capsys.readouterr().err
-    assert err == "himga: error: 'bad\\nFAKE: all good\\x1b[2J.json': $: invalid JSON at line 1 column 2: Expecting value (truncated or corrupted file?)\n"
+    assert (
+        err == "himga: error: 'bad\\nFAKE: all good\\x1b[2J.json': $: invalid JSON at line 1 column 2: Expecting value "
+        "(truncated or corrupted file?)\n"
+    )
 
 
 def test_cli_escapes_any_message_to_one_line(monkeypatch, capsys):
@@ -134,6 +155,13 @@ def test_cli_escapes_any_message_to_one_line(monkeypatch, capsys):
 def test_validate_report_escapes_ids():
     from himga.validate import Finding, Report, format_report
 
-    report = Report("locomo", None, ["locomo10.json"], 1, {"dangling_evidence": "evidence naming no turn"},
-                    [Finding("dangling_evidence", "conv\x1b[2J", "QA 0", "D9:9\nFAKE: all good")], [])
+    report = Report(
+        "locomo",
+        None,
+        ["locomo10.json"],
+        1,
+        {"dangling_evidence": "evidence naming no turn"},
+        [Finding("dangling_evidence", "conv\x1b[2J", "QA 0", "D9:9\nFAKE: all good")],
+        [],
+    )
     assert format_report(report).splitlines()[-1] == "  'conv\\x1b[2J'  QA 0  'D9:9\\nFAKE: all good'"

@@ -55,7 +55,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state and (cycle := visit(nxt)) is not None:
                 return cycle
         path.pop()
@@ -104,32 +104,61 @@ LAYERS = [
     ("himga.cache", "himga.endpoint"),
     ("himga_",),
     ("himga.catalog",),
-    ("himga._registration", "himga.data", "himga.validate", "himga.stats", "himga.publish", "himga.run",
-     "himga.subset", "himga.qrels", "himga.utils", "himga.testing"),
+    (
+        "himga._registration",
+        "himga.data",
+        "himga.validate",
+        "himga.stats",
+        "himga.publish",
+        "himga.run",
+        "himga.subset",
+        "himga.qrels",
+        "himga.utils",
+        "himga.testing",
+    ),
     ("himga.cli", "himga"),
 ]
 
 
 def layer(module: str) -> int:
     """The layer of ``module``: that of the longest prefix of :data:`LAYERS` it has (``himga`` is the face)."""
-    matches = [(len(p), i) for i, prefixes in enumerate(LAYERS) for p in prefixes
-               if module == p or module.startswith(p if p.endswith("_") else p + ".")]
+    matches = [
+        (len(p), i)
+        for i, prefixes in enumerate(LAYERS)
+        for p in prefixes
+        if module == p or module.startswith(p if p.endswith("_") else p + ".")
+    ]
     return max(matches)[1]
 
 
 def test_no_import_runs_from_a_lower_layer_back_up():
     graph = import_graph()
-    upward = sorted(f"{m} (layer {layer(m)}) -> {t} (layer {layer(t)})" for m, ts in graph.items() for t in ts if layer(t) > layer(m))
+    upward = sorted(
+        f"{m} (layer {layer(m)}) -> {t} (layer {layer(t)})"
+        for m, ts in graph.items()
+        for t in ts
+        if layer(t) > layer(m)
+    )
     assert upward == []
 
 
 def test_the_shared_code_imports_no_builder_and_no_catalogue():
     graph = import_graph()
-    for low in ("himga.sources", "himga.jsonio", "himga.schema", "himga.schema.sample", "himga.schema.relevance", "himga.cache",
-                "himga.scoring", "himga.entry"):
+    for low in (
+        "himga.sources",
+        "himga.jsonio",
+        "himga.schema",
+        "himga.schema.sample",
+        "himga.schema.relevance",
+        "himga.cache",
+        "himga.scoring",
+        "himga.entry",
+    ):
         assert not {m for m in _reachable(graph, low) if m.startswith(("himga_", "himga.catalog"))}, low
     # an entry registers its rules below (the relevance rule, its folders, its scorer); it imports no catalogue
-    assert not {m for m in _reachable(graph, "himga.entry") if m.startswith(("himga.cache", "himga.data", "himga.catalog"))}
+    assert not {
+        m for m in _reachable(graph, "himga.entry") if m.startswith(("himga.cache", "himga.data", "himga.catalog"))
+    }
     assert _reachable(graph, "himga.sources._offline") == set()  # the one offline decision imports nothing of ours
     assert {"himga_locomo", "himga_longmemeval"} <= graph["himga.catalog"]  # the catalogue's reach is visible
 
@@ -140,22 +169,29 @@ def test_the_light_imports_load_no_datasets(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys, himga.errors, himga.data; from himga.cli import main\n"
-            "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow', 'himga.catalog') or m.startswith('himga_')))")
-    # from an empty folder: the checkout's parent may hold a folder named himga (the clone itself), which -c would import
+    code = (
+        "import sys, himga.errors, himga.data; from himga.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow', 'himga.catalog') or "
+        "m.startswith('himga_')))"
+    )
+    # from an empty folder: the checkout's parent may hold a folder named himga (the clone itself), which -c would
+    # import
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
 
 
 def test_a_records_module_loads_no_datasets(tmp_path):
     """LongMemEval's records module (its row rules, which its validate rules use too) builds its rows' sessions as
-    :class:`himga.schema.columns.SessionColumns`, plain Python: importing it loads neither ``datasets`` nor ``pyarrow``."""
+    :class:`himga.schema.columns.SessionColumns`, plain Python: importing it loads neither ``datasets`` nor
+    ``pyarrow``."""
     import subprocess
     import sys
 
-    code = ("import sys, himga_longmemeval.records, himga_longmemeval.validate_rules\n"
-            "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow')))")
+    code = (
+        "import sys, himga_longmemeval.records, himga_longmemeval.validate_rules\n"
+        "print(sorted(m for m in sys.modules if m in ('datasets', 'pyarrow')))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert (done.returncode, done.stdout.splitlines()[-1], done.stderr) == (0, "[]", "")
 
@@ -172,10 +208,21 @@ print(json.dumps([status, sorted(m for m in ("datasets", "pyarrow") if m in sys.
 """
 
 
-@pytest.mark.parametrize(("argv", "status"), [
-    (["--help"], 0), (["sources"], 0), (["sources", "beam"], 0), (["judge", "--help"], 0), (["bogus"], 2),
-    (["build", "--help"], 0), (["stats", "--help"], 0), (["score", "--help"], 0), (["build"], 2), (["stats", "nosuch"], 2),
-])
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["--help"], 0),
+        (["sources"], 0),
+        (["sources", "beam"], 0),
+        (["judge", "--help"], 0),
+        (["bogus"], 2),
+        (["build", "--help"], 0),
+        (["stats", "--help"], 0),
+        (["score", "--help"], 0),
+        (["build"], 2),
+        (["stats", "nosuch"], 2),
+    ],
+)
 def test_commands_that_need_no_builder_load_no_datasets(tmp_path, argv, status):
     """``himga --help``, ``himga sources``, a command's ``--help`` and a usage error read the catalogue's pins, option
     classes and rules, not its builders: neither ``datasets`` nor ``pyarrow`` (about a second of import); the parser
@@ -183,7 +230,9 @@ def test_commands_that_need_no_builder_load_no_datasets(tmp_path, argv, status):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _COMMAND, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _COMMAND, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
     assert json.loads(done.stdout.splitlines()[-1]) == [status, []]
 
 
@@ -195,7 +244,8 @@ def package_of(module: str) -> str:
 
 
 def package_graph() -> dict[str, set[str]]:
-    """Package → the packages it imports (lazy imports included): :func:`import_graph` collapsed by :func:`package_of`."""
+    """Package → the packages it imports (lazy imports included): :func:`import_graph` collapsed by
+    :func:`package_of`."""
     graph: dict[str, set[str]] = {}
     for module, targets in import_graph().items():
         graph.setdefault(package_of(module), set()).update(package_of(t) for t in targets)
@@ -212,15 +262,27 @@ def test_builder_folders_are_imported_by_the_catalogue_the_commands_and_the_faca
     """A ``himga_*`` folder is imported by the catalogue, the commands (``himga.cli``), the facade (``himga.data``) or
     another folder (LoCoMo-Plus and REALTALK reuse LoCoMo's rules): everything else receives the resolved entry."""
     allowed = {"himga.catalog", "himga.cli", "himga.data"}
-    importers = sorted(f"{p} -> {t}" for p, ts in package_graph().items() for t in ts
-                       if t.startswith("himga_") and not p.startswith("himga_") and p not in allowed)
+    importers = sorted(
+        f"{p} -> {t}"
+        for p, ts in package_graph().items()
+        for t in ts
+        if t.startswith("himga_") and not p.startswith("himga_") and p not in allowed
+    )
     assert importers == []
     assert {t for t in package_graph()["himga.catalog"] if t.startswith("himga_")} == {
-        "himga_beam", "himga_locomo", "himga_locomo_plus", "himga_longmemeval", "himga_realtalk"}
+        "himga_beam",
+        "himga_locomo",
+        "himga_locomo_plus",
+        "himga_longmemeval",
+        "himga_realtalk",
+    }
 
 
 def test_nothing_is_imported_by_name():
     """No ``importlib.import_module`` / ``__import__`` in the package: an import the graph cannot see."""
-    found = [f"{path.relative_to(ROOT)}" for path in [*(ROOT / "src").rglob("*.py"), *ROOT.glob("himga_*/*.py")]
-             if "import_module(" in (text := path.read_text(encoding="utf-8")) or "__import__(" in text]
+    found = [
+        f"{path.relative_to(ROOT)}"
+        for path in [*(ROOT / "src").rglob("*.py"), *ROOT.glob("himga_*/*.py")]
+        if "import_module(" in (text := path.read_text(encoding="utf-8")) or "__import__(" in text
+    ]
     assert found == []

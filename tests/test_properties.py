@@ -20,13 +20,13 @@ import pyarrow as pa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from himga.cache import rows_to_table
 from himga.data import Sample, load_locomo, load_longmemeval
+from himga.errors import HimgaError
 from himga.schema.convert import table_to_samples
 from himga.schema.features import SAMPLE_FEATURES
-from himga.errors import HimgaError
 from himga_locomo.records import record_to_row
 from himga_locomo.source_record import sample_to_record as locomo_record
-from himga.cache import rows_to_table
 from himga_longmemeval.records import QUESTION_TYPES, question_to_row
 from himga_longmemeval.records import sample_to_record as longmemeval_record
 
@@ -36,9 +36,14 @@ OPTIONS = {"category_order": "authors", "adversarial_answer": "abstain", "catego
 
 text = st.text(max_size=12)  # any Unicode except surrogates
 ids = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12).filter(
-    lambda i: not any(c.isspace() for c in i))  # ids (himga.identifiers): no control characters, no whitespace, not empty
-json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=6)
+    lambda i: not any(c.isspace() for c in i)
+)  # ids (himga.identifiers): no control characters, no whitespace, not empty
+json_scalars = (
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | text
+)
+json_values = st.recursive(
+    json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3), max_leaves=6
+)
 plain_keys = st.text(string.ascii_lowercase + "_", min_size=1, max_size=8)
 
 
@@ -60,7 +65,12 @@ def locomo_records(draw):
             conversation[f"session_{n}"] = turns
         if draw(st.booleans()):
             conversation[f"session_{n}_date_time"] = draw(text)
-    for key in draw(st.lists(plain_keys.filter(lambda k: not k.startswith("session_") and k not in ("speaker_a", "speaker_b")), max_size=2)):
+    for key in draw(
+        st.lists(
+            plain_keys.filter(lambda k: not k.startswith("session_") and k not in ("speaker_a", "speaker_b")),
+            max_size=2,
+        )
+    ):
         conversation[key] = draw(json_values)
     qa = []
     for _ in range(draw(st.integers(0, 4))):
@@ -71,23 +81,45 @@ def locomo_records(draw):
         if category == 5 and draw(st.booleans()):
             item["adversarial_answer"] = draw(text)
         if draw(st.booleans()):
-            item["evidence"] = draw(st.lists(text | st.sampled_from(["D1:1", "D1:2; D2:1", "D:3:1", "D2:01", "D"]), max_size=3))
+            item["evidence"] = draw(
+                st.lists(text | st.sampled_from(["D1:1", "D1:2; D2:1", "D:3:1", "D2:01", "D"]), max_size=3)
+            )
         qa.append(item)
     if draw(st.booleans()):  # the first public release's flat layout
         record = {"qa": qa, **conversation}
-        for key in draw(st.lists(st.sampled_from(["session_1_observation", "session_2_summary", "events_session_1"]), unique=True)):
+        for key in draw(
+            st.lists(st.sampled_from(["session_1_observation", "session_2_summary", "events_session_1"]), unique=True)
+        ):
             record[key] = draw(json_values)
     else:
         record = {"conversation": conversation, "qa": qa}
-        per_session = {"event_summary": "events_session_{}", "observation": "session_{}_observation", "session_summary": "session_{}_summary"}
+        per_session = {
+            "event_summary": "events_session_{}",
+            "observation": "session_{}_observation",
+            "session_summary": "session_{}_summary",
+        }
         for key, form in per_session.items():
             if draw(st.booleans()):  # an object of per-session keys (re-keyed by session id) and others (kept aside)
                 keys = st.integers(1, 40).map(form.format) | text
                 record[key] = draw(st.dictionaries(keys, json_values, max_size=3))
     if draw(st.booleans()):
         record["sample_id"] = draw(ids)
-    reserved = ("conversation", "qa", "sample_id", "event_summary", "observation", "session_summary", "speaker_a", "speaker_b")
-    for key in draw(st.lists(plain_keys.filter(lambda k: k not in reserved and not k.startswith(("session_", "events_session_"))), max_size=2)):
+    reserved = (
+        "conversation",
+        "qa",
+        "sample_id",
+        "event_summary",
+        "observation",
+        "session_summary",
+        "speaker_a",
+        "speaker_b",
+    )
+    for key in draw(
+        st.lists(
+            plain_keys.filter(lambda k: k not in reserved and not k.startswith(("session_", "events_session_"))),
+            max_size=2,
+        )
+    ):
         record.setdefault(key, draw(json_values))
     return record
 
@@ -97,8 +129,11 @@ def longmemeval_questions(draw):
     n = draw(st.integers(0, 3))
     sessions = [
         [
-            {"role": draw(st.sampled_from(["user", "assistant"])), "content": draw(text),
-             **({"has_answer": draw(st.booleans())} if draw(st.booleans()) else {})}
+            {
+                "role": draw(st.sampled_from(["user", "assistant"])),
+                "content": draw(text),
+                **({"has_answer": draw(st.booleans())} if draw(st.booleans()) else {}),
+            }
             for _ in range(draw(st.integers(0, 3)))
         ]
         for _ in range(n)
@@ -157,19 +192,45 @@ def test_longmemeval_question_round_trips_through_arrow(question):
 
 # ---- corruption: the full builder through the facade -------------------------------------------------
 
-LOCOMO_FILE = json.dumps([
-    {"sample_id": "conv-1", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023",
-     "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Bob", "blip_caption": "a dog"},
-                   {"speaker": "Bob", "dia_id": "D1:2", "text": "Hi Ann"}]},
-     "qa": [{"question": "Who?", "answer": 2022, "evidence": ["D1:1"], "category": 1},
-            {"question": "Why?", "adversarial_answer": "no", "evidence": [], "category": 5}]}
-], indent=1).encode()
-LONGMEMEVAL_FILE = json.dumps([
-    {"question_id": "q1", "question_type": "temporal-reasoning", "question": "When?", "answer": 3,
-     "question_date": "2023/05/20 (Sat) 10:00", "haystack_dates": ["2023/05/01 (Mon) 09:00"], "haystack_session_ids": ["s1"],
-     "haystack_sessions": [[{"role": "user", "content": "Hello", "has_answer": True}, {"role": "assistant", "content": "Hi"}]],
-     "answer_session_ids": ["s1"]}
-], indent=1).encode()
+LOCOMO_FILE = json.dumps(
+    [
+        {
+            "sample_id": "conv-1",
+            "conversation": {
+                "speaker_a": "Ann",
+                "speaker_b": "Bob",
+                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                "session_1": [
+                    {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Bob", "blip_caption": "a dog"},
+                    {"speaker": "Bob", "dia_id": "D1:2", "text": "Hi Ann"},
+                ],
+            },
+            "qa": [
+                {"question": "Who?", "answer": 2022, "evidence": ["D1:1"], "category": 1},
+                {"question": "Why?", "adversarial_answer": "no", "evidence": [], "category": 5},
+            ],
+        }
+    ],
+    indent=1,
+).encode()
+LONGMEMEVAL_FILE = json.dumps(
+    [
+        {
+            "question_id": "q1",
+            "question_type": "temporal-reasoning",
+            "question": "When?",
+            "answer": 3,
+            "question_date": "2023/05/20 (Sat) 10:00",
+            "haystack_dates": ["2023/05/01 (Mon) 09:00"],
+            "haystack_session_ids": ["s1"],
+            "haystack_sessions": [
+                [{"role": "user", "content": "Hello", "has_answer": True}, {"role": "assistant", "content": "Hi"}]
+            ],
+            "answer_session_ids": ["s1"],
+        }
+    ],
+    indent=1,
+).encode()
 
 
 def _corruptions(data: bytes):
@@ -215,6 +276,11 @@ def test_corrupted_locomo_file_gives_a_himga_error_or_valid_samples(content):
 def test_corrupted_longmemeval_file_gives_a_himga_error_or_valid_samples(content):
     logging.disable(logging.WARNING)
     try:
-        _load_or_himga_error(lambda p, cache_dir: load_longmemeval(p, config="oracle", cache_dir=cache_dir), content, "longmemeval_oracle.json", longmemeval_record)
+        _load_or_himga_error(
+            lambda p, cache_dir: load_longmemeval(p, config="oracle", cache_dir=cache_dir),
+            content,
+            "longmemeval_oracle.json",
+            longmemeval_record,
+        )
     finally:
         logging.disable(logging.NOTSET)

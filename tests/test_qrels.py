@@ -1,4 +1,5 @@
-"""himga.qrels and `himga qrels`: TREC files on the real data, read back and scored by a real IR client (ir-measures)."""
+"""himga.qrels and `himga qrels`: TREC files on the real data, read back and scored by a real IR client
+(ir-measures)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import defaultdict
 
 import ir_measures
 import pytest
-from ir_measures import RR, Success, R, nDCG
+from ir_measures import RR, R, Success, nDCG
 
 from himga.cli import main
 from himga.data import EvidenceRef, Message, QAPair, QuestionType, Sample, Session, load_longmemeval
@@ -40,24 +41,44 @@ def _perfect(folder, granularity) -> dict[str, list[str]]:
     relevant = defaultdict(list)
     for q in ir_measures.read_trec_qrels(str(folder / f"qrels.{granularity}.txt")):
         relevant[q.query_id].append(q.doc_id)
-    return {qid: relevant[qid] + [d for d in docs if d not in relevant[qid]] for qid, docs in _candidates(folder, granularity).items()}
+    return {
+        qid: relevant[qid] + [d for d in docs if d not in relevant[qid]]
+        for qid, docs in _candidates(folder, granularity).items()
+    }
 
 
 def _score(folder, granularity, run_file, measures):
     qrels_file = str(folder / f"qrels.{granularity}.txt")
-    return ir_measures.calc_aggregate(measures, ir_measures.read_trec_qrels(qrels_file), ir_measures.read_trec_run(str(run_file)))
+    return ir_measures.calc_aggregate(
+        measures, ir_measures.read_trec_qrels(qrels_file), ir_measures.read_trec_run(str(run_file))
+    )
 
 
 def test_longmemeval_files_and_perfect_run(oracle_sample, tmp_path):
     summary = write_qrels(oracle_sample, tmp_path)
     assert (summary.queries, summary.evaluable, len(summary.excluded), summary.dangling) == (97, 89, 8, [])
-    assert summary.lines == {"queries.tsv": 97, "excluded.tsv": 8, "dangling.tsv": 0, "qrels.session.txt": 171,
-                             "candidates.session.tsv": 186, "qrels.turn.txt": 186, "candidates.turn.tsv": 1088}
+    assert summary.lines == {
+        "queries.tsv": 97,
+        "excluded.tsv": 8,
+        "dangling.tsv": 0,
+        "qrels.session.txt": 171,
+        "candidates.session.tsv": 186,
+        "qrels.turn.txt": 186,
+        "candidates.turn.tsv": 1088,
+    }
     assert [q for q, reason in _tsv(tmp_path / "excluded.tsv") if reason == "no has_answer user turn"] == [
-        "71a3fd6b", "8464fc84", "488d3006", "16c90bf4", "58470ed2", "51b23612"]
+        "71a3fd6b",
+        "8464fc84",
+        "488d3006",
+        "16c90bf4",
+        "58470ed2",
+        "51b23612",
+    ]
     lines = (tmp_path / "qrels.session.txt").read_text().splitlines()
     assert [line for line in lines if line.startswith("gpt4_f420262d ")] == [
-        "gpt4_f420262d 0 answer_d8a1af6c_5 1", "gpt4_f420262d 0 answer_d8a1af6c_4 1"]
+        "gpt4_f420262d 0 answer_d8a1af6c_5 1",
+        "gpt4_f420262d 0 answer_d8a1af6c_4 1",
+    ]
     assert qrels(oracle_sample, "session")["gpt4_f420262d"] == {"answer_d8a1af6c_5": 1, "answer_d8a1af6c_4": 1}
     for granularity in ("session", "turn"):
         run = write_run(_perfect(tmp_path, granularity), tmp_path / f"perfect.{granularity}.run")
@@ -70,7 +91,13 @@ def test_reversed_run_gives_the_hand_computed_values(oracle_sample, tmp_path):
     (sample,) = [s for s in oracle_sample if s.sample_id == "gpt4_f420262d"]
     write_qrels([sample], tmp_path)
     candidates = _candidates(tmp_path, "session")["gpt4_f420262d"]
-    assert candidates == ["answer_d8a1af6c_1", "answer_d8a1af6c_2", "answer_d8a1af6c_5", "answer_d8a1af6c_4", "answer_d8a1af6c_3"]
+    assert candidates == [
+        "answer_d8a1af6c_1",
+        "answer_d8a1af6c_2",
+        "answer_d8a1af6c_5",
+        "answer_d8a1af6c_4",
+        "answer_d8a1af6c_3",
+    ]
     run = write_run({"gpt4_f420262d": candidates[::-1]}, tmp_path / "reversed.run")  # relevant at ranks 3 and 2
     assert run.read_text().splitlines()[0] == "gpt4_f420262d Q0 answer_d8a1af6c_3 1 5 himga"
     scores = _score(tmp_path, "session", run, [R @ 1, R @ 2, R @ 3, RR, Success @ 2, nDCG @ 3])
@@ -86,9 +113,14 @@ def test_locomo_files_perfect_and_reversed_runs(shared_data, locomo_samples, tmp
     assert out[0] == "locomo: 1986 queries, 1982 evaluable, 4 excluded (excluded.tsv)"
     assert out[-2:] == [
         "dangling: query conv-42:58 cites conv-42:D10:19, which is no turn of the conversation (kept as relevant)",
-        "dangling: query conv-47:38 cites conv-47:D4:36, which is no turn of the conversation (kept as relevant)"]
-    assert _tsv(tmp_path / "excluded.tsv") == [["conv-26:30", "no evidence"], ["conv-26:46", "no evidence"],
-                                                ["conv-50:39", "no evidence"], ["conv-50:42", "no evidence"]]
+        "dangling: query conv-47:38 cites conv-47:D4:36, which is no turn of the conversation (kept as relevant)",
+    ]
+    assert _tsv(tmp_path / "excluded.tsv") == [
+        ["conv-26:30", "no evidence"],
+        ["conv-26:46", "no evidence"],
+        ["conv-50:39", "no evidence"],
+        ["conv-50:42", "no evidence"],
+    ]
     assert _tsv(tmp_path / "queries.tsv")[0] == ["conv-26:0", "When did Caroline go to the LGBTQ support group?"]
     assert (tmp_path / "qrels.session.txt").read_text().splitlines()[0] == "conv-26:0 0 conv-26:S1 1"
     assert (tmp_path / "qrels.turn.txt").read_text().splitlines()[0] == "conv-26:0 0 conv-26:D1:3 1"
@@ -103,7 +135,9 @@ def test_locomo_files_perfect_and_reversed_runs(shared_data, locomo_samples, tmp
         assert _score(tmp_path, granularity, run, [R @ K, nDCG @ K]) == {R @ K: 1.0, nDCG @ K: 1.0}
     # conv-26 "0": its one relevant turn D1:3 is candidate 3 of 419; reversed, it is at rank 417
     run = write_run({"conv-26:0": candidates["conv-26:0"][::-1]}, tmp_path / "reversed.run")
-    scores = ir_measures.calc_aggregate([RR, R @ 10, R @ 417], {"conv-26:0": {"conv-26:D1:3": 1}}, ir_measures.read_trec_run(str(run)))
+    scores = ir_measures.calc_aggregate(
+        [RR, R @ 10, R @ 417], {"conv-26:0": {"conv-26:D1:3": 1}}, ir_measures.read_trec_run(str(run))
+    )
     assert scores == {RR: pytest.approx(1 / 417), R @ 10: 0.0, R @ 417: 1.0}
 
 
@@ -118,7 +152,9 @@ def test_documents_are_the_official_corpus_text(oracle_sample):
 
 def _sample(qid: str) -> Sample:
     qa = QAPair(qid, "Where?", "a", QuestionType.SINGLE_SESSION_USER, EvidenceRef(session_ids=["answer_1"]))
-    return Sample(qid, "longmemeval", [Session("answer_1", [Message("user", "at home", raw={"has_answer": True})])], [qa])
+    return Sample(
+        qid, "longmemeval", [Session("answer_1", [Message("user", "at home", raw={"has_answer": True})])], [qa]
+    )
 
 
 def test_a_bad_id_writes_nothing(tmp_path):
@@ -142,16 +178,23 @@ def test_write_run_format_and_errors(tmp_path):
 
 
 def test_write_run_takes_scores_and_refuses_unordered_rankings(tmp_path):
-    """Issue 16 §8: a {doc: score} mapping is ranked by score (ties by doc id descending, as trec_eval) and keeps its scores."""
+    """Issue 16 §8: a {doc: score} mapping is ranked by score (ties by doc id descending, as trec_eval) and keeps its
+    scores."""
     run = {"q1": {"b": 0.5, "a": 0.5, "c": 2}, "q2": (d for d in ["x", "y"])}  # a generator is a ranking too
     path = write_run(run, tmp_path / "scores.run")
-    assert path.read_text() == "q1 Q0 c 1 2 himga\nq1 Q0 b 2 0.5 himga\nq1 Q0 a 3 0.5 himga\nq2 Q0 x 1 2 himga\nq2 Q0 y 2 1 himga\n"
+    assert (
+        path.read_text()
+        == "q1 Q0 c 1 2 himga\nq1 Q0 b 2 0.5 himga\nq1 Q0 a 3 0.5 himga\nq2 Q0 x 1 2 himga\nq2 Q0 y 2 1 himga\n"
+    )
     qrels_ = {"q1": {"a": 1}}
     from_file = ir_measures.calc_aggregate([RR], [ir_measures.Qrel("q1", "a", 1)], ir_measures.read_trec_run(str(path)))
     from_dict = ir_measures.calc_aggregate([RR], qrels_, {"q1": {"b": 0.5, "a": 0.5, "c": 2.0}})
     assert from_file[RR] == from_dict[RR] == 1 / 3  # 'a' at rank 3 in the file and for the evaluator
     for bad, message in [
-        ({"q1": {"a", "b"}}, "run for query 'q1': a set has no order; pass a list of doc ids best first, or a {doc id: score} mapping"),
+        (
+            {"q1": {"a", "b"}},
+            "run for query 'q1': a set has no order; pass a list of doc ids best first, or a {doc id: score} mapping",
+        ),
         ({"q1": {"a": "high"}}, "run for query 'q1': document 'a' has score 'high', expected a finite number"),
         ({"q1": {"a": float("nan")}}, "run for query 'q1': document 'a' has score nan, expected a finite number"),
         ({"q1": [1, 2]}, "cannot write TREC files: document id 1 is int, expected a string"),
@@ -169,19 +212,30 @@ def test_qrels_record_their_gold_variant(shared_data, tmp_path, capsys):  # prob
         pytest.skip(f"real data not found at {errata}")
     source = ["--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
     assert main(["qrels", "locomo", str(tmp_path / "published"), *source]) == 0
-    assert main(["qrels", "locomo", str(tmp_path / "audited"), *source, "--gold", "audited", "--errata", str(errata)]) == 0
+    assert (
+        main(["qrels", "locomo", str(tmp_path / "audited"), *source, "--gold", "audited", "--errata", str(errata)]) == 0
+    )
     out = capsys.readouterr().out.splitlines()
     errata_sha = "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e"
     assert [line for line in out if "identity.json" in line] == [
         f"  {tmp_path / 'published'}/identity.json: gold published",
-        f"  {tmp_path / 'audited'}/identity.json: gold audited (errors.json, sha256 {errata_sha})"]
+        f"  {tmp_path / 'audited'}/identity.json: gold audited (errors.json, sha256 {errata_sha})",
+    ]
     sources = [{"file": "locomo10.json", "sha256": "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"}]
     assert json.loads((tmp_path / "audited" / "identity.json").read_text()) == {
-        "dataset": "locomo", "config": "default", "options": {"errata": str(errata), "gold": "audited"}, "sources": sources,
-        "gold": {"variant": "audited", "errata": "errors.json", "errata_sha256": errata_sha}}
+        "dataset": "locomo",
+        "config": "default",
+        "options": {"errata": str(errata), "gold": "audited"},
+        "sources": sources,
+        "gold": {"variant": "audited", "errata": "errors.json", "errata_sha256": errata_sha},
+    }
     assert json.loads((tmp_path / "published" / "identity.json").read_text()) == {
-        "dataset": "locomo", "config": "default", "options": {}, "sources": sources,
-        "gold": {"variant": "published", "errata": None, "errata_sha256": None}}
+        "dataset": "locomo",
+        "config": "default",
+        "options": {},
+        "sources": sources,
+        "gold": {"variant": "published", "errata": None, "errata_sha256": None},
+    }
     changed = {}  # the audited evidence changes the labels; TREC readers take the files as before
     for granularity in ("turn", "session"):
         by_query = {}
@@ -191,7 +245,11 @@ def test_qrels_record_their_gold_variant(shared_data, tmp_path, capsys):  # prob
                 judged[q.query_id].add((q.doc_id, q.relevance))
             by_query[variant] = judged
         pub, aud = by_query["published"], by_query["audited"]
-        changed[granularity] = (sum(map(len, pub.values())), sum(map(len, aud.values())), sum(pub.get(q) != aud.get(q) for q in {*pub, *aud}))
+        changed[granularity] = (
+            sum(map(len, pub.values())),
+            sum(map(len, aud.values())),
+            sum(pub.get(q) != aud.get(q) for q in {*pub, *aud}),
+        )
     assert changed == {"turn": (2822, 2860, 94), "session": (2559, 2569, 30)}
     pytrec_eval = pytest.importorskip("pytrec_eval")
     with open(tmp_path / "audited" / "qrels.turn.txt", encoding="utf-8") as f:

@@ -16,7 +16,13 @@ def test_no_test_module_imports_from_a_conftest():
     bad = []
     for path in TESTS.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names = (
+                [node.module]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
             if "conftest" in names:
                 bad.append(f"{path.relative_to(TESTS)}:{node.lineno}")
     assert bad == []
@@ -26,7 +32,12 @@ def test_folders_with_a_conftest_collect_together():
     folders = sorted(str(p.parent.relative_to(TESTS.parent)) for p in TESTS.glob("*/conftest.py"))
     assert folders == ["tests/cache", "tests/scoring"]
     for order in (folders + ["tests/errors"], ["tests/errors", *reversed(folders)]):
-        result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *order],
-                                capture_output=True, text=True, cwd=TESTS.parent, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *order],
+            capture_output=True,
+            text=True,
+            cwd=TESTS.parent,
+            timeout=300,
+        )
         assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
         assert " error" not in result.stdout.splitlines()[-1]

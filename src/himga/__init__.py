@@ -1,7 +1,11 @@
-"""himga: LoCoMo and LongMemEval, normalized, for evaluating long-term memory systems of LLM agents.
+"""himga: the benchmarks of long-term conversational memory (LoCoMo, LongMemEval, BEAM, LoCoMo-Plus, REALTALK),
+normalized, for evaluating the memory systems of LLM agents, and their official scores.
 
-Subpackages: :mod:`himga.data` (dataclasses and loaders), :mod:`himga.sources` (source files; :mod:`himga.utils` keeps the seed's names),
-:mod:`himga.errors` (exceptions), :mod:`himga.cli` (the ``himga`` command).
+Subpackages, bottom up: :mod:`himga.schema` (the dataclasses, features, relevance, the system view),
+:mod:`himga.sources` (source files), :mod:`himga.scoring` (official scorers and judges), :mod:`himga.cache` (the
+builders' base and cache), :mod:`himga.catalog` (one entry per benchmark), :mod:`himga.data` (the seed's loaders;
+:mod:`himga.utils` keeps the seed's names), :mod:`himga.run` (what a run is computed on, its files),
+:mod:`himga.cli` (the ``himga`` command); :mod:`himga.errors` (exceptions) under them all.
 
 Importing ``himga`` imports no ``datasets``: once ``datasets`` is imported (now or later), the benchmarks'
 names (``himga_locomo``, ...) are registered with ``datasets.load_dataset`` (:mod:`himga._registration`).

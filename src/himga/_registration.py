@@ -3,7 +3,8 @@
 ``datasets`` (≥ 4) has no public hook for registering a builder by name, so this module wraps exactly one
 internal function, ``datasets.load.dataset_module_factory``, which ``datasets.load_dataset_builder`` (and so
 ``datasets.load_dataset``) calls to turn a name into a ``datasets.load.DatasetModule``. For the ``load_name``
-of each :data:`himga.catalog.CATALOG` entry (``himga_locomo``, ``himga_longmemeval``) the wrapper returns a module pointing at our builder, with :func:`code_hash` as its
+of each :data:`himga.catalog.CATALOG` entry (``himga_locomo``, ``himga_longmemeval``) the wrapper returns a module
+pointing at our builder, with :func:`code_hash` as its
 hash (the cache key); every other name goes to the original function unchanged.
 
 Internals used, checked when this module is imported (:func:`check_datasets`):
@@ -21,7 +22,8 @@ One more internal is used by the builders' batch writer (:mod:`himga.cache._arro
 ``file_format``, ``max_shard_size``, ``job_id``; the same in every supported version).
 
 Nothing else is patched here (the builders' base class, :mod:`himga.cache._guarded`, swaps
-``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls ``datasets.load.increase_load_count`` (the download-count
+``datasets.builder.FileLock`` while they open a cache, so that a read-only cache can be read). Our path never calls
+``datasets.load.increase_load_count`` (the download-count
 request ``datasets`` sends for its packaged builders), so loading makes no network request unless the
 builder itself has to download its source. ``himga/__init__.py`` calls :func:`register` once ``datasets`` is
 imported (a post-import hook), so after any ``import himga...`` the names are known to ``datasets.load_dataset``
@@ -82,7 +84,9 @@ def check_datasets() -> None:
         )
     writer = getattr(datasets.ArrowBasedBuilder, "_prepare_split_single", None)
     if writer is None or not _WRITER_PARAMS <= set(inspect.signature(writer).parameters):
-        raise UnsupportedDatasetsError(f"datasets {datasets.__version__}: ArrowBasedBuilder._prepare_split_single changed shape; {hint}")
+        raise UnsupportedDatasetsError(
+            f"datasets {datasets.__version__}: ArrowBasedBuilder._prepare_split_single changed shape; {hint}"
+        )
 
 
 def _dataset_module(entry: Benchmark, data_dir: Any, data_files: Any) -> datasets.load.DatasetModule:
@@ -141,4 +145,3 @@ def register() -> None:
 
     dataset_module_factory._himga = True
     datasets.load.dataset_module_factory = dataset_module_factory
-

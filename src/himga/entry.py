@@ -98,8 +98,13 @@ class Benchmark:
 
     def __post_init__(self) -> None:
         register_rule(self.name, self.relevance_rule)
-        register_folders(self.name, tuple(KnownFolder(folder, pin, f"--{label} / {label}=" if label in self.options else None)
-                                          for folder, label, pin in self.auxiliary))
+        register_folders(
+            self.name,
+            tuple(
+                KnownFolder(folder, pin, f"--{label} / {label}=" if label in self.options else None)
+                for folder, label, pin in self.auxiliary
+            ),
+        )
         _BY_BUILDER_MODULE.setdefault(self.builder_module, self)
 
     # --- the builder ----------------------------------------------------------------------------------
@@ -138,7 +143,8 @@ class Benchmark:
         return self.builder.builder_configs[name]
 
     def note(self, config: str | None = None) -> str | None:
-        """What a reader of a build of ``config`` must know (the config's ``note``, e.g. a superseded release), or ``None``."""
+        """What a reader of a build of ``config`` must know (the config's ``note``, e.g. a superseded release), or
+        ``None``."""
         return getattr(self.config(config), "note", None)
 
     def pins(self) -> dict[str, Any]:
@@ -216,8 +222,13 @@ class Benchmark:
         class derives from: :func:`himga.options.user_options`), e.g. ``category_order``; imports no builder."""
         return () if self.options_class is None else user_options(self.options_class)
 
-    def check_options(self, options: Mapping[str, Any], keywords: tuple[str, ...] | Callable[..., Any] = (),
-                      *, accepted: set[str] | None = None) -> None:
+    def check_options(
+        self,
+        options: Mapping[str, Any],
+        keywords: tuple[str, ...] | Callable[..., Any] = (),
+        *,
+        accepted: set[str] | None = None,
+    ) -> None:
         """Refuse a keyword that neither the caller nor the config takes (a misspelling, usually).
 
         The one check of every route (the facade, ``make_builder``, ``datasets.load_dataset``).
@@ -240,8 +251,9 @@ class Benchmark:
         if not (unknown := sorted(set(options) - fields - (accepted or set()))):
             return
         if callable(keywords):
-            keywords = tuple(p.name for p in inspect.signature(keywords).parameters.values()
-                             if p.default is not p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))  # fmt: skip
+            parameters = inspect.signature(keywords).parameters.values()
+            kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+            keywords = tuple(p.name for p in parameters if p.default is not p.empty and p.kind in kinds)
         choices = ", ".join([*keywords, *self.options])
         expected = f"expected one of {choices}" if choices else "it takes none"
         raise ConfigurationError(f"{self.name}: unknown keyword {', '.join(map(repr, unknown))}; {expected}")

@@ -70,7 +70,11 @@ def trec_id(value: str, what: str) -> str:
             (empty, whitespace or a control character inside, too long; shown cut to 40 characters).
     """
     if not isinstance(value, str):
-        raise ConfigurationError(f"cannot write TREC files: {what} {value!r} is {type(value).__name__}, expected a string")
+        raise ConfigurationError(
+            f"cannot write TREC files: {what} {value!r} is {type(value).__name__}, expected a string"
+        )
     if (problem := id_problem(value, MAX_QUALIFIED_ID_LENGTH)) is not None:  # before showing it
-        raise ConfigurationError(f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}")
+        raise ConfigurationError(
+            f"cannot write TREC files: {what} {value[:40]!r}{'...' if len(value) > 40 else ''}: {problem}"
+        )
     return value

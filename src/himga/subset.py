@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from himga.schema.ids import item_id
 from himga.errors import ConfigurationError
 from himga.run import fingerprint, source_hashes
+from himga.schema.ids import item_id
 
 __all__ = ["Item", "Subset", "draw", "exclude", "items_of", "quotas", "rank", "subset", "write_ids"]
 
@@ -73,7 +73,11 @@ class Subset:
 
 def items_of(samples: Iterable[Any]) -> list[Item]:
     """The items of Samples, in source order."""
-    return [Item(item_id(s, qa), qa.question_type.value, qa.is_abstention, _category(qa)) for s in samples for qa in s.qa_pairs]
+    return [
+        Item(item_id(s, qa), qa.question_type.value, qa.is_abstention, _category(qa))
+        for s in samples
+        for qa in s.qa_pairs
+    ]
 
 
 def _category(qa) -> int | None:
@@ -89,13 +93,17 @@ def exclude(items: Sequence[Item], *, categories: Iterable[int] = (), types: Ite
     """
     categories, types = set(categories), set(types)
     if categories and {i.category for i in items} == {None}:  # LongMemEval, BEAM: question types, no category
-        raise ConfigurationError("--exclude-category: these QA pairs have no category (LoCoMo's family does); "
-                                 "leave question types out with --exclude-type")
+        raise ConfigurationError(
+            "--exclude-category: these QA pairs have no category (LoCoMo's family does); "
+            "leave question types out with --exclude-type"
+        )
     if unknown := sorted(categories - {i.category for i in items}):
         raise ConfigurationError(f"--exclude-category: no QA pair has category {', '.join(map(str, unknown))}")
     if unknown := sorted(types - {i.question_type for i in items}):
         known = ", ".join(sorted({i.question_type for i in items}))
-        raise ConfigurationError(f"--exclude-type: no QA pair has type {', '.join(unknown)}; the source's types: {known}")
+        raise ConfigurationError(
+            f"--exclude-type: no QA pair has type {', '.join(unknown)}; the source's types: {known}"
+        )
     kept = [i for i in items if i.category not in categories and i.question_type not in types]
     if not kept:
         raise ConfigurationError("--exclude-category/--exclude-type leave no QA pair to draw from")
@@ -123,8 +131,9 @@ def quotas(sizes: dict[str, int], n: int) -> dict[str, int]:
     return base
 
 
-def draw(items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None = None,
-         keep_abstention: bool = False) -> tuple[list[str], dict[str, tuple[int, int]]]:
+def draw(
+    items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None = None, keep_abstention: bool = False
+) -> tuple[list[str], dict[str, tuple[int, int]]]:
     """Select ``n`` item ids (see the module docstring for the rule).
 
     With ``keep_abstention``, ``n`` is first split between abstention and answerable questions, then (with
@@ -164,13 +173,25 @@ def draw(items: Sequence[Item], n: int, seed: int | str, *, stratify: str | None
     return [item.id for item in items if item.id in chosen], dict(sorted(strata.items()))
 
 
-def subset(name: str, n: int, seed: int | str, *, config: str | None = None, data_dir: str | Path | None = None,
-           cache_dir: str | Path | None = None, stratify: str | None = None, keep_abstention: bool = False,
-           exclude_category: Iterable[int] = (), exclude_type: Iterable[str] = (), **options: Any) -> Subset:
+def subset(
+    name: str,
+    n: int,
+    seed: int | str,
+    *,
+    config: str | None = None,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    stratify: str | None = None,
+    keep_abstention: bool = False,
+    exclude_category: Iterable[int] = (),
+    exclude_type: Iterable[str] = (),
+    **options: Any,
+) -> Subset:
     """Draw a subset of a benchmark's QA pairs (what ``himga subset`` runs).
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         n: How many QA pairs.
         seed: The seed (any integer or text).
         config: The builder config (LongMemEval: ``s``, ``m``, ``oracle``, ...).
@@ -194,11 +215,15 @@ def subset(name: str, n: int, seed: int | str, *, config: str | None = None, dat
     from himga.data.loaders import build_dataset
 
     entry = benchmark(name)  # resolved once, handed down
-    every = items_of(qa_samples(build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options)))  # no haystack read
+    every = items_of(
+        qa_samples(build_dataset(entry, config, path=data_dir, cache_dir=cache_dir, **options))
+    )  # no haystack read
     items = exclude(every, categories=exclude_category, types=exclude_type)
     ids, strata = draw(items, n, seed, stratify=stratify, keep_abstention=keep_abstention)
     sources = source_hashes(entry, config, data_dir)
-    return Subset(ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources, len(every) - len(items))
+    return Subset(
+        ids, len(items), strata, fingerprint(ids, [sha for _, sha in sources]), sources, len(every) - len(items)
+    )
 
 
 def write_ids(ids: Iterable[str], path: str | Path) -> None:

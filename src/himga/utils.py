@@ -13,7 +13,7 @@ from himga.catalog import NAMES as DATASETS
 from himga.catalog import benchmark
 from himga.sources import RemoteFile, cache_root, datasets_root, sha256_of
 
-__all__ = ["DATASETS", "RemoteFile", "default_sources", "cache_root", "datasets_root", "get_dataset", "sha256_of"]
+__all__ = ["DATASETS", "RemoteFile", "cache_root", "datasets_root", "default_sources", "get_dataset", "sha256_of"]
 
 
 def default_sources(name: str) -> list[RemoteFile]:
@@ -29,7 +29,8 @@ def get_dataset(name: str, *, files: list[RemoteFile] | None = None) -> Path:
     """Return the local folder holding the raw files of dataset ``name``, downloading them if needed.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         files: The files to make sure of, default :func:`default_sources` (LongMemEval:
             the default config's file).
 

@@ -6,7 +6,8 @@ cache and nothing is modified); each row becomes a :class:`~himga.data.Sample` t
 ``SAMPLE_FEATURES`` encode/decode round trip and :func:`~himga.schema.convert.row_to_sample`. Rules
 that only need the Sample fields live here (:func:`generic_findings`); rules that read what the
 source format keeps in ``raw`` live beside each builder (the catalogue entry's ``validate_rules``:
-``himga_locomo.validate_rules``, ``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the builder packages.
+``himga_locomo.validate_rules``, ``himga_longmemeval.validate_rules``), so the raw format is interpreted only in the
+builder packages.
 
 Example:
     >>> report = validate("locomo", data_dir="../shared/data/locomo")  # doctest: +SKIP
@@ -25,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from himga.catalog import Benchmark, benchmark
+from himga.errors import shown
+from himga.finding import Finding
 from himga.schema.convert import row_to_sample
 from himga.schema.features import SAMPLE_FEATURES
 from himga.schema.sample import Sample
-from himga.errors import shown
-from himga.finding import Finding
 
 __all__ = ["GENERIC_KINDS", "Finding", "Report", "format_report", "generic_findings", "iter_source_samples", "validate"]
 
@@ -48,7 +49,8 @@ class Report:
     """The findings of one source.
 
     Attributes:
-        dataset: ``"locomo"`` or ``"longmemeval"``.
+        dataset: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         config: The builder config the source was read as (the default's name when none was given, or the config
             a file's name says), as ``himga stats`` names it.
         files: The source file names read.
@@ -165,14 +167,20 @@ def generic_findings(sample: Sample) -> Iterator[Finding]:
     if None not in speakers:
         others = Counter(m.role for s in sample.sessions for m in s.messages if m.role not in speakers)
         for name, n in others.items():
-            yield Finding("third_speaker", sample.sample_id, "", f"{name!r} on {n} messages (speakers {speakers[0]!r} and {speakers[1]!r})")
+            yield Finding(
+                "third_speaker",
+                sample.sample_id,
+                "",
+                f"{name!r} on {n} messages (speakers {speakers[0]!r} and {speakers[1]!r})",
+            )
 
 
 def validate(name: str, config: str | None = None, *, data_dir: str | Path | None = None) -> Report:
     """Check a benchmark source and return its findings.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         config: The builder config (LongMemEval: ``s``, ``m``, ``oracle``, ...).
         data_dir: A folder or one file; default: the pinned source.
 
@@ -209,8 +217,16 @@ def validate(name: str, config: str | None = None, *, data_dir: str | Path | Non
     from himga.sources import file_label
 
     pins = entry.pins().values()
-    return Report(entry.name, config, [file_label(f, pins) for f in files], count, kinds, found, lines,
-                  tuple(getattr(rules, "ERRORS", ())))
+    return Report(
+        entry.name,
+        config,
+        [file_label(f, pins) for f in files],
+        count,
+        kinds,
+        found,
+        lines,
+        tuple(getattr(rules, "ERRORS", ())),
+    )
 
 
 def format_report(report: Report, *, limit: int = 20) -> str:
@@ -238,10 +254,15 @@ def format_report(report: Report, *, limit: int = 20) -> str:
         if not items:
             continue
         lines += ["", f"{text} ({len(items):,}):"]
-        rows = [(shown(f.sample_id), shown(f.where), shown(f.detail)) for f in items[:limit]]  # ids as repr if not printable
+        rows = [
+            (shown(f.sample_id), shown(f.where), shown(f.detail)) for f in items[:limit]
+        ]  # ids as repr if not printable
         sid_w = max(len(sid) for sid, _, _ in rows)
         where_w = max(len(where) for _, where, _ in rows)
-        lines += [f"  {sid:<{sid_w}}  {f'{where:<{where_w}}  ' if where_w else ''}{detail}".rstrip() for sid, where, detail in rows]
+        lines += [
+            f"  {sid:<{sid_w}}  {f'{where:<{where_w}}  ' if where_w else ''}{detail}".rstrip()
+            for sid, where, detail in rows
+        ]
         if len(items) > limit:
             lines.append(f"  ... and {len(items) - limit:,} more (use --json FILE for all)")
     if report.failed:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import datasets
 import pytest
+from helpers.exports import assert_same_as_builder, load_without_himga
 from huggingface_hub import DatasetCard
 
-from helpers.exports import assert_same_as_builder, load_without_himga
 from himga.cli import main
 from himga.data import SAMPLE_FEATURES, load_dataset
 from himga.data.loaders import build_dataset
@@ -30,8 +30,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def built(shared_data, locomo_plus_dir, tmp_path_factory):
     """``datasets.Dataset`` of both, built once for the module (the facade's route)."""
     cache = tmp_path_factory.mktemp("family_cache")
-    return {"locomo_plus": build_dataset("locomo_plus", path=locomo_plus_dir, cache_dir=cache),
-            "realtalk": build_dataset("realtalk", path=shared_data / "realtalk", cache_dir=cache), "cache": str(cache)}
+    return {
+        "locomo_plus": build_dataset("locomo_plus", path=locomo_plus_dir, cache_dir=cache),
+        "realtalk": build_dataset("realtalk", path=shared_data / "realtalk", cache_dir=cache),
+        "cache": str(cache),
+    }
 
 
 def test_load_dataset_by_name_and_streaming(shared_data, locomo_plus_dir, built):
@@ -44,7 +47,8 @@ def test_load_dataset_by_name_and_streaming(shared_data, locomo_plus_dir, built)
 
 
 def test_the_default_source_under_datasets_root(shared_data, locomo_plus_dir, tmp_path, monkeypatch):
-    """The default source is each pin's files in the repository's layout (``<root>/realtalk/data/Chat_*.json``: a checkout
+    """The default source is each pin's files in the repository's layout (``<root>/realtalk/data/Chat_*.json``: a
+    checkout
     of REALTALK; ``<root>/locomo_plus/data/``: one of Locomo-Plus)."""
     (tmp_path / "realtalk").mkdir()
     (tmp_path / "realtalk" / "data").symlink_to(shared_data / "realtalk", target_is_directory=True)
@@ -61,7 +65,9 @@ def _card(out: Path, name: str) -> None:
     card = DatasetCard.load(out / "README.md")
     assert card.data.to_dict()["license"] == "unknown"
     assert "**Licence.** None is stated upstream" in card.text
-    committed = ROOT / f"himga_{name}" / "README.md"  # regenerate: himga export NAME himga_NAME --card-only --data-dir DIR
+    committed = (
+        ROOT / f"himga_{name}" / "README.md"
+    )  # regenerate: himga export NAME himga_NAME --card-only --data-dir DIR
     assert (out / "README.md").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
 
 
@@ -82,10 +88,15 @@ def test_locomo_plus_export_loads_without_himga(locomo_plus_dir, built, tmp_path
         it = datasets.load_dataset({str(out)!r}, split="test", streaming=True)
         digest = lambda row: hashlib.sha256(json.dumps(row, sort_keys=True).encode()).hexdigest()
         print(json.dumps({{"himga": any(m == "himga" or m.startswith(("himga.", "himga_")) for m in sys.modules),
-                          "features": ds.features.to_dict(), "rows": [digest(r) for r in ds], "stream": [digest(r) for r in it]}}))
+                          "features": ds.features.to_dict(), "rows": [digest(r) for r in ds],
+                          "stream": [digest(r) for r in it]}}))
         """
-    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=tmp_path)
+    env = dict(
+        os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     loaded = json.loads(done.stdout)
     expected = [hashlib.sha256(json.dumps(r, sort_keys=True).encode()).hexdigest() for r in built["locomo_plus"]]
@@ -95,9 +106,12 @@ def test_locomo_plus_export_loads_without_himga(locomo_plus_dir, built, tmp_path
 
 
 def test_every_benchmark_concatenates(shared_data, built):
-    parts = [build_dataset("locomo", path=shared_data / "locomo"),
-             build_dataset("longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_sample.json"),
-             built["locomo_plus"], built["realtalk"]]
+    parts = [
+        build_dataset("locomo", path=shared_data / "locomo"),
+        build_dataset("longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_sample.json"),
+        built["locomo_plus"],
+        built["realtalk"],
+    ]
     both = datasets.concatenate_datasets(parts)
     assert both.features == SAMPLE_FEATURES
     assert Counter(both["dataset"]) == {"locomo": 10, "longmemeval": 97, "locomo_plus": 411, "realtalk": 10}
@@ -109,19 +123,41 @@ def test_stats_validate_subset_and_qrels(shared_data, locomo_plus_dir, built, lo
     assert main(["stats", "realtalk", "--data-dir", data["realtalk"], "--json", *cache]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert (stats["samples"], stats["qa_pairs"], stats["question_types"]) == (
-        10, 728, {"temporal": 319, "multi_hop": 301, "open_domain": 108})
+        10,
+        728,
+        {"temporal": 319, "multi_hop": 301, "open_domain": 108},
+    )
     assert main(["validate", "realtalk", "--data-dir", data["realtalk"]]) == 0
     out = capsys.readouterr().out
     assert "evidence strings naming no dia_id of their conversation (shown with what they normalize to)     188" in out
-    assert main(["subset", "locomo_plus", str(tmp_path / "ids.txt"), "--data-dir", data["locomo_plus"], "--n", "40", "--seed", "3",
-                 "--stratify", "question_type", *cache]) == 0
+    assert (
+        main(
+            [
+                "subset",
+                "locomo_plus",
+                str(tmp_path / "ids.txt"),
+                "--data-dir",
+                data["locomo_plus"],
+                "--n",
+                "40",
+                "--seed",
+                "3",
+                "--stratify",
+                "question_type",
+                *cache,
+            ]
+        )
+        == 0
+    )
     ids = (tmp_path / "ids.txt").read_text(encoding="utf-8").split()
     assert len(ids) == 40 and any(i.startswith("cognitive-") for i in ids)
     capsys.readouterr()
     assert main(["qrels", "realtalk", str(tmp_path / "realtalk"), "--data-dir", data["realtalk"], *cache]) == 0
     from himga.qrels import write_qrels
 
-    write_qrels([locomo_plus_samples[0], locomo_plus_samples[10]], tmp_path / "locomo_plus")  # 2 of 411: the files are large
+    write_qrels(
+        [locomo_plus_samples[0], locomo_plus_samples[10]], tmp_path / "locomo_plus"
+    )  # 2 of 411: the files are large
     qrels = (tmp_path / "locomo_plus" / "qrels.session.txt").read_text(encoding="utf-8").splitlines()
     assert "cognitive-0:0 0 cognitive-0:Scue 1" in qrels
     turns = (tmp_path / "realtalk" / "qrels.turn.txt").read_text(encoding="utf-8").splitlines()
@@ -142,4 +178,7 @@ def test_the_pins_hold_the_real_files_sizes_digests_and_content(shared_data, loc
         for part in parts:
             path = folder / part.filename
             assert (path.stat().st_size, sha256_of(path), content_sha256(load_json(path))) == (
-                part.size, part.sha256, part.content_sha256), part.filename
+                part.size,
+                part.sha256,
+                part.content_sha256,
+            ), part.filename

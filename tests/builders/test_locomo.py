@@ -7,12 +7,11 @@ import os
 import re
 from collections import Counter
 
-
-from himga.data import SAMPLE_FEATURES, load_locomo
 from himga.cache import make_builder, prepare
+from himga.catalog import benchmark
+from himga.data import SAMPLE_FEATURES, load_locomo
 from himga_locomo.records import ABSTENTION_ANSWER
 from himga_locomo.source_record import sample_to_record
-from himga.catalog import benchmark
 
 IDS = ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44", "conv-47", "conv-48", "conv-49", "conv-50"]
 
@@ -66,12 +65,17 @@ def test_answers(locomo_samples):
 
 #: (sample_id, question_id) → the category-3 gold LoCoMo's scorer uses (text before the first ";", stripped).
 CATEGORY3_CUT = {
-    ("conv-26", "27"): "LIkely no", ("conv-26", "42"): "National park", ("conv-26", "64"): "Yes",
-    ("conv-26", "77"): "Likely no", ("conv-26", "81"): "No",
-    ("conv-42", "60"): "A Nintendo Switch", ("conv-42", "66"): "an animalkeeper at a localzoo and workingwith turtles",
+    ("conv-26", "27"): "LIkely no",
+    ("conv-26", "42"): "National park",
+    ("conv-26", "64"): "Yes",
+    ("conv-26", "77"): "Likely no",
+    ("conv-26", "81"): "No",
+    ("conv-42", "60"): "A Nintendo Switch",
+    ("conv-42", "66"): "an animalkeeper at a localzoo and workingwith turtles",
     ("conv-42", "84"): "No",
     ("conv-48", "36"): "likely no more than 30",
-    ("conv-50", "13"): "Yes", ("conv-50", "21"): "Yes",
+    ("conv-50", "13"): "Yes",
+    ("conv-50", "21"): "Yes",
 }
 
 
@@ -83,7 +87,9 @@ def test_category3_gold_is_cut_at_the_first_semicolon(locomo_samples):
     assert qas["conv-26", "64"].raw["answer"] == "Yes; it's classical music"  # the rationale stays in raw
     # other categories are never cut: the one category-4 answer with ";" keeps it
     semicolon = [(k, qa.answer) for k, qa in qas.items() if ";" in qa.answer]
-    assert semicolon == [(("conv-42", "108"), "Not tough; keep their area clean, feed them properly, give them enough light.")]
+    assert semicolon == [
+        (("conv-42", "108"), "Not tough; keep their area clean, feed them properly, give them enough light.")
+    ]
     assert qas["conv-42", "108"].raw["category"] == 4
 
 
@@ -98,14 +104,22 @@ def test_category3_answer_full_option(shared_data, tmp_path):
 def test_seed_raw_snippets_run_verbatim(locomo_samples):
     """The seed API's examples (§3.6, §6.5): per-session dicts keyed by the session id."""
     sample = locomo_samples[0]
-    assert sample.raw["event_summary"]["1"]["Caroline"] == ["Caroline attends an LGBTQ support group for the first time."]
+    assert sample.raw["event_summary"]["1"]["Caroline"] == [
+        "Caroline attends an LGBTQ support group for the first time."
+    ]
     assert sample.raw["event_summary"]["1"]["date"] == "8 May, 2023"
-    assert sample.raw["session_summary"]["1"].startswith("Caroline and Melanie had a conversation on 8 May 2023 at 1:56 pm.")
+    assert sample.raw["session_summary"]["1"].startswith(
+        "Caroline and Melanie had a conversation on 8 May 2023 at 1:56 pm."
+    )
     assert list(sample.raw["observation"]["1"]) == ["Caroline", "Melanie"]
     assert sample.raw["observation"]["1"]["Caroline"][0] == [
-        "Caroline attended an LGBTQ support group recently and found the transgender stories inspiring.", "D1:3"]
+        "Caroline attended an LGBTQ support group recently and found the transgender stories inspiring.",
+        "D1:3",
+    ]
     ids = [str(n) for n in range(1, 20)]
-    assert [list(s.raw[k]) for s in locomo_samples[:1] for k in ("event_summary", "observation", "session_summary")] == [ids] * 3
+    assert [
+        list(s.raw[k]) for s in locomo_samples[:1] for k in ("event_summary", "observation", "session_summary")
+    ] == [ids] * 3
     assert [sess.session_id for sess in sample.sessions] == ids
 
 
@@ -121,7 +135,12 @@ def test_image_turns(locomo_samples):
     assert len(images) == 1226
     assert all(m.content.startswith(f"[Image: {m.raw['blip_caption']}]") for m in images)
     assert sum("img_url" not in m.raw for m in images) == 316
-    assert Counter(k for m in messages for k in m.raw) == {"blip_caption": 1226, "img_url": 910, "query": 888, "re-download": 206}
+    assert Counter(k for m in messages for k in m.raw) == {
+        "blip_caption": 1226,
+        "img_url": 910,
+        "query": 888,
+        "re-download": 206,
+    }
 
 
 def test_evidence_normalized(locomo_samples):
@@ -141,12 +160,16 @@ def test_lossless_rebuild_of_every_record(shared_data, locomo_samples):
 
 
 def test_builder_dataset_features_and_cache_reuse(shared_data, tmp_path):
-    builder = make_builder(benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
+    builder = make_builder(
+        benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path
+    )
     ds = prepare(builder)
     assert ds.num_rows == 10
     assert ds.split == "test"
     assert ds.features == SAMPLE_FEATURES
-    again = make_builder(benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path)
+    again = make_builder(
+        benchmark("locomo"), data_files=[str(shared_data / "locomo" / "locomo10.json")], cache_dir=tmp_path
+    )
     assert again.cache_dir == builder.cache_dir
     # a second prepare reuses the cache: the Arrow files are not rewritten
     mtimes = {f["filename"]: os.path.getmtime(f["filename"]) for f in ds.cache_files}

@@ -75,15 +75,22 @@ def test_missing_sample_id_uses_a_running_index(tmp_path):
 
 def test_first_release_flat_layout(tmp_path):
     nested = _record()
-    flat = {"sample_id": "conv-x", "qa": nested["qa"], **nested["conversation"],
-            **nested["event_summary"], **nested["observation"], **nested["session_summary"]}
+    flat = {
+        "sample_id": "conv-x",
+        "qa": nested["qa"],
+        **nested["conversation"],
+        **nested["event_summary"],
+        **nested["observation"],
+        **nested["session_summary"],
+    }
     (sample,) = load_locomo(_write(tmp_path / "flat.json", flat), cache_dir=tmp_path / "cache")
     (expected,) = load_locomo(_write(tmp_path / "nested.json", nested), cache_dir=tmp_path / "cache")
     assert sample.sessions == expected.sessions
     assert sample.qa_pairs == expected.qa_pairs
     assert sample.raw["layout"] == "flat"
     assert {k: sample.raw[k] for k in ("event_summary", "observation", "session_summary")} == {
-        k: expected.raw[k] for k in ("event_summary", "observation", "session_summary")}
+        k: expected.raw[k] for k in ("event_summary", "observation", "session_summary")
+    }
     assert sample.raw["event_summary"] == {"1": {"Ann": ["said hello"], "date": "1 May, 2023"}}
     assert sample_to_record(sample) == flat
 
@@ -93,7 +100,10 @@ def test_per_session_dicts_are_keyed_by_session_id(tmp_path):
     record["event_summary"]["events_session_2"] = {"Ann": [], "date": "2 May, 2023"}
     record["event_summary"]["notes"] = "kept"  # not a per-session key: kept aside, rebuilt
     (sample,) = load_locomo(_write(tmp_path / "x.json", record), cache_dir=tmp_path / "cache")
-    assert sample.raw["event_summary"] == {"1": {"Ann": ["said hello"], "date": "1 May, 2023"}, "2": {"Ann": [], "date": "2 May, 2023"}}
+    assert sample.raw["event_summary"] == {
+        "1": {"Ann": ["said hello"], "date": "1 May, 2023"},
+        "2": {"Ann": [], "date": "2 May, 2023"},
+    }
     assert sample.raw["observation"] == {"1": {"Ann": [["hello", "D1:1"]]}}
     assert sample.raw["session_summary"] == {"1": "They met."}
     assert sample.raw["summary_extra"] == {"event_summary": {"notes": "kept"}}
@@ -117,7 +127,11 @@ def test_empty_session_and_unknown_keys_are_kept_in_raw(tmp_path):
     record["split"] = "test"
     (sample,) = load_locomo(_write(tmp_path / "x.json", record), cache_dir=tmp_path / "cache")
     assert [s.session_id for s in sample.sessions] == ["1", "2"]
-    assert sample.raw["conversation_extra"] == {"session_3": [], "session_3_date_time": "9:00 am on 3 May, 2023", "location": "Paris"}
+    assert sample.raw["conversation_extra"] == {
+        "session_3": [],
+        "session_3_date_time": "9:00 am on 3 May, 2023",
+        "location": "Paris",
+    }
     assert sample.raw["record_extra"] == {"split": "test"}
     assert sample_to_record(sample) == record
 

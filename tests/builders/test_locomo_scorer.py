@@ -36,7 +36,9 @@ def test_the_full_category3_text_would_not(locomo_samples):
     qa = conv50.qa_pairs[13]
     assert (conv50.sample_id, qa.answer) == ("conv-50", "Yes")
     assert round(locomo_score(str(qa.raw["answer"]), qa.raw), 3) == 0.167  # 1 shared token of 11: 2/12
-    full = [locomo_score(str(q.raw["answer"]), q.raw) for s in locomo_samples for q in s.qa_pairs if q.raw["category"] == 3]
+    full = [
+        locomo_score(str(q.raw["answer"]), q.raw) for s in locomo_samples for q in s.qa_pairs if q.raw["category"] == 3
+    ]
     assert sum(score < 1.0 for score in full) == 11
 
 
@@ -45,4 +47,6 @@ def test_rule_details():
     assert locomo_score("Paris", {"category": 1, "answer": "Rome, Paris"}) == 0.5
     assert locomo_score("Not mentioned in the conversation", {"category": 5}) == 1.0
     assert locomo_score("Rex", {"category": 5, "adversarial_answer": "Rex"}) == 0.0
-    assert locomo_score("The cat, and a dog!", {"category": 4, "answer": "cats dog"}) == 1.0  # articles, punctuation, stems
+    assert (
+        locomo_score("The cat, and a dog!", {"category": 4, "answer": "cats dog"}) == 1.0
+    )  # articles, punctuation, stems

@@ -11,16 +11,15 @@ import orjson
 import pyarrow.compute as pc
 import pytest
 
-from himga.data import SAMPLE_FEATURES, QuestionType, load_dataset, load_longmemeval
 from himga.cache import make_builder, prepare
+from himga.catalog import benchmark
+from himga.data import SAMPLE_FEATURES, QuestionType, chronological, load_dataset, load_longmemeval
 from himga.errors import ConfigurationError, DownloadError, SourceFormatError
 from himga.jsonio import reader as jsonio_reader
 from himga.testing import write_longmemeval_like
 from himga.utils import get_dataset
 from himga_longmemeval.longmemeval import Longmemeval
-from himga.data import chronological
 from himga_longmemeval.records import QUESTION_TYPES, sample_to_record
-from himga.catalog import benchmark
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ORACLE_TYPES = {
@@ -82,13 +81,19 @@ def test_lossless_rebuild_of_every_real_record(shared_data, oracle_sample, tmp_p
 
 
 def test_pair_file(shared_data, tmp_path):
-    pair = load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path)
+    pair = load_longmemeval(
+        shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle", cache_dir=tmp_path
+    )
     assert [s.sample_id for s in pair] == ["gpt4_2655b836", "09ba9854_abs"]
     assert [s.qa_pairs[0].is_abstention for s in pair] == [False, True]
     assert pair[1].qa_pairs[0].question_type == QuestionType.MULTI_SESSION
     assert pair[1].qa_pairs[0].raw["question_type"] == "multi-session"
     # file order, not date order: the first question's haystack is not chronological
-    assert [s.date_str for s in pair[0].sessions] == ["2023/04/10 (Mon) 17:50", "2023/04/10 (Mon) 14:47", "2023/04/10 (Mon) 17:15"]
+    assert [s.date_str for s in pair[0].sessions] == [
+        "2023/04/10 (Mon) 17:50",
+        "2023/04/10 (Mon) 14:47",
+        "2023/04/10 (Mon) 17:15",
+    ]
     ordered = chronological(pair[0])
     assert [s.session_id for s in ordered.sessions] == ["answer_4be1b6b4_3", "answer_4be1b6b4_1", "answer_4be1b6b4_2"]
     assert [s.session_id for s in pair[0].sessions] == ["answer_4be1b6b4_2", "answer_4be1b6b4_3", "answer_4be1b6b4_1"]
@@ -97,7 +102,10 @@ def test_pair_file(shared_data, tmp_path):
 
 def test_shared_folder_by_the_folder_rule(shared_data, tmp_path):
     # no config: neither file's name says which config it is, so the caller must
-    with pytest.raises(ConfigurationError, match="^longmemeval: cannot tell the config of the files in .*longmemeval from their names; pass the config"):
+    with pytest.raises(
+        ConfigurationError,
+        match="^longmemeval: cannot tell the config of the files in .*longmemeval from their names; pass the config",
+    ):
         load_longmemeval(shared_data / "longmemeval", cache_dir=tmp_path)
     # with a config and no file of any config in it: both files are parts of one source, in name order
     samples = load_longmemeval(shared_data / "longmemeval", config="oracle", cache_dir=tmp_path)
@@ -130,8 +138,13 @@ def test_unknown_type_logs_a_warning(tmp_path, caplog):
 def test_question_types_cover_both_spellings():
     assert QUESTION_TYPES["single-session-user"] == QUESTION_TYPES["single_session_user"] == "single_session_user"
     assert set(QUESTION_TYPES.values()) == {
-        "single_session_user", "single_session_assistant", "single_session_preference",
-        "multi_session", "temporal_reasoning", "knowledge_update"}
+        "single_session_user",
+        "single_session_assistant",
+        "single_session_preference",
+        "multi_session",
+        "temporal_reasoning",
+        "knowledge_update",
+    }
     assert len(QUESTION_TYPES) == 12
 
 
@@ -141,9 +154,16 @@ def test_configs_and_default():
     assert Longmemeval.DEFAULT_CONFIG_NAME == "s"
     assert configs["s"].remote_file().filename == "longmemeval_s_cleaned.json"
     assert configs["s_original"].remote_file().filename == "longmemeval_s"
-    assert configs["m"].candidate_names == ["longmemeval_m_cleaned.json", "longmemeval_m_cleaned", "longmemeval_m_cleaned.jsonl"]
+    assert configs["m"].candidate_names == [
+        "longmemeval_m_cleaned.json",
+        "longmemeval_m_cleaned",
+        "longmemeval_m_cleaned.jsonl",
+    ]
     assert configs["m_original"].candidate_names == ["longmemeval_m", "longmemeval_m.json", "longmemeval_m.jsonl"]
-    assert {c.remote_file().repo_id for c in configs.values()} == {"xiaowu0162/longmemeval-cleaned", "xiaowu0162/longmemeval"}
+    assert {c.remote_file().repo_id for c in configs.values()} == {
+        "xiaowu0162/longmemeval-cleaned",
+        "xiaowu0162/longmemeval",
+    }
     assert configs["m"].writer_batch_size < configs["s"].writer_batch_size < configs["oracle"].writer_batch_size
     builder = make_builder(benchmark("longmemeval"), "m", data_files=[str(FIXTURES / "longmemeval_mini.json")])
     assert builder._writer_batch_size == configs["m"].writer_batch_size
@@ -152,7 +172,9 @@ def test_configs_and_default():
 def test_data_dir_finds_the_config_file_with_or_without_json(shared_data, tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()
-    (plain / "longmemeval_oracle").write_bytes((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_bytes())
+    (plain / "longmemeval_oracle").write_bytes(
+        (shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_bytes()
+    )
     for config in ("oracle", "oracle_original"):
         samples = load_dataset("longmemeval", config, data_dir=plain, cache_dir=tmp_path / "cache")
         assert [s.sample_id for s in samples] == ["gpt4_2655b836", "09ba9854_abs"]
@@ -161,12 +183,18 @@ def test_data_dir_finds_the_config_file_with_or_without_json(shared_data, tmp_pa
     # no config: the folder's one file, under the config its name belongs to
     samples = load_dataset("longmemeval", data_dir=plain, cache_dir=tmp_path / "cache", lazy=True)
     assert [s.sample_id for s in samples] == ["gpt4_2655b836", "09ba9854_abs"]
-    assert "/oracle-" in samples.dataset.cache_files[0]["filename"]  # datasets names custom-source configs <config>-<hash>
+    assert (
+        "/oracle-" in samples.dataset.cache_files[0]["filename"]
+    )  # datasets names custom-source configs <config>-<hash>
 
 
 def test_offline_download_error_says_where_to_put_the_file(monkeypatch, tmp_path):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(DownloadError, match=r"longmemeval_m_cleaned\.json: not in .*longmemeval and HF_HUB_OFFLINE is set; download .*longmemeval_m_cleaned\.json yourself and put it in .*longmemeval/ "):
+    with pytest.raises(
+        DownloadError,
+        match=r"longmemeval_m_cleaned\.json: not in .*longmemeval and HF_HUB_OFFLINE is set; download "
+        r".*longmemeval_m_cleaned\.json yourself and put it in .*longmemeval/ ",
+    ):
         get_dataset("longmemeval", files=[Longmemeval.builder_configs["m"].remote_file()])
     with pytest.raises(DownloadError, match=r"longmemeval_s_cleaned\.json"):
         load_dataset("longmemeval", cache_dir=tmp_path)
@@ -197,7 +225,11 @@ def test_s_scale_generated_file(tmp_path, monkeypatch):
     second process (himga.jsonio._beside)."""
     path = write_longmemeval_like(tmp_path / "s.json").path
     started = []
-    monkeypatch.setattr(jsonio_reader, "start_checks", lambda *a, real=jsonio_reader.start_checks: started.append(real(*a)) or started[-1])
+    monkeypatch.setattr(
+        jsonio_reader,
+        "start_checks",
+        lambda *a, real=jsonio_reader.start_checks: started.append(real(*a)) or started[-1],
+    )
     ds = prepare(make_builder(benchmark("longmemeval"), "s", data_files=[str(path)], cache_dir=tmp_path / "cache"))
     assert len(started) == 1 and started[0] is not None and started[0]._proc.returncode == 0
     table = ds.data.table
@@ -241,7 +273,10 @@ def test_truncated_file_names_file_and_question(shared_data, tmp_path):
     path = tmp_path / "truncated.json"
     path.write_bytes(data[: len(data) - 2000])
     error = _load_error(path, tmp_path)
-    assert str(error) == "truncated.json: $[1]: invalid JSON: parse error: premature EOF (truncated file?) (question 09ba9854_abs)"
+    assert (
+        str(error)
+        == "truncated.json: $[1]: invalid JSON: parse error: premature EOF (truncated file?) (question 09ba9854_abs)"
+    )
     assert (error.file, error.path) == ("truncated.json", "$[1]")
 
 
@@ -278,11 +313,18 @@ def test_parallel_lists_of_different_lengths(shared_data, tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('[{"a": NaN}]', "bad.json: $[0]: invalid JSON: lexical error: invalid char in json text. near '[{\"a\": NaN}]'"),
+        (
+            '[{"a": NaN}]',
+            "bad.json: $[0]: invalid JSON: lexical error: invalid char in json text. near '[{\"a\": NaN}]'",
+        ),
         ("", "bad.json: $: expected a JSON array, got an empty file"),
         ('[{"question_id": 7}]', "bad.json: $[0].question_id: expected string, got number"),
         ('["x"]', "bad.json: $[0]: expected a question object, got string"),
-        ('[] x', "bad.json: $: invalid JSON: parse error: trailing garbage near '[] x' (after the top-level array's closing ])"),
+        (
+            "[] x",
+            "bad.json: $: invalid JSON: parse error: trailing garbage near '[] x' (after the top-level array's closing "
+            "])",
+        ),
     ],
 )
 def test_malformed_inputs(tmp_path, text, message):
@@ -297,4 +339,7 @@ def test_bad_turn_names_the_path_and_question(shared_data, tmp_path):
     path = tmp_path / "turn.json"
     path.write_text(json.dumps(records))
     error = _load_error(path, tmp_path)
-    assert str(error) == "turn.json: $[1].haystack_sessions[1][3].content: expected string, got null (question 09ba9854_abs)"
+    assert (
+        str(error)
+        == "turn.json: $[1].haystack_sessions[1][3].content: expected string, got null (question 09ba9854_abs)"
+    )

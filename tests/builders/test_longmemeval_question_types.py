@@ -16,12 +16,18 @@ from himga.data import load_longmemeval
 from himga.validate import validate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-WARNING = ("longmemeval: question q2_abs has unknown question_type 'brand-new-type'; using 'single_session_user' "
-           "(the original stays in raw)")
+WARNING = (
+    "longmemeval: question q2_abs has unknown question_type 'brand-new-type'; using 'single_session_user' "
+    "(the original stays in raw)"
+)
 
 
 def _warnings(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("himga_longmemeval")]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and r.name.startswith("himga_longmemeval")
+    ]
 
 
 def test_every_load_says_it(tmp_path, caplog):
@@ -38,7 +44,9 @@ def test_every_load_says_it(tmp_path, caplog):
 
 def test_known_types_say_nothing(shared_data, tmp_path, caplog):
     with caplog.at_level("WARNING"):
-        load_longmemeval(shared_data / "longmemeval" / "longmemeval_oracle_sample.json", config="oracle", cache_dir=tmp_path)
+        load_longmemeval(
+            shared_data / "longmemeval" / "longmemeval_oracle_sample.json", config="oracle", cache_dir=tmp_path
+        )
     assert _warnings(caplog) == []
 
 
@@ -47,8 +55,12 @@ def test_the_cli_says_it_on_every_stats(tmp_path):
     source.write_bytes((FIXTURES / "longmemeval_mini.json").read_bytes())
     himga = str(Path(sys.executable).with_name("himga"))
     for _ in range(2):  # the build, then a load from its cache
-        done = subprocess.run([himga, "stats", "longmemeval", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c")],
-                              capture_output=True, text=True, env={**os.environ, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"})
+        done = subprocess.run(
+            [himga, "stats", "longmemeval", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "HF_DATASETS_DISABLE_PROGRESS_BARS": "1"},
+        )
         assert done.returncode == 0 and done.stderr == WARNING + "\n"
 
 
@@ -60,5 +72,7 @@ def test_validate_reports_it(tmp_path):
     report = validate("longmemeval", data_dir=source)
     assert report.counts["unknown_question_type"] == 2
     assert [(f.sample_id, f.detail) for f in report.findings if f.kind == "unknown_question_type"] == [
-        ("q_int", "'bogus': counted as single_session_user"), ("q2_abs", "'brand-new-type': counted as single_session_user")]
+        ("q_int", "'bogus': counted as single_session_user"),
+        ("q2_abs", "'brand-new-type': counted as single_session_user"),
+    ]
     assert report.kinds["unknown_question_type"] == "question types the benchmark does not have"

@@ -63,12 +63,17 @@ def _routes(capsys):
         if code:
             return ("exit", code, err)
         config = inp.config or "default"
-        return [row_to_sample(r) for r in datasets.load_dataset("parquet", data_dir=str(out_dir / "data" / config), split="test")]
+        return [
+            row_to_sample(r)
+            for r in datasets.load_dataset("parquet", data_dir=str(out_dir / "data" / config), split="test")
+        ]
 
     return {
         "load": lambda inp, c: inp.load(c),
         "lazy": lambda inp, c: list(inp.load(c, lazy=True)),
-        "build_dataset": lambda inp, c: [row_to_sample(r) for r in build_dataset(inp.name, inp.config, path=inp.path, cache_dir=c)],
+        "build_dataset": lambda inp, c: [
+            row_to_sample(r) for r in build_dataset(inp.name, inp.config, path=inp.path, cache_dir=c)
+        ],
         "datasets": lambda inp, c: list(samples_from_dataset(inp.hf(c, split="test"))),
         "datasets_slice": lambda inp, c: list(samples_from_dataset(inp.hf(c, split="test[:3]"))),
         "cli_stats": cli_stats,
@@ -78,7 +83,8 @@ def _routes(capsys):
 
 @pytest.fixture
 def routes(capsys):
-    """Route name → ``(inp, cache_dir) -> value``: load, lazy, build_dataset, datasets, datasets_slice, cli_stats, cli_export."""
+    """Route name → ``(inp, cache_dir) -> value``: load, lazy, build_dataset, datasets, datasets_slice, cli_stats,
+    cli_export."""
     return _routes(capsys)
 
 
@@ -86,7 +92,9 @@ def routes(capsys):
 def inp(request, shared_data) -> Input:
     if request.param == "locomo":
         return Input("locomo", None, shared_data / "locomo", rows=10, batches=1)
-    return Input("longmemeval", "s", shared_data / "longmemeval" / "longmemeval_oracle_sample.json", rows=97, batches=10)
+    return Input(
+        "longmemeval", "s", shared_data / "longmemeval" / "longmemeval_oracle_sample.json", rows=97, batches=10
+    )
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Rows written column-wise (himga.schema.columns.SessionColumns) give the same Arrow table as the same rows as dicts."""
+"""Rows written column-wise (himga.schema.columns.SessionColumns) give the same Arrow table as the same rows as
+dicts."""
 
 from __future__ import annotations
 
@@ -16,8 +17,15 @@ HAS_ANSWER = json.dumps({"has_answer": True})
 
 
 def _row(sessions, sample_id="q1") -> dict:
-    return {"sample_id": sample_id, "dataset": "longmemeval", "sessions": sessions, "qa_pairs": [], "speaker_a": None,
-            "speaker_b": None, "raw": None}
+    return {
+        "sample_id": sample_id,
+        "dataset": "longmemeval",
+        "sessions": sessions,
+        "qa_pairs": [],
+        "speaker_a": None,
+        "speaker_b": None,
+        "raw": None,
+    }
 
 
 def _ipc(table: pa.Table) -> bytes:
@@ -30,9 +38,14 @@ def _ipc(table: pa.Table) -> bytes:
 EDGES = {
     "no session": SessionColumns([], [], [], [], [], []),
     "a session without messages": SessionColumns(["s1"], [None], [0], [], [], []),
-    "sessions around an empty one": SessionColumns(["s1", "s2", "s1"], ["2023/05/01 (Mon) 09:00", None, ""], [2, 2, 3],
-                                                   ["user", "assistant", "user"], ["", "r\u00e9sum\u00e9 \U0001f642", "a\nb"],
-                                                   [HAS_ANSWER, None, '{"note": [1, 2.5]}']),
+    "sessions around an empty one": SessionColumns(
+        ["s1", "s2", "s1"],
+        ["2023/05/01 (Mon) 09:00", None, ""],
+        [2, 2, 3],
+        ["user", "assistant", "user"],
+        ["", "r\u00e9sum\u00e9 \U0001f642", "a\nb"],
+        [HAS_ANSWER, None, '{"note": [1, 2.5]}'],
+    ),
 }
 
 
@@ -47,8 +60,12 @@ def test_session_columns_write_the_dict_rows_table(name):
 
 def test_plain_row_as_dicts():
     (session,) = plain_row(_row(SessionColumns(["s1"], ["d"], [1], ["user"], ["hi"], [None])))["sessions"]
-    assert session == {"session_id": "s1", "messages": [{"role": "user", "content": "hi", "turn_id": None, "date_str": None, "raw": None}],
-                       "date_str": "d", "title": None}
+    assert session == {
+        "session_id": "s1",
+        "messages": [{"role": "user", "content": "hi", "turn_id": None, "date_str": None, "raw": None}],
+        "date_str": "d",
+        "title": None,
+    }
     row = _row([session])
     assert plain_row(row) is row  # rows written as dicts pass as they are
 
@@ -58,5 +75,5 @@ def test_real_questions_give_the_same_bytes_either_way(shared_data):
     rows = [question_to_row(q, file="x.json", path=f"$[{i}]") for i, q in enumerate(questions)]
     assert all(type(r["sessions"]) is SessionColumns for r in rows)
     for start in range(0, len(rows), 10):
-        batch = rows[start:start + 10]
+        batch = rows[start : start + 10]
         assert _ipc(rows_to_table(batch)) == _ipc(rows_to_table([plain_row(r) for r in batch]))

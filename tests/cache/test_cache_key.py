@@ -68,33 +68,75 @@ def test_editing_a_helper_or_a_rule_keeps_every_key_and_a_records_module_changes
         assert hashes[unchanged] == before, unchanged
     assert hashes["himga_longmemeval/records.py"]["locomo"] == before["locomo"]
     assert hashes["himga_longmemeval/records.py"]["longmemeval"] != before["longmemeval"]
-    assert hashes["himga_locomo/records.py"]["locomo"] != before["locomo"]  # edits accumulate: LongMemEval's changed above
+    assert (
+        hashes["himga_locomo/records.py"]["locomo"] != before["locomo"]
+    )  # edits accumulate: LongMemEval's changed above
     for family in ("locomo_plus", "realtalk"):  # LoCoMo's record rules are theirs: one edit, three new keys
         assert hashes["himga_locomo/records.py"][family] != before[family]
-    assert hashes["himga_locomo/qa_records.py"]["locomo"] != hashes["himga_locomo/records.py"]["locomo"]  # the QA rules shape rows too
+    assert (
+        hashes["himga_locomo/qa_records.py"]["locomo"] != hashes["himga_locomo/records.py"]["locomo"]
+    )  # the QA rules shape rows too
 
 
 def test_the_key_covers_the_row_modules_and_what_they_import():
     names = {name: {p.relative_to(ROOT).as_posix() for p in row_files(entry)} for name, entry in CATALOG.items()}
-    locomo = {"himga_locomo/locomo.py", "himga_locomo/records.py", "himga_locomo/qa_records.py", "himga_locomo/gold.py",
-              "himga_locomo/pins.py", "himga_locomo/options.py"}  # the pins and the options the builder's config derives from
-    own = {"locomo": locomo,
-           "longmemeval": {"himga_longmemeval/longmemeval.py", "himga_longmemeval/records.py", "himga_longmemeval/folder.py",
-                           "himga_longmemeval/pins.py"},
-           "beam": {"himga_beam/beam.py", "himga_beam/records.py", "himga_beam/layout.py", "himga_beam/manifest.py",
-                    "himga_beam/pins.py"},
-           "locomo_plus": locomo | {"himga_locomo_plus/locomo_plus.py", "himga_locomo_plus/records.py", "himga_locomo_plus/pins.py",
-                                    "himga_locomo_plus/options.py"},  # LoCoMo's rules are its own
-           "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py", "himga_realtalk/pins.py"}}
-    reading = {"src/himga/jsonio/reader.py", "src/himga/jsonio/jsonlines.py", "src/himga/jsonio/compressed.py",
-               "src/himga/jsonio/_duplicate_keys.py", "src/himga/jsonio/_depth.py", "src/himga/jsonio/rawcell.py",
-               "src/himga/schema/sample.py", "src/himga/schema/features.py", "src/himga/cache/_arrow_batches.py", "src/himga/errors.py"}
+    locomo = {
+        "himga_locomo/locomo.py",
+        "himga_locomo/records.py",
+        "himga_locomo/qa_records.py",
+        "himga_locomo/gold.py",
+        "himga_locomo/pins.py",
+        "himga_locomo/options.py",
+    }  # the pins and the options the builder's config derives from
+    own = {
+        "locomo": locomo,
+        "longmemeval": {
+            "himga_longmemeval/longmemeval.py",
+            "himga_longmemeval/records.py",
+            "himga_longmemeval/folder.py",
+            "himga_longmemeval/pins.py",
+        },
+        "beam": {
+            "himga_beam/beam.py",
+            "himga_beam/records.py",
+            "himga_beam/layout.py",
+            "himga_beam/manifest.py",
+            "himga_beam/pins.py",
+        },
+        "locomo_plus": locomo
+        | {
+            "himga_locomo_plus/locomo_plus.py",
+            "himga_locomo_plus/records.py",
+            "himga_locomo_plus/pins.py",
+            "himga_locomo_plus/options.py",
+        },  # LoCoMo's rules are its own
+        "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py", "himga_realtalk/pins.py"},
+    }
+    reading = {
+        "src/himga/jsonio/reader.py",
+        "src/himga/jsonio/jsonlines.py",
+        "src/himga/jsonio/compressed.py",
+        "src/himga/jsonio/_duplicate_keys.py",
+        "src/himga/jsonio/_depth.py",
+        "src/himga/jsonio/rawcell.py",
+        "src/himga/schema/sample.py",
+        "src/himga/schema/features.py",
+        "src/himga/cache/_arrow_batches.py",
+        "src/himga/errors.py",
+    }
     streams_no_lines = {"beam": {"src/himga/jsonio/jsonlines.py"}}  # BEAM reads JSON only, no JSON Lines
     for name, files in names.items():
         assert own[name] | (reading - streams_no_lines.get(name, set())) <= files
-        assert {f for f in files if f.startswith("himga_")} == own[name]  # no other builder folder, no card, no validate rule
-        assert not files & {"src/himga/schema/helpers.py", "src/himga/validate.py", "src/himga/catalog/__init__.py",
-                            "src/himga/scoring/report/_official.py", "src/himga/data/loaders.py"}
+        assert {f for f in files if f.startswith("himga_")} == own[
+            name
+        ]  # no other builder folder, no card, no validate rule
+        assert not files & {
+            "src/himga/schema/helpers.py",
+            "src/himga/validate.py",
+            "src/himga/catalog/__init__.py",
+            "src/himga/scoring/report/_official.py",
+            "src/himga/data/loaders.py",
+        }
 
 
 def test_the_import_pattern_finds_every_import_a_whole_module_parse_finds():
@@ -132,7 +174,19 @@ from ..g import (h,
 def k():
     from l.m import n; import o
 '''
-    names = [(type(n).__name__, getattr(n, "module", None), n.level if hasattr(n, "level") else None, [a.name for a in n.names])
-             for n in _import_nodes(source)]
-    assert names == [("Import", None, None, ["a.b", "d"]), ("ImportFrom", "e", 1, ["f"]), ("ImportFrom", "g", 2, ["h", "i"]),
-                     ("ImportFrom", "l.m", 0, ["n"]), ("Import", None, None, ["o"])]
+    names = [
+        (
+            type(n).__name__,
+            getattr(n, "module", None),
+            n.level if hasattr(n, "level") else None,
+            [a.name for a in n.names],
+        )
+        for n in _import_nodes(source)
+    ]
+    assert names == [
+        ("Import", None, None, ["a.b", "d"]),
+        ("ImportFrom", "e", 1, ["f"]),
+        ("ImportFrom", "g", 2, ["h", "i"]),
+        ("ImportFrom", "l.m", 0, ["n"]),
+        ("Import", None, None, ["o"]),
+    ]

@@ -21,7 +21,6 @@ from himga.cache import _manifest as cache
 from himga.errors import CacheError
 
 
-
 def arrow_file(folder: Path) -> Path:
     (path,) = folder.glob("*.arrow")
     return path
@@ -91,8 +90,18 @@ def cut_and_manifest_rewritten(folder, inp):
     cache.record(folder)
 
 
-FAULTS = [cut_at_batch_boundary, cut_mid_batch, empty_arrow, missing_arrow, truncated_info, missing_manifest,
-          garbled_manifest, cut_and_manifest_rewritten, missing_info, arrow_is_a_folder]
+FAULTS = [
+    cut_at_batch_boundary,
+    cut_mid_batch,
+    empty_arrow,
+    missing_arrow,
+    truncated_info,
+    missing_manifest,
+    garbled_manifest,
+    cut_and_manifest_rewritten,
+    missing_info,
+    arrow_is_a_folder,
+]
 
 
 def _expect_error_or_fresh(route, value, fresh, folder: Path) -> None:
@@ -137,8 +146,14 @@ def test_detected_errors_name_what_is_wrong(inp, reference, cache_copy, routes):
     half = 0 if inp.batches == 1 else 50
     with pytest.raises(CacheError, match=rf"split 'test' has {half} rows, {inp.rows} according to dataset_info.json"):
         routes["load"](inp, cache_dir)
-    with pytest.raises(CacheError, match=r"split 'test\[:3\]' has 0 rows, 3 according") if half == 0 else contextlib.nullcontext():
-        routes["datasets_slice"](inp, cache_dir)  # LongMemEval: the first 50 rows are intact, so a slice of them is served
+    with (
+        pytest.raises(CacheError, match=r"split 'test\[:3\]' has 0 rows, 3 according")
+        if half == 0
+        else contextlib.nullcontext()
+    ):
+        routes["datasets_slice"](
+            inp, cache_dir
+        )  # LongMemEval: the first 50 rows are intact, so a slice of them is served
 
 
 def test_size_mismatch_message(inp, cache_copy, routes):
@@ -152,7 +167,6 @@ def test_size_mismatch_message(inp, cache_copy, routes):
         f"damaged cache {folder}: {name} has 0 bytes, {size:,} when it was built; "
         f"remove the folder (rm -rf {folder}) and load again to rebuild it"
     )
-
 
 
 # --- a flipped bit in the text of a row (same size: not caught on open) ---------------
@@ -222,4 +236,3 @@ def test_open_and_verify_say_the_same(inp, cache_copy, routes):
     with pytest.raises(CacheError, match=rf"damaged cache {re.escape(str(folder))}: dataset_info.json is missing"):
         routes["load"](inp, cache_dir)
     assert "dataset_info.json is missing" in cache.verify(folder)
-

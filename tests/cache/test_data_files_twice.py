@@ -16,12 +16,19 @@ import datasets
 import pytest
 
 from himga.cache import make_builder
-from himga.errors import ConfigurationError
 from himga.catalog import benchmark
+from himga.errors import ConfigurationError
 
-RECORD = {"sample_id": "conv-x", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob",
-          "session_1_date_time": "1:00 pm on 1 May, 2023", "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}]},
-          "qa": [{"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2}]}
+RECORD = {
+    "sample_id": "conv-x",
+    "conversation": {
+        "speaker_a": "Ann",
+        "speaker_b": "Bob",
+        "session_1_date_time": "1:00 pm on 1 May, 2023",
+        "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}],
+    },
+    "qa": [{"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2}],
+}
 
 
 @pytest.fixture()
@@ -36,8 +43,10 @@ def folder(tmp_path, monkeypatch):
 
 def _message(folder, name, first, second):
     named = f"as {first!r} both times" if first == second else f"as {first!r} and as {second!r}"
-    return (f"data_files names the file '{folder / name}' twice ({named}): name each file once; "
-            "it would be read twice, every sample twice")
+    return (
+        f"data_files names the file '{folder / name}' twice ({named}): name each file once; "
+        "it would be read twice, every sample twice"
+    )
 
 
 CASES = [
@@ -45,7 +54,12 @@ CASES = [
     ("locomo10.json", ["locomo10.json", "./locomo10.json"], "locomo10.json", "./locomo10.json"),
     ("locomo10.json", ["locomo10.json", "link.json"], "locomo10.json", "link.json"),
     ("link.json", ["*.json"], "*.json", "*.json"),  # matches hard.json, then link.json: one inode (and locomo10.json)
-    ("hard.json", {"test": ["locomo10.json", "hard.json"]}, "locomo10.json", "hard.json"),  # (another split: test_split_names)
+    (
+        "hard.json",
+        {"test": ["locomo10.json", "hard.json"]},
+        "locomo10.json",
+        "hard.json",
+    ),  # (another split: test_split_names)
 ]
 
 
@@ -62,10 +76,17 @@ def test_a_file_named_twice_is_refused(folder, name, files, first, second, route
 
 
 def test_longmemeval_and_data_dir_relative_entries(folder):
-    expected = _message(folder, "longmemeval_oracle.json", "longmemeval_oracle.json", str(folder / "longmemeval_oracle.json"))
+    expected = _message(
+        folder, "longmemeval_oracle.json", "longmemeval_oracle.json", str(folder / "longmemeval_oracle.json")
+    )
     with pytest.raises(ConfigurationError) as e:
-        datasets.load_dataset("himga_longmemeval", "oracle", data_dir=str(folder),
-                              data_files=["longmemeval_oracle.json", str(folder / "longmemeval_oracle.json")], split="test")
+        datasets.load_dataset(
+            "himga_longmemeval",
+            "oracle",
+            data_dir=str(folder),
+            data_files=["longmemeval_oracle.json", str(folder / "longmemeval_oracle.json")],
+            split="test",
+        )
     assert str(e.value) == expected
 
 

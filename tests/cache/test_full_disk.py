@@ -17,12 +17,17 @@ import pytest
 
 from himga.errors import CacheError
 
-_MESSAGE = r"^no space left on device while writing the cache {folder}/{name}/[^ ]+ \(the file system mounted at {mount} is full; No space left on device\); nothing was cached: free space there"
+_MESSAGE = (
+    r"^no space left on device while writing the cache {folder}/{name}/[^ ]+ \(the file system mounted at "
+    r"{mount} is full; No space left on device\); nothing was cached: free space there"
+)
 
 
 def _leftovers(cache_dir):
     """Finished builds and unfinished ``.incomplete`` folders under ``cache_dir``."""
-    return sorted([*cache_dir.rglob("dataset_info.json"), *cache_dir.rglob("*.incomplete"), *cache_dir.rglob("*.arrow")])
+    return sorted(
+        [*cache_dir.rglob("dataset_info.json"), *cache_dir.rglob("*.incomplete"), *cache_dir.rglob("*.arrow")]
+    )
 
 
 def _mount(*args):
@@ -55,7 +60,11 @@ def test_real_full_disk(inp, reference, tiny_disk, routes):
     assert _leftovers(tiny_disk) == []
     assert shutil.disk_usage(tiny_disk).free > 1_000_000  # the partial file's space is back while the error is alive
     _, code, err = routes["cli_stats"](inp, cache_dir)
-    assert code == 2 and err.count("\n") == 1 and err.startswith(f"himga: error: no space left on device while writing the cache {cache_dir}/")
+    assert (
+        code == 2
+        and err.count("\n") == 1
+        and err.startswith(f"himga: error: no space left on device while writing the cache {cache_dir}/")
+    )
     assert _leftovers(tiny_disk) == []
     filler = tiny_disk / "filler"  # a disk already full: datasets' own pre-check fails (an OSError without errno)
     with pytest.raises(OSError, match="No space left"), open(filler, "wb") as f:
@@ -83,7 +92,11 @@ def test_simulated_full_disk(inp, reference, tmp_path, routes, monkeypatch):
         with pytest.raises(CacheError, match=_MESSAGE.format(folder=cache_dir, name=inp.name, mount="/[^ ]*")):
             routes["load"](inp, cache_dir)
         _, code, err = routes["cli_export"](inp, cache_dir)
-        assert code == 2 and err.count("\n") == 1 and err.startswith("himga: error: no space left on device while writing the cache ")
+        assert (
+            code == 2
+            and err.count("\n") == 1
+            and err.startswith("himga: error: no space left on device while writing the cache ")
+        )
         with pytest.raises(CacheError, match="^no space left on device"):
             inp.hf(cache_dir, split="test")  # datasets.load_dataset: the same error, not DatasetGenerationError
     assert _leftovers(cache_dir) == []

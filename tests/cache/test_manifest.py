@@ -1,4 +1,5 @@
-"""himga.cache._manifest on a hand-made cache folder (no real data): the manifest, the checks on open, verify, find_caches."""
+"""himga.cache._manifest on a hand-made cache folder (no real data): the manifest, the checks on open, verify,
+find_caches."""
 
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ def test_manifest_lists_every_file_with_size_and_hash(folder):
 def test_file_hash_is_xxh3_64_of_the_bytes(tmp_path):
     path = tmp_path / "f"
     path.write_bytes(b"")
-    assert cache.file_hash(path) == "2d06800538d394c2"  # XXH3_64bits(""): the test vector of xxHash v0.8.3 cli/xsum_sanity_check.c (as its ports quote it)
+    assert (
+        cache.file_hash(path) == "2d06800538d394c2"
+    )  # XXH3_64bits(""): the test vector of xxHash v0.8.3 cli/xsum_sanity_check.c (as its ports quote it)
     path.write_bytes(b"x" * (3 << 20))  # more than one read chunk
     import xxhash
 
@@ -113,7 +116,9 @@ def test_find_caches_leaves_out_another_builder_s_cache_of_the_same_name(folder,
     root = tmp_path / "root"
     parquet = root / "x" / "default" / "0.0.0" / "0e83"
     parquet.mkdir(parents=True)
-    (parquet / cache.INFO_FILE).write_text(json.dumps({"builder_name": "parquet", "dataset_name": "x"}), encoding="utf-8")
+    (parquet / cache.INFO_FILE).write_text(
+        json.dumps({"builder_name": "parquet", "dataset_name": "x"}), encoding="utf-8"
+    )
     (parquet / "x-test.arrow").write_bytes(b"data")
     older = root / "x" / "default-1" / "1.0.0" / "abc"  # himga's own builder, without a manifest: still found
     older.mkdir(parents=True)

@@ -8,9 +8,9 @@ import json
 import datasets
 import pytest
 
+from himga.cache import unwrap
 from himga.cli import main
 from himga.data import build_dataset
-from himga.cache import unwrap
 from himga.errors import SourceFormatError, SourceUnreadableError
 
 
@@ -22,7 +22,9 @@ def test_unwrap_prefers_the_himga_error_then_an_os_error_behind_datasets_wrapper
             try:
                 raise inner
             except Exception as e:
-                raise datasets.exceptions.DatasetGenerationError("An error occurred while generating the dataset") from e
+                raise datasets.exceptions.DatasetGenerationError(
+                    "An error occurred while generating the dataset"
+                ) from e
         except datasets.exceptions.DatasetGenerationError as wrapper:
             assert unwrap(wrapper) is inner
     plain = RuntimeError("a bug")

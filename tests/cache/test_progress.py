@@ -37,7 +37,9 @@ def test_success_keeps_the_final_bar(progress_bars_on):
     out = io.StringIO()
     with _bar(out) as bar:
         bar.update(5)
-    assert len(visible(out.getvalue())) == 1 and visible(out.getvalue())[0].startswith("Generating test split: 5 examples")
+    assert len(visible(out.getvalue())) == 1 and visible(out.getvalue())[0].startswith(
+        "Generating test split: 5 examples"
+    )
 
 
 def test_disabled_bars_stay_silent():

@@ -68,11 +68,21 @@ def test_complete_cache_on_read_only_mount_serves_the_fresh_rows(inp, reference,
 
 
 def test_incomplete_cache_on_read_only_mount_says_read_only(inp, read_only_mount, routes, shared_data):
-    other = type(inp)("longmemeval", "oracle", shared_data / "longmemeval" / "longmemeval_oracle_pair.json", rows=2, batches=1)
-    with pytest.raises(CacheError, match=r"^the cache .*/longmemeval/oracle-[0-9a-f]+/[0-9]+\.[0-9]+\.[0-9]+/[0-9a-f-]+ is not built and its file system or folder is read-only; build it once where"):
+    other = type(inp)(
+        "longmemeval", "oracle", shared_data / "longmemeval" / "longmemeval_oracle_pair.json", rows=2, batches=1
+    )
+    with pytest.raises(
+        CacheError,
+        match=r"^the cache .*/longmemeval/oracle-[0-9a-f]+/[0-9]+\.[0-9]+\.[0-9]+/[0-9a-f-]+ is not built and its file "
+        r"system or folder is read-only; build it once where",
+    ):
         routes["load"](other, read_only_mount)
     _, code, err = routes["cli_stats"](other, read_only_mount)
-    assert code == 2 and err.startswith(f"himga: error: the cache {read_only_mount}/longmemeval/oracle-") and err.count("\n") == 1
+    assert (
+        code == 2
+        and err.startswith(f"himga: error: the cache {read_only_mount}/longmemeval/oracle-")
+        and err.count("\n") == 1
+    )
 
 
 # --- as another user -----------------------------------------------------------------------------------
@@ -141,9 +151,14 @@ def test_another_user_gets_a_read_only_error_for_an_incomplete_cache(inp, as_nob
     himga = str(Path(sys.executable).with_name("himga"))
     pair = shared_data / "longmemeval" / "longmemeval_oracle_pair.json"
     before = _tree(shared_cache)
-    done = as_nobody(himga, "stats", "longmemeval", "--config", "oracle", "--data-dir", str(pair), "--cache-dir", str(shared_cache))
+    done = as_nobody(
+        himga, "stats", "longmemeval", "--config", "oracle", "--data-dir", str(pair), "--cache-dir", str(shared_cache)
+    )
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith(f"himga: error: the cache {shared_cache}/longmemeval/oracle-") and done.stderr.count("\n") == 1
+    assert (
+        done.stderr.startswith(f"himga: error: the cache {shared_cache}/longmemeval/oracle-")
+        and done.stderr.count("\n") == 1
+    )
     assert "is not built and its file system or folder is read-only" in done.stderr
     assert _tree(shared_cache) == before
 
@@ -163,6 +178,8 @@ def test_another_user_gets_one_line_for_an_unreadable_source(as_nobody, shared_d
         done = as_nobody(himga, "stats", "locomo", "--data-dir", str(base / "src"), "--cache-dir", str(base / "cache"))
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr == f"himga: error: locomo: source '{source}' is unreadable (Permission denied)\n"
-        assert not list((base / "cache").rglob("dataset_info.json")) and not list((base / "cache").rglob("*.incomplete"))
+        assert not list((base / "cache").rglob("dataset_info.json")) and not list(
+            (base / "cache").rglob("*.incomplete")
+        )
     finally:
         shutil.rmtree(base)

@@ -79,7 +79,9 @@ def test_supported_range_is_the_one_pyproject_and_ci_use():
     from packaging.version import Version
 
     root = Path(__file__).resolve().parents[2]
-    requirements = [Requirement(d) for d in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]]
+    requirements = [
+        Requirement(d) for d in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
     specs = {r.name.replace("_", "-"): r.specifier for r in requirements}
     assert specs["datasets"] == SpecifierSet(registry.SUPPORTED_DATASETS)
     lines = (root / ".ci" / "oldest-constraints.txt").read_text().splitlines()
@@ -92,13 +94,18 @@ def test_supported_range_is_the_one_pyproject_and_ci_use():
 @pytest.mark.parametrize("version", ["6.0.0", "3.6.0"])
 def test_unsupported_version_names_the_range(monkeypatch, version):
     monkeypatch.setattr(datasets, "__version__", version)
-    with pytest.raises(registry.UnsupportedDatasetsError, match=rf"datasets {version} is installed; himga supports datasets>=4\.0,<6"):
+    with pytest.raises(
+        registry.UnsupportedDatasetsError, match=rf"datasets {version} is installed; himga supports datasets>=4\.0,<6"
+    ):
         registry.check_datasets()
 
 
 def test_missing_internal_names_the_range(monkeypatch):
     monkeypatch.delattr(datasets.load, "DatasetModule")
-    with pytest.raises(registry.UnsupportedDatasetsError, match=r"no datasets\.load\.dataset_module_factory/DatasetModule; himga supports datasets>=4\.0,<6"):
+    with pytest.raises(
+        registry.UnsupportedDatasetsError,
+        match=r"no datasets\.load\.dataset_module_factory/DatasetModule; himga supports datasets>=4\.0,<6",
+    ):
         registry.check_datasets()
 
 
@@ -225,7 +232,9 @@ def test_longmemeval_oracle_sample(shared_data):
     ds = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test")
     assert ds.num_rows == 97
     assert ds.features == SAMPLE_FEATURES
-    it = datasets.load_dataset("himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test", streaming=True)
+    it = datasets.load_dataset(
+        "himga_longmemeval", "oracle", data_files=str(shared_data / ORACLE_SAMPLE), split="test", streaming=True
+    )
     assert list(it) == list(ds)
 
 
@@ -233,9 +242,16 @@ def test_longmemeval_oracle_sample(shared_data):
 
 
 def _run(code: str, tmp_path: Path, cwd: Path | None = None) -> str:
-    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "hf_cache"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
+    env = dict(
+        os.environ,
+        HF_DATASETS_CACHE=str(tmp_path / "hf_cache"),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_DISABLE_PROGRESS_BARS="1",
+    )
     env.pop("HF_UPDATE_DOWNLOAD_COUNTS", None)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=cwd or tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=cwd or tmp_path
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -245,8 +261,10 @@ def test_fresh_interpreter_acceptance(shared_data, tmp_path):
         f"""
         import himga, datasets
         ds = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test")
-        it = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test", streaming=True)
-        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(shared_data / ORACLE_SAMPLE)!r}, split="test")
+        it = datasets.load_dataset("himga_locomo", data_dir={str(shared_data / "locomo")!r}, split="test",
+                                   streaming=True)
+        lme = datasets.load_dataset("himga_longmemeval", "oracle", data_files={str(shared_data / ORACLE_SAMPLE)!r},
+                                    split="test")
         print(ds.num_rows, list(it) == list(ds), ds["sample_id"][0], lme.num_rows, lme[0]["sample_id"])
         """,
         tmp_path,
@@ -261,7 +279,10 @@ def lme_first_id(shared_data: Path) -> str:
 def test_memory_mapped_open_adds_little_rss(tmp_path):
     """Opening a built LongMemEval-like dataset (100 questions, ~51 MB of Arrow) maps its file: RSS grows < 50 MB."""
     source = write_longmemeval_like(tmp_path / "lme_like.json", 100, 48).path
-    build = f'import himga, datasets; datasets.load_dataset("himga_longmemeval", "s", data_files={str(source)!r}, split="test")'
+    build = (
+        f'import himga, datasets; datasets.load_dataset("himga_longmemeval", "s", data_files={str(source)!r}, '
+        'split="test")'
+    )
     _run(build, tmp_path)
     out = _run(
         f"""
@@ -293,12 +314,19 @@ def test_longmemeval_streaming_with_has_answer_on_some_turns_only(tmp_path):
 
 
 def test_a_misspelled_option_is_a_configuration_error(shared_data):
-    """Not datasets' ``ValueError: BuilderConfig ... doesn't have a 'category_ordr' key``: the options a user may pass."""
+    """Not datasets' ``ValueError: BuilderConfig ... doesn't have a 'category_ordr' key``: the options a user may
+    pass."""
     with pytest.raises(ConfigurationError) as info:
         datasets.load_dataset("himga_locomo", data_dir=str(shared_data / "locomo"), category_ordr="seed", split="test")
-    assert str(info.value) == "locomo: unknown keyword 'category_ordr'; expected one of category_order, adversarial_answer, category3_answer, gold, errata"
+    assert (
+        str(info.value)
+        == "locomo: unknown keyword 'category_ordr'; expected one of category_order, adversarial_answer, "
+        "category3_answer, gold, errata"
+    )
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown keyword 'confg'; it takes none$"):
-        datasets.load_dataset("himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test")
+        datasets.load_dataset(
+            "himga_longmemeval", data_files=str(shared_data / ORACLE_SAMPLE), confg="oracle", split="test"
+        )
 
 
 # --- a relative data_files entry is relative to data_dir -------------------------------
@@ -307,7 +335,11 @@ def test_a_misspelled_option_is_a_configuration_error(shared_data):
 def _decoy_and_source(shared_data, tmp_path, dataset):
     """A data_dir holding the real file and a working directory holding a same-named decoy."""
     if dataset == "himga_locomo":
-        name, records, id_key = "locomo10.json", json.loads((shared_data / "locomo" / "locomo10.json").read_text()), "sample_id"
+        name, records, id_key = (
+            "locomo10.json",
+            json.loads((shared_data / "locomo" / "locomo10.json").read_text()),
+            "sample_id",
+        )
     else:
         name, id_key = "longmemeval_oracle.json", "question_id"
         records = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
@@ -325,12 +357,26 @@ def test_relative_data_files_are_relative_to_data_dir(shared_data, tmp_path, mon
     name, data, cwd, ids = _decoy_and_source(shared_data, tmp_path, dataset)
     config = ["oracle"] if dataset == "himga_longmemeval" else []
     monkeypatch.chdir(cwd)  # holds a decoy of the same name: never read
-    ds = datasets.load_dataset(dataset, *config, data_dir=str(data), data_files=name, split="test",
-                               streaming=streaming, cache_dir=str(tmp_path / "c"))
+    ds = datasets.load_dataset(
+        dataset,
+        *config,
+        data_dir=str(data),
+        data_files=name,
+        split="test",
+        streaming=streaming,
+        cache_dir=str(tmp_path / "c"),
+    )
     assert [row["sample_id"] for row in ds] == ids
     (cwd / name).unlink()  # and without a decoy: found in data_dir, not "does not exist"
-    ds = datasets.load_dataset(dataset, *config, data_dir=str(data), data_files=[name], split="test",
-                               streaming=streaming, cache_dir=str(tmp_path / "c2"))
+    ds = datasets.load_dataset(
+        dataset,
+        *config,
+        data_dir=str(data),
+        data_files=[name],
+        split="test",
+        streaming=streaming,
+        cache_dir=str(tmp_path / "c2"),
+    )
     assert [row["sample_id"] for row in ds] == ids
 
 

@@ -1,19 +1,23 @@
 """himga builds one split, ``test``: ``data_files`` naming another split is refused on every route, for every builder
-(``{"train": a, "test": b}`` was merged silently into one ``test`` split, and ``{"train": a}`` came back as ``test``)."""
+(``{"train": a, "test": b}`` was merged silently into one ``test`` split, and ``{"train": a}`` came back as
+``test``)."""
 
 from __future__ import annotations
 
 import datasets
 import pytest
-
 from helpers.tiny_sources import tiny_locomo
-from himga.catalog import CATALOG
+
 from himga.cache import make_builder
+from himga.catalog import CATALOG
 from himga.errors import ConfigurationError
 
 
 def _message(name: str, split: str) -> str:
-    return f"{name}: data_files split {split!r}: himga builds one split, 'test'; pass the files as a list, or as {{'test': [...]}}"
+    return (
+        f"{name}: data_files split {split!r}: himga builds one split, 'test'; pass the files as a list, "
+        "or as {'test': [...]}"
+    )
 
 
 @pytest.fixture

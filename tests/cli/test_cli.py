@@ -32,20 +32,37 @@ def test_build_locomo(shared_data, capsys, tmp_path):
     assert main(["build", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert (len(out), out[0].startswith("locomo: 10 rows in split 'test'; cache: ")) == (2, True)
-    assert out[1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"  # the build says it is the pinned file
+    assert (
+        out[1] == "source: locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"
+    )  # the build says it is the pinned file
     changed = tmp_path / "changed"
     changed.mkdir()
-    (changed / "locomo10.json").write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes().replace(b'"Caroline"', b'"Carolina"', 1))
+    (changed / "locomo10.json").write_bytes(
+        (shared_data / "locomo" / "locomo10.json").read_bytes().replace(b'"Caroline"', b'"Carolina"', 1)
+    )
     assert main(["build", "locomo", "--data-dir", str(changed), "--cache-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.splitlines()[1].startswith("source: locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0]")
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[1]
+        .startswith("source: locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0]")
+    )
 
 
 def test_stats_locomo_json(shared_data, capsys, tmp_path):
-    assert main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--json"]) == 0
+    assert (
+        main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--json"])
+        == 0
+    )
     stats = json.loads(capsys.readouterr().out)
     assert stats == {
-        "dataset": "locomo", "config": "default", "samples": 10, "sessions": 272, "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2}, "messages": 5882,
-        "qa_pairs": 1986, "abstentions": 446,
+        "dataset": "locomo",
+        "config": "default",
+        "samples": 10,
+        "sessions": 272,
+        "sessions_per_sample": {"min": 19, "max": 32, "avg": 27.2},
+        "messages": 5882,
+        "qa_pairs": 1986,
+        "abstentions": 446,
         "question_types": {"single_hop": 841, "adversarial": 446, "temporal": 321, "multi_hop": 282, "open_domain": 96},
         "sources": ["locomo10.json = snap-research/locomo@3eb6f2c, sha256 ok"],  # the table's "source:" lines
     }
@@ -61,8 +78,12 @@ def test_stats_names_the_config_it_resolved_and_what_a_first_release_lacks(share
     assert out[0] == "longmemeval (s_original)"
     assert [line for line in out if line.startswith("note: ")] == [
         "note: s_original is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
-        "removed haystack sessions that changed answers: config 's' is the one to score on"]
-    assert main(["stats", "longmemeval", "--data-dir", str(first_release), "--cache-dir", str(tmp_path / "c"), "--json"]) == 0
+        "removed haystack sessions that changed answers: config 's' is the one to score on"
+    ]
+    assert (
+        main(["stats", "longmemeval", "--data-dir", str(first_release), "--cache-dir", str(tmp_path / "c"), "--json"])
+        == 0
+    )
     stats = json.loads(capsys.readouterr().out)
     assert (stats["config"], stats["note"].startswith("s_original is the first release")) == ("s_original", True)
 
@@ -85,7 +106,10 @@ def test_himga_error_exits_2_with_one_line(tmp_path, capsys):
 def test_unwritable_output_is_one_line_error(shared_data, tmp_path, capsys):
     missing = tmp_path / "no" / "such" / "dir" / "report.json"
     assert main(["validate", "locomo", "--data-dir", str(shared_data / "locomo"), "--json", str(missing)]) == 2
-    assert capsys.readouterr().err == f"himga: error: --json {str(missing)!r}: folder {str(missing.parent)!r} does not exist\n"
+    assert (
+        capsys.readouterr().err
+        == f"himga: error: --json {str(missing)!r}: folder {str(missing.parent)!r} does not exist\n"
+    )
 
 
 def test_push_without_token_or_with_bad_repo_id_is_one_line_error(tmp_path, capsys, monkeypatch):
@@ -98,7 +122,8 @@ def test_push_without_token_or_with_bad_repo_id_is_one_line_error(tmp_path, caps
     monkeypatch.setattr(huggingface_hub, "get_token", lambda: None)
     assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
-        "himga: error: cannot push to org/locomo: no Hugging Face token; set HF_TOKEN or run `hf auth login`\n")
+        "himga: error: cannot push to org/locomo: no Hugging Face token; set HF_TOKEN or run `hf auth login`\n"
+    )
 
 
 def test_broken_pipe_is_not_an_error(shared_data, monkeypatch, capfd):
@@ -114,13 +139,31 @@ def test_broken_pipe_is_not_an_error(shared_data, monkeypatch, capfd):
 
 
 def test_stats_with_the_seed_options(shared_data, capsys, tmp_path):
-    argv = ["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--json",
-            "--category-order", "seed", "--adversarial-answer", "seed"]
+    argv = [
+        "stats",
+        "locomo",
+        "--data-dir",
+        str(shared_data / "locomo"),
+        "--cache-dir",
+        str(tmp_path),
+        "--json",
+        "--category-order",
+        "seed",
+        "--adversarial-answer",
+        "seed",
+    ]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["question_types"] == {
-        "open_domain": 841, "adversarial": 446, "temporal": 321, "single_hop": 282, "multi_hop": 96}
+        "open_domain": 841,
+        "adversarial": 446,
+        "temporal": 321,
+        "single_hop": 282,
+        "multi_hop": 96,
+    }
     assert main(["stats", "longmemeval", "--category-order", "seed"]) == 2
-    assert capsys.readouterr().err == "himga: error: longmemeval: --category-order applies to locomo, locomo_plus only\n"
+    assert (
+        capsys.readouterr().err == "himga: error: longmemeval: --category-order applies to locomo, locomo_plus only\n"
+    )
     assert main(["stats", "longmemeval", "--gold", "audited", "--errata", "x.json"]) == 2
     assert capsys.readouterr().err == "himga: error: longmemeval: --gold/--errata apply to locomo, locomo_plus only\n"
 
@@ -140,12 +183,30 @@ def test_version(capsys):
 
 def test_no_source_file_hint_names_only_what_the_cli_takes(tmp_path, capsys):
     (tmp_path / "other.json").write_text("[]")
-    (tmp_path / "longmemeval_s_cleaned.json").write_text("[]")  # another config's file: other.json is not read as oracle's
-    assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(tmp_path), "--cache-dir", str(tmp_path / "c")]) == 2
+    (tmp_path / "longmemeval_s_cleaned.json").write_text(
+        "[]"
+    )  # another config's file: other.json is not read as oracle's
+    assert (
+        main(
+            [
+                "build",
+                "longmemeval",
+                "--config",
+                "oracle",
+                "--data-dir",
+                str(tmp_path),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err == (
-        f"himga: error: longmemeval (config 'oracle'): no source file in {tmp_path}; looked for longmemeval_oracle.json, "
-        "longmemeval_oracle, longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file itself instead of its folder to use another name)\n"
+        f"himga: error: longmemeval (config 'oracle'): no source file in {tmp_path}; looked for "
+        "longmemeval_oracle.json, "
+        "longmemeval_oracle, longmemeval_oracle.jsonl; found longmemeval_s_cleaned.json, other.json (pass the file "
+        "itself instead of its folder to use another name)\n"
     )
     assert "data_files" not in err
 
@@ -154,16 +215,33 @@ def test_a_failed_build_prints_the_error_and_no_progress_bar(tmp_path, capfd, pr
     visible = progress_bars_on
     source = tmp_path / "locomo_like.json"
     source.write_text(json.dumps(LOCOMO_LIKE))
-    assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(source), "--cache-dir", str(tmp_path / "c")]) == 2
+    assert (
+        main(
+            [
+                "build",
+                "longmemeval",
+                "--config",
+                "oracle",
+                "--data-dir",
+                str(source),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 2
+    )
     out, err = capfd.readouterr()
     assert (out, visible(err)) == ("", [
-        "himga: error: locomo_like.json: $[0]: missing required key 'question_id' (this looks like a LoCoMo file: load it as dataset 'locomo')"
+        "himga: error: locomo_like.json: $[0]: missing required key 'question_id' (this looks like a LoCoMo file: load "
+        "it as dataset 'locomo')"
     ])  # fmt: skip
     assert "0 examples" not in err
     assert main(["build", "longmemeval", "--config", "oracle", "--data-dir", str(FIXTURES / "longmemeval_mini.json"),
                  "--cache-dir", str(tmp_path / "c")]) == 0  # fmt: skip
     shown = visible(capfd.readouterr().err)
-    assert len(shown) == 1 and shown[0].startswith("Generating test split: 2 examples")  # a build that writes rows shows them
+    assert len(shown) == 1 and shown[0].startswith(
+        "Generating test split: 2 examples"
+    )  # a build that writes rows shows them
 
 
 _SLOW_BUILD = """
@@ -204,7 +282,9 @@ def test_no_flag_is_an_abbreviation(tmp_path, capsys):
 
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    assert parser.allow_abbrev is False and {n: p.allow_abbrev for n, p in sub.choices.items()} == dict.fromkeys(sub.choices, False)
+    assert parser.allow_abbrev is False and {n: p.allow_abbrev for n, p in sub.choices.items()} == dict.fromkeys(
+        sub.choices, False
+    )
     with pytest.raises(SystemExit) as info:
         main(["stats", "locomo", "--data", str(tmp_path)])
     assert info.value.code == 2 and "unrecognized arguments: --data " in capsys.readouterr().err

@@ -25,8 +25,18 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 def test_stats_plot_locomo(shared_data, tmp_path, capsys):
     out = tmp_path / "locomo.png"
-    status = main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c"),
-                   "--plot", str(out)])
+    status = main(
+        [
+            "stats",
+            "locomo",
+            "--data-dir",
+            str(shared_data / "locomo"),
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "--plot",
+            str(out),
+        ]
+    )
     assert status == 0
     stdout = capsys.readouterr().out
     assert "QA pairs                    1,986" in stdout

@@ -8,6 +8,7 @@ the Hub client at it.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -15,15 +16,13 @@ from urllib.parse import urlsplit
 import huggingface_hub.constants
 import pytest
 
-import dataclasses
-
 import himga_beam.manifest
 import himga_locomo.gold
 import himga_locomo.pins
 import himga_locomo_plus.pins
 import himga_realtalk.pins
-from himga.cli import main
 from himga.catalog import CATALOG, benchmark
+from himga.cli import main
 
 M_ORIGINAL_SHA = "ab" * 32
 
@@ -31,7 +30,7 @@ M_ORIGINAL_SHA = "ab" * 32
 class _Remote(BaseHTTPRequestHandler):
     answers: dict[str, tuple[int, dict[str, str]]] = {}
 
-    def do_HEAD(self):  # noqa: N802 - the http.server API
+    def do_HEAD(self):
         status, headers = self.answers.get(self.path, (404, {"Content-Length": "15"}))
         self.send_response(status)
         for key, value in headers.items():
@@ -45,19 +44,27 @@ class _Remote(BaseHTTPRequestHandler):
 def _serve_github(monkeypatch, base: str) -> dict[str, tuple[int, dict[str, str]]]:
     """Point LoCoMo's pin and the parts of LoCoMo-Plus's and REALTALK's pins (all on GitHub) at ``base``; their
     answers as pinned."""
+
     def moved(pin):
         return dataclasses.replace(pin, url=base + urlsplit(pin.url).path)
 
     monkeypatch.setattr(himga_locomo.pins, "PIN", moved(himga_locomo.pins.PIN))
     for module in (himga_locomo_plus.pins, himga_realtalk.pins):
-        monkeypatch.setattr(module, "RELEASE", dataclasses.replace(module.RELEASE, parts=tuple(map(moved, module.RELEASE.parts))))
+        monkeypatch.setattr(
+            module, "RELEASE", dataclasses.replace(module.RELEASE, parts=tuple(map(moved, module.RELEASE.parts)))
+        )
     pins = [himga_locomo.pins.PIN, *himga_locomo_plus.pins.RELEASE.parts, *himga_realtalk.pins.RELEASE.parts]
     return {urlsplit(p.url).path: (200, {"Content-Length": str(p.size)}) for p in pins}
 
 
 def _hub_answer(revision: str, sha256: str, size: int) -> tuple[int, dict[str, str]]:
-    return 200, {"X-Repo-Commit": revision, "X-Linked-Etag": f'"{sha256}"', "X-Linked-Size": str(size),
-                 "ETag": '"deadbeef"', "Content-Length": "1"}
+    return 200, {
+        "X-Repo-Commit": revision,
+        "X-Linked-Etag": f'"{sha256}"',
+        "X-Linked-Size": str(size),
+        "ETag": '"deadbeef"',
+        "Content-Length": "1",
+    }
 
 
 @pytest.fixture
@@ -75,9 +82,11 @@ def remote(monkeypatch):
     served = dataclasses.replace(errata, url=base + urlsplit(errata.url).path)
     for name in ("locomo", "locomo_plus"):
         entry = benchmark(name)
-        monkeypatch.setitem(CATALOG, name, dataclasses.replace(entry, auxiliary=((entry.auxiliary[0][0], "errata", served),)))
+        monkeypatch.setitem(
+            CATALOG, name, dataclasses.replace(entry, auxiliary=((entry.auxiliary[0][0], "errata", served),))
+        )
     answers[urlsplit(errata.url).path] = (200, {"Content-Length": "150552"})
-    for config, pin in benchmark("longmemeval").pins().items():
+    for pin in benchmark("longmemeval").pins().values():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
     monkeypatch.setattr(himga_beam.manifest, "RAW_BASE", base)  # BEAM's pinned files: GitHub raw, one per part
@@ -96,16 +105,19 @@ def _lines(capsys) -> dict[str, str]:
 def test_check_reports_every_pin_ok(remote, capsys):
     assert main(["sources", "--check"]) == 0
     assert _lines(capsys) == {
-        "locomo/default locomo10.json": "ok: 2,805,274 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
+        "locomo/default "
+        "locomo10.json": "ok: 2,805,274 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
         "longmemeval/s longmemeval_s_cleaned.json": "ok: 277,383,467 bytes, sha256 matches",
         "longmemeval/m longmemeval_m_cleaned.json": "ok: 2,737,100,077 bytes, sha256 matches",
         "longmemeval/oracle longmemeval_oracle.json": "ok: 15,388,478 bytes, sha256 matches",
         "longmemeval/s_original longmemeval_s": "ok: 278,025,796 bytes, sha256 matches",
-        "longmemeval/m_original longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
+        "longmemeval/m_original "
+        "longmemeval_m": f"ok: 2,700,000,000 bytes; no sha256 pinned: remote sha256 {M_ORIGINAL_SHA} (pin it)",
         "longmemeval/oracle_original longmemeval_oracle": "ok: 15,388,478 bytes, sha256 matches",
         "locomo_plus/default data": "ok: 2 files, 3,111,011 bytes in all (sizes match; sha256 checked on download)",
         "realtalk/default data": "ok: 10 files, 3,295,494 bytes in all (sizes match; sha256 checked on download)",
-        "locomo-audit/errata errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
+        "locomo-audit/errata "
+        "errors.json": "ok: 150,552 bytes; sha256 not sent by the remote, checked on download (HTTP 200)",
         "beam/100K chats/100K": "ok: 40 files, 13,895,659 bytes in all (sizes match; sha256 checked on download)",
         "beam/500K chats/500K": "ok: 70 files, 85,595,486 bytes in all (sizes match; sha256 checked on download)",
         "beam/1M chats/1M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
@@ -118,7 +130,8 @@ def test_check_names_the_first_part_of_a_tier_that_differs(remote, capsys):
     remote[next(p for p in remote if p.endswith(part.layout_path))] = (200, {"Content-Length": "7"})
     assert main(["sources", "beam", "--check"]) == 1
     assert _lines(capsys)["beam/500K chats/500K"] == (
-        f"differs: {part.layout_path}: size differs: pinned {part.size:,} bytes, remote 7 bytes (HTTP 200)")
+        f"differs: {part.layout_path}: size differs: pinned {part.size:,} bytes, remote 7 bytes (HTTP 200)"
+    )
 
 
 def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
@@ -127,14 +140,22 @@ def test_check_fails_on_a_404_a_changed_etag_and_a_changed_size(remote, capsys):
     s = benchmark("longmemeval").pins()["s"]
     remote[f"/datasets/{s.repo_id}/resolve/{s.revision}/{s.filename}"] = _hub_answer(s.revision, "cd" * 32, s.size)
     oracle = benchmark("longmemeval").pins()["oracle"]
-    remote[f"/datasets/{oracle.repo_id}/resolve/{oracle.revision}/{oracle.filename}"] = _hub_answer(oracle.revision, oracle.sha256, 99)
+    remote[f"/datasets/{oracle.repo_id}/resolve/{oracle.revision}/{oracle.filename}"] = _hub_answer(
+        oracle.revision, oracle.sha256, 99
+    )
     m = benchmark("longmemeval").pins()["m"]
     del remote[f"/datasets/{m.repo_id}/resolve/{m.revision}/{m.filename}"]
     assert main(["sources", "--check"]) == 1
     lines = _lines(capsys)
     assert lines["locomo/default locomo10.json"] == f"missing: HTTP 404 for {himga_locomo.pins.PIN.url}"
-    assert lines["longmemeval/s longmemeval_s_cleaned.json"] == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
-    assert lines["longmemeval/oracle longmemeval_oracle.json"] == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
+    assert (
+        lines["longmemeval/s longmemeval_s_cleaned.json"]
+        == f"differs: sha256 differs: pinned {s.sha256}, remote {'cd' * 32}"
+    )
+    assert (
+        lines["longmemeval/oracle longmemeval_oracle.json"]
+        == "differs: size differs: pinned 15,388,478 bytes, remote 99 bytes"
+    )
     assert lines["longmemeval/m longmemeval_m_cleaned.json"].startswith("missing: HTTP 404 for http://127.0.0.1:")
     assert lines["longmemeval/s_original longmemeval_s"] == "ok: 278,025,796 bytes, sha256 matches"
 
@@ -165,7 +186,8 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
     assert main(["sources", "locomo"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "locomo/default: locomo10.json",
-        "  url       https://raw.githubusercontent.com/snap-research/locomo/3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/data/locomo10.json",
+        "  url       "
+        "https://raw.githubusercontent.com/snap-research/locomo/3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376/data/locomo10.json",
         "  revision  3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376",
         "  size      2,805,274 bytes",
         "  sha256    79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4",
@@ -174,32 +196,54 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
         "  local     none (downloaded into $HIMGA_CACHE on first use)",
         "",
         "locomo-audit/errata: errors.json",
-        "  url       https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
+        "  url       "
+        "https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
         "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
         "  size      150,552 bytes",
         "  sha256    f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e",
         "  licence   cc-by-nc-4.0",
         "  evidence  revision, size and sha256 confirmed 2026-12-01 in a clone of github.com/dial481/locomo-audit",
         "  local     none (downloaded into $HIMGA_CACHE on first use)",
-        *[line for version, sha, size in (("v1", "a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a", "656,280"),
-                                          ("v2", "3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b", "645,227"))
-          for line in ("", f"locomo-audit/probe-{version}: ap-baseline/{version}/ap_eval_results_scored.json",
-                       "  url       https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/"
-                       f"ap-baseline/{version}/ap_eval_results_scored.json",
-                       "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539", f"  size      {size} bytes", f"  sha256    {sha}",
-                       "  licence   cc-by-nc-4.0",
-                       "  evidence  revision, size and sha256 confirmed 2026-12-03 in a snapshot of github.com/dial481/locomo-audit",
-                       "  local     none (downloaded into $HIMGA_CACHE on first use)")],
+        *[
+            line
+            for version, sha, size in (
+                ("v1", "a83882eda3ff02fd04dace6edddd0ceed533a245fedb3069ffde02a9503c4e3a", "656,280"),
+                ("v2", "3c32acbdcf667967a4e1f9f541b06566ae5e7361dc92f79f9043af7d068adc6b", "645,227"),
+            )
+            for line in (
+                "",
+                f"locomo-audit/probe-{version}: ap-baseline/{version}/ap_eval_results_scored.json",
+                "  url       "
+                "https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/"
+                f"ap-baseline/{version}/ap_eval_results_scored.json",
+                "  revision  9493fb4b4af4256ed17a18e8fd0b3cfdeec29539",
+                f"  size      {size} bytes",
+                f"  sha256    {sha}",
+                "  licence   cc-by-nc-4.0",
+                "  evidence  revision, size and sha256 confirmed 2026-12-03 in a snapshot of "
+                "github.com/dial481/locomo-audit",
+                "  local     none (downloaded into $HIMGA_CACHE on first use)",
+            )
+        ],
     ]
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(shared_data))
     assert main(["sources"]) == 0
     out = capsys.readouterr().out
     assert f"  local     verified copy at {shared_data / 'locomo' / 'locomo10.json'}" in out.splitlines()
-    assert out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
-    assert f"  local     verified copy at {shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
+    assert (
+        out.count("  local     none under $HIMGA_DATASETS_ROOT/longmemeval/ (it is set, so nothing is downloaded)") == 6
+    )
+    assert (
+        "  local     verified copy at "
+        f"{shared_data / 'locomo-audit' / 'ap-baseline' / 'v2' / 'ap_eval_results_scored.json'}" in out
+    )
     assert f"  local     40 of 40 files, verified, at {shared_data / 'beam' / 'chats' / '100K'}/" in out.splitlines()
-    assert "  local     none under $HIMGA_DATASETS_ROOT/realtalk/ (it is set, so nothing is downloaded)" in out  # not data/'s layout
-    assert out.count("\n\n") == 15  # 16 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
+    assert (
+        "  local     none under $HIMGA_DATASETS_ROOT/realtalk/ (it is set, so nothing is downloaded)" in out
+    )  # not data/'s layout
+    assert (
+        out.count("\n\n") == 15
+    )  # 16 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
     # REALTALK's data/ folders, LoCoMo's errata and two probe files (LoCoMo-Plus reads the same: listed once)
 
 
@@ -211,4 +255,5 @@ def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monk
     assert main(["sources", "locomo"]) == 0
     assert capsys.readouterr().out.splitlines()[7] == (
         f"  local     {copy}: differs from the pinned locomo10.json: a modified copy or another release "
-        "(2,805,273 bytes, pinned 2,805,274)")
+        "(2,805,273 bytes, pinned 2,805,274)"
+    )

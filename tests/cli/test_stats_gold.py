@@ -13,7 +13,18 @@ def test_stats_gold_audited(shared_data, tmp_path, capsys):
     errata = shared_data / "locomo-audit" / "errors.json"
     if not errata.is_file():
         pytest.fail(f"no {errata}") if os.environ.get("CI") else pytest.skip(f"real data not found at {errata}")
-    argv = ["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path), "--gold", "audited", "--errata", str(errata)]
+    argv = [
+        "stats",
+        "locomo",
+        "--data-dir",
+        str(shared_data / "locomo"),
+        "--cache-dir",
+        str(tmp_path),
+        "--gold",
+        "audited",
+        "--errata",
+        str(errata),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     start = next(i for i, line in enumerate(out) if line.startswith("gold: "))
@@ -55,17 +66,38 @@ def test_the_errata_download_hint_names_the_errata_option(tmp_path):  # probe B5
     from himga_locomo.gold import ERRATA_PIN
 
     assert where_to_put(ERRATA_PIN, tmp_path / "locomo-audit") == (
-        f"download {ERRATA_PIN.url} yourself and put it in {tmp_path / 'locomo-audit'}/ (a copy there that has the pinned sha256"
-        " is used and not downloaded again), or in <dir>/locomo-audit/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --errata / errata= "
-        "pointing at it")
+        f"download {ERRATA_PIN.url} yourself and put it in {tmp_path / 'locomo-audit'}/ (a copy there that has the "
+        "pinned sha256"
+        " is used and not downloaded again), or in <dir>/locomo-audit/ after `export HIMGA_DATASETS_ROOT=<dir>`, or "
+        "pass --errata / errata= "
+        "pointing at it"
+    )
 
 
 def test_an_errata_folder_is_named_a_folder(shared_data, tmp_path, capsys):  # probe B6
     folder = tmp_path / "dir ü"
     folder.mkdir()
-    assert main(["stats", "locomo", "--data-dir", str(shared_data / "locomo"), "--gold", "audited", "--errata", str(folder),
-                 "--cache-dir", str(tmp_path / "c")]) == 2
-    assert capsys.readouterr().err == f"himga: error: locomo: errata file {str(folder)!r} is a directory, expected a file\n"
+    assert (
+        main(
+            [
+                "stats",
+                "locomo",
+                "--data-dir",
+                str(shared_data / "locomo"),
+                "--gold",
+                "audited",
+                "--errata",
+                str(folder),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 2
+    )
+    assert (
+        capsys.readouterr().err
+        == f"himga: error: locomo: errata file {str(folder)!r} is a directory, expected a file\n"
+    )
 
 
 def test_the_probe_download_hint_names_the_ways_that_work(tmp_path):
@@ -75,6 +107,8 @@ def test_the_probe_download_hint_names_the_ways_that_work(tmp_path):
 
     pin = PROBE_PINS["v1"]
     assert where_to_put(pin, tmp_path / "locomo-audit") == (
-        f"download {pin.url} yourself and put it in {tmp_path / 'locomo-audit' / 'ap-baseline' / 'v1'}/ (a copy there that has the "
+        f"download {pin.url} yourself and put it in {tmp_path / 'locomo-audit' / 'ap-baseline' / 'v1'}/ (a copy there "
+        "that has the "
         "pinned sha256 is used and not downloaded again), or in <dir>/locomo-audit/ap-baseline/v1/ and "
-        "`export HIMGA_DATASETS_ROOT=<dir>`")
+        "`export HIMGA_DATASETS_ROOT=<dir>`"
+    )

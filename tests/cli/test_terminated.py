@@ -28,9 +28,13 @@ sys.exit(main(sys.argv[1:]))
 def test_sigterm_during_a_build_leaves_nothing(tmp_path):
     src = tiny_locomo(tmp_path / "src")
     cache = tmp_path / "cache"
-    run = subprocess.Popen([sys.executable, "-c", _SLOW_BUILD, "build", "locomo", "--data-dir", str(src), "--cache-dir", str(cache)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={"HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
-                                                                                         "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    run = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_BUILD, "build", "locomo", "--data-dir", str(src), "--cache-dir", str(cache)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={"HF_DATASETS_DISABLE_PROGRESS_BARS": "1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     deadline = time.monotonic() + 120
     while not list(cache.rglob("*.incomplete/*.arrow")) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -60,7 +64,9 @@ sys.exit(cli._run_command(command, None))
 
 def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interruption():
     for name, status, said in (("SIGINT", 130, "himga: interrupted\n"), ("SIGTERM", 143, "himga: terminated\n")):
-        done = subprocess.run([sys.executable, "-c", _SWALLOWED.format(signal=name)], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-c", _SWALLOWED.format(signal=name)], capture_output=True, text=True, timeout=60
+        )
         assert (done.returncode, done.stderr) == (status, said), name
     no_signal = _SWALLOWED.replace("os.kill(os.getpid(), signal.{signal})", "pass")
     done = subprocess.run([sys.executable, "-c", no_signal], capture_output=True, text=True, timeout=60)

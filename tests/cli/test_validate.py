@@ -56,13 +56,21 @@ def test_locomo_malformed_evidence_and_what_it_normalizes_to(locomo_report):
 
 def test_locomo_changed_empty_and_dangling_evidence(locomo_report):
     assert [(s, w) for s, w, _ in _of(locomo_report, "evidence_changed")] == [
-        ("conv-26", "QA 37"), ("conv-42", "QA 88"), ("conv-43", "QA 18"), ("conv-49", "QA 31"),
-        ("conv-49", "QA 38"), ("conv-49", "QA 46"), ("conv-50", "QA 5"), ("conv-50", "QA 69"),
+        ("conv-26", "QA 37"),
+        ("conv-42", "QA 88"),
+        ("conv-43", "QA 18"),
+        ("conv-49", "QA 31"),
+        ("conv-49", "QA 38"),
+        ("conv-49", "QA 46"),
+        ("conv-50", "QA 5"),
+        ("conv-50", "QA 69"),
     ]
     assert ("conv-50", "QA 5", "['D4:5', 'D4:5', 'D5:5'] -> ['D4:5', 'D5:5']") in _of(locomo_report, "evidence_changed")
     assert _of(locomo_report, "empty_evidence") == [
-        ("conv-26", "QA 30", "evidence: []"), ("conv-26", "QA 46", "evidence: []"),
-        ("conv-50", "QA 39", "evidence: []"), ("conv-50", "QA 42", "evidence: []"),
+        ("conv-26", "QA 30", "evidence: []"),
+        ("conv-26", "QA 46", "evidence: []"),
+        ("conv-50", "QA 39", "evidence: []"),
+        ("conv-50", "QA 42", "evidence: []"),
     ]
     assert _of(locomo_report, "dangling_evidence") == [("conv-42", "QA 58", "D10:19"), ("conv-47", "QA 38", "D4:36")]
 
@@ -91,7 +99,12 @@ def test_cli_table_and_json(shared_data, tmp_path, capsys):
     report = json.loads(out_json.read_text(encoding="utf-8"))
     assert report["counts"] == LOCOMO_COUNTS
     assert len(report["findings"]) == sum(LOCOMO_COUNTS.values()) == 49
-    assert report["findings"][0] == {"kind": "malformed_evidence", "sample_id": "conv-26", "where": "QA 37", "detail": "'D8:6; D9:17' -> D8:6, D9:17"}
+    assert report["findings"][0] == {
+        "kind": "malformed_evidence",
+        "sample_id": "conv-26",
+        "where": "QA 37",
+        "detail": "'D8:6; D9:17' -> D8:6, D9:17",
+    }
     assert (os.path.getmtime(source), os.path.getsize(source)) == before  # nothing changed
 
 
@@ -113,29 +126,58 @@ def test_cli_json_to_stdout_only(shared_data, capsys):
 
 
 def test_the_config_is_the_one_the_build_resolves(shared_data):
-    oracle = validate("longmemeval", data_dir=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle")
+    oracle = validate(
+        "longmemeval", data_dir=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", config="oracle"
+    )
     assert oracle.config == "oracle"
-    assert format_report(oracle).startswith("himga validate longmemeval (oracle): longmemeval_oracle_pair.json (2 samples)")
+    assert format_report(oracle).startswith(
+        "himga validate longmemeval (oracle): longmemeval_oracle_pair.json (2 samples)"
+    )
 
 
 def test_a_third_speaker_is_reported(tmp_path):
-    record = {"sample_id": "s1", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}, {"speaker": "Mallory", "dia_id": "D1:2", "text": "psst"},
-        {"speaker": "Mallory", "dia_id": "D1:3", "text": "again"}]}, "qa": []}
+    record = {
+        "sample_id": "s1",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bob",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"},
+                {"speaker": "Mallory", "dia_id": "D1:2", "text": "psst"},
+                {"speaker": "Mallory", "dia_id": "D1:3", "text": "again"},
+            ],
+        },
+        "qa": [],
+    }
     (tmp_path / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     report = validate("locomo", data_dir=tmp_path)
     assert _of(report, "third_speaker") == [("s1", "", "'Mallory' on 2 messages (speakers 'Ann' and 'Bob')")]
 
 
 def test_blank_questions_answers_and_turns_are_reported(tmp_path):
-    record = {"sample_id": "s1", "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"}, {"speaker": "Bob", "dia_id": "D1:2", "text": "   "}]},
-        "qa": [{"question": "", "answer": "hi", "evidence": ["D1:1"], "category": 4},
-               {"question": "What?", "answer": " ", "evidence": ["D1:1"], "category": 4},
-               {"question": "Who?", "answer": 2022, "evidence": ["D1:1"], "category": 4}]}
+    record = {
+        "sample_id": "s1",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bob",
+            "session_1": [
+                {"speaker": "Ann", "dia_id": "D1:1", "text": "hi"},
+                {"speaker": "Bob", "dia_id": "D1:2", "text": "   "},
+            ],
+        },
+        "qa": [
+            {"question": "", "answer": "hi", "evidence": ["D1:1"], "category": 4},
+            {"question": "What?", "answer": " ", "evidence": ["D1:1"], "category": 4},
+            {"question": "Who?", "answer": 2022, "evidence": ["D1:1"], "category": 4},
+        ],
+    }
     (tmp_path / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     report = validate("locomo", data_dir=tmp_path)
-    assert _of(report, "blank_text") == [("s1", "turn D1:2", "text '   '"), ("s1", "QA 0", "question ''"), ("s1", "QA 1", "answer ' '")]
+    assert _of(report, "blank_text") == [
+        ("s1", "turn D1:2", "text '   '"),
+        ("s1", "QA 0", "question ''"),
+        ("s1", "QA 1", "answer ' '"),
+    ]
     assert re.search(r"\n  blank questions, gold answers or turn texts +3\n", format_report(report))
 
 
@@ -164,9 +206,12 @@ def test_longmemeval_oracle_sample(shared_data):
         "dangling_evidence": 0,
         "duplicate_question": 0,
         "duplicate_turn_id": 0,
-        }
+    }
     assert _of(report, "session_after_question")[0] == (
-        "gpt4_78cf46a3", "session answer_5a78688d_2", "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14")
+        "gpt4_78cf46a3",
+        "session answer_5a78688d_2",
+        "2023/05/29 (Mon) 10:14 > question 2023/05/29 (Mon) 09:14",
+    )
 
 
 def test_longmemeval_oracle_pair(shared_data):
@@ -181,7 +226,10 @@ def test_longmemeval_oracle_pair(shared_data):
 
 def _question(qid="q1", **changes):
     q = {
-        "question_id": qid, "question_type": "multi-session", "question": "Where?", "answer": "Paris",
+        "question_id": qid,
+        "question_type": "multi-session",
+        "question": "Where?",
+        "answer": "Paris",
         "question_date": "2023/05/20 (Sat) 10:00",
         "haystack_dates": ["2023/05/01 (Mon) 09:00", "2023/04/01 (Sat) 09:00", "2023/05/30 (Tue) 09:00"],
         "haystack_session_ids": ["a", "b", "a"],
@@ -201,11 +249,22 @@ def test_longmemeval_rules_on_a_handwritten_question(tmp_path):
     path.write_text(json.dumps([_question(), _question("q2", haystack_dates=["x", "2023/04/01 (Sat) 09:00", None])]))
     report = validate("longmemeval", "oracle", data_dir=path)
     assert report.counts == {
-        "session_after_question": 1, "not_chronological": 1, "duplicate_session_id": 2, "blank_turn": 4, "unknown_role": 2,
-        "answer_session_without_has_answer": 2, "answer_session_not_in_haystack": 2, "unparseable_date": 1,
-        "unknown_question_type": 0, "dangling_evidence": 0, "duplicate_question": 0, "duplicate_turn_id": 0,
+        "session_after_question": 1,
+        "not_chronological": 1,
+        "duplicate_session_id": 2,
+        "blank_turn": 4,
+        "unknown_role": 2,
+        "answer_session_without_has_answer": 2,
+        "answer_session_not_in_haystack": 2,
+        "unparseable_date": 1,
+        "unknown_question_type": 0,
+        "dangling_evidence": 0,
+        "duplicate_question": 0,
+        "duplicate_turn_id": 0,
     }
-    assert _of(report, "session_after_question") == [("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")]
+    assert _of(report, "session_after_question") == [
+        ("q1", "session a", "2023/05/30 (Tue) 09:00 > question 2023/05/20 (Sat) 10:00")
+    ]
     assert _of(report, "blank_turn")[:2] == [
         ("q1", "session b turn 0", "haystack_sessions[1][0] user: '  '"),
         ("q1", "session b turn 1", "haystack_sessions[1][1] assistant: ''"),
@@ -224,14 +283,35 @@ def test_malformed_source_gets_the_build_error(tmp_path, capsys):
 
 
 def test_duplicate_turn_and_sample_ids(tmp_path):
-    conversation = {"speaker_a": "A", "speaker_b": "B",
-                    "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "x"}, {"speaker": "B", "dia_id": "D1:1", "text": "y"}]}
-    record = {"sample_id": "conv-1", "conversation": conversation,
-              "qa": [{"question": "q?", "answer": "a", "evidence": ["D1:1"], "category": 4}]}
+    conversation = {
+        "speaker_a": "A",
+        "speaker_b": "B",
+        "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "x"}, {"speaker": "B", "dia_id": "D1:1", "text": "y"}],
+    }
+    record = {
+        "sample_id": "conv-1",
+        "conversation": conversation,
+        "qa": [{"question": "q?", "answer": "a", "evidence": ["D1:1"], "category": 4}],
+    }
     path = tmp_path / "dup.json"
     path.write_text(json.dumps([record]))
     report = validate("locomo", data_dir=path)
     assert _of(report, "duplicate_turn_id") == [("conv-1", "", "D1:1 on 2 messages")]
     path.write_text(json.dumps([record, record]))  # a sample id twice is a source error, not a finding
-    with pytest.raises(SourceFormatError, match=r"^dup\.json: \$\[1\]\.sample_id: sample conv-1 is also at \$\[0\]\.sample_id"):
+    with pytest.raises(
+        SourceFormatError, match=r"^dup\.json: \$\[1\]\.sample_id: sample conv-1 is also at \$\[0\]\.sample_id"
+    ):
         validate("locomo", data_dir=path)
+
+
+def test_validate_says_a_first_release_is_superseded(shared_data, tmp_path, capsys):
+    """``himga validate longmemeval --config m_original`` prints the note ``score`` and ``stats`` print: the cleaned
+    release replaces it (issue 36; the note was missing here only)."""
+    first_release = tmp_path / "longmemeval_m"
+    first_release.write_bytes((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_bytes())
+    assert main(["validate", "longmemeval", "--config", "m_original", "--data-dir", str(first_release)]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "note: m_original is the first release; the authors' cleaned release (2025-09, xiaowu0162/LongMemEval#13) "
+        "removed haystack sessions that changed answers: config 'm' is the one to score on"
+    ]

@@ -4,24 +4,48 @@ from __future__ import annotations
 
 import datasets
 
-from himga.data import SAMPLE_FEATURES, EvidenceRef, Message, QAPair, QuestionType, Sample, Session, row_to_sample, sample_to_row
+from himga.data import (
+    SAMPLE_FEATURES,
+    EvidenceRef,
+    Message,
+    QAPair,
+    QuestionType,
+    Sample,
+    Session,
+    row_to_sample,
+    sample_to_row,
+)
 
 ROW = {
     "sample_id": "conv-1",
     "dataset": "locomo",
-    "sessions": [{
-        "session_id": "1",
-        "messages": [
-            {"role": "A", "content": "hi", "turn_id": "D1:1", "date_str": None, "raw": None},
-            {"role": "B", "content": "[Image: a dog] look", "turn_id": "D1:2", "date_str": None, "raw": '{"blip_caption": "a dog"}'},
-        ],
-        "date_str": "1:56 pm on 8 May, 2023",
-        "title": None,
-    }],
-    "qa_pairs": [{
-        "question_id": "0", "question": "Who?", "answer": "2022", "question_type": "temporal",
-        "evidence": {"turn_ids": ["D1:1"], "session_ids": []}, "raw": '{"answer": 2022}',
-    }],
+    "sessions": [
+        {
+            "session_id": "1",
+            "messages": [
+                {"role": "A", "content": "hi", "turn_id": "D1:1", "date_str": None, "raw": None},
+                {
+                    "role": "B",
+                    "content": "[Image: a dog] look",
+                    "turn_id": "D1:2",
+                    "date_str": None,
+                    "raw": '{"blip_caption": "a dog"}',
+                },
+            ],
+            "date_str": "1:56 pm on 8 May, 2023",
+            "title": None,
+        }
+    ],
+    "qa_pairs": [
+        {
+            "question_id": "0",
+            "question": "Who?",
+            "answer": "2022",
+            "question_type": "temporal",
+            "evidence": {"turn_ids": ["D1:1"], "session_ids": []},
+            "raw": '{"answer": 2022}',
+        }
+    ],
     "speaker_a": "A",
     "speaker_b": "B",
     "raw": None,
@@ -30,8 +54,13 @@ ROW = {
 SAMPLE = Sample(
     sample_id="conv-1",
     dataset="locomo",
-    sessions=[Session("1", [Message("A", "hi", "D1:1"), Message("B", "[Image: a dog] look", "D1:2", raw={"blip_caption": "a dog"})],
-                      date_str="1:56 pm on 8 May, 2023")],
+    sessions=[
+        Session(
+            "1",
+            [Message("A", "hi", "D1:1"), Message("B", "[Image: a dog] look", "D1:2", raw={"blip_caption": "a dog"})],
+            date_str="1:56 pm on 8 May, 2023",
+        )
+    ],
     qa_pairs=[QAPair("0", "Who?", "2022", QuestionType.TEMPORAL, EvidenceRef(turn_ids=["D1:1"]), raw={"answer": 2022})],
     speaker_a="A",
     speaker_b="B",

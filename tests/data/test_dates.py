@@ -37,9 +37,16 @@ def test_exact_values(text, expected):
 
 def test_format_names():
     parser = TemporalParser()
-    assert [parser.match(s)[0] for s in ("1:56 pm on 8 May, 2023", "8 May, 2023", "2023/05/20 (Sat) 02:21",
-                                         "2024-03-01", "2024-03-01T14:30:05")] == [
-        "locomo_session", "locomo_event", "longmemeval", "iso_date", "iso_datetime"]
+    assert [
+        parser.match(s)[0]
+        for s in (
+            "1:56 pm on 8 May, 2023",
+            "8 May, 2023",
+            "2023/05/20 (Sat) 02:21",
+            "2024-03-01",
+            "2024-03-01T14:30:05",
+        )
+    ] == ["locomo_session", "locomo_event", "longmemeval", "iso_date", "iso_datetime"]
     assert parser("2024-03-01") == datetime(2024, 3, 1)
 
 
@@ -71,7 +78,10 @@ def test_errors_name_the_string(value, detail):
 def test_error_survives_pickling():
     error = pickle.loads(pickle.dumps(DateFormatError("8 Mai, 2023", "not in a known format")))
     assert (error.value, error.detail, str(error)) == (
-        "8 Mai, 2023", "not in a known format", "cannot parse date '8 Mai, 2023': not in a known format")
+        "8 Mai, 2023",
+        "not in a known format",
+        "cannot parse date '8 Mai, 2023': not in a known format",
+    )
 
 
 def test_accessors():
@@ -88,7 +98,9 @@ def test_accessors():
 
 def test_every_locomo_date_parses(shared_data):
     records = json.loads((shared_data / "locomo" / "locomo10.json").read_text())
-    session_dates = [v for r in records for k, v in r["conversation"].items() if re.fullmatch(r"session_\d+_date_time", k)]
+    session_dates = [
+        v for r in records for k, v in r["conversation"].items() if re.fullmatch(r"session_\d+_date_time", k)
+    ]
     event_dates = [e["date"] for r in records for e in r["event_summary"].values()]
     assert (len(session_dates), len(event_dates)) == (288, 272)
     parser = TemporalParser()
@@ -98,7 +110,11 @@ def test_every_locomo_date_parses(shared_data):
     parsed = [parse_date(s) for s in session_dates]
     assert (min(parsed), max(parsed)) == (datetime(2022, 1, 21, 19, 31), datetime(2024, 1, 12, 13, 41))
     # 17 times are "12:xx am", all just after midnight (hour 0): a %H-style reading would put them at noon
-    assert sum(s.startswith("12:") for s in session_dates) == sum(s.startswith("12:") and " am " in s for s in session_dates) == 17
+    assert (
+        sum(s.startswith("12:") for s in session_dates)
+        == sum(s.startswith("12:") and " am " in s for s in session_dates)
+        == 17
+    )
     assert {parse_date(s).hour for s in session_dates if s.startswith("12:")} == {0}
 
 

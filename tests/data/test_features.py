@@ -17,12 +17,25 @@ S = datasets.Value("string")
 def test_sample_features_exact():
     message = {"role": S, "content": S, "turn_id": S, "date_str": S, "raw": S}
     session = {"session_id": S, "messages": datasets.List(message), "date_str": S, "title": S}
-    qa = {"question_id": S, "question": S, "answer": S, "question_type": S,
-          "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)}, "raw": S}
-    expected = datasets.Features({
-        "sample_id": S, "dataset": S, "sessions": datasets.List(session), "qa_pairs": datasets.List(qa),
-        "speaker_a": S, "speaker_b": S, "raw": S,
-    })
+    qa = {
+        "question_id": S,
+        "question": S,
+        "answer": S,
+        "question_type": S,
+        "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)},
+        "raw": S,
+    }
+    expected = datasets.Features(
+        {
+            "sample_id": S,
+            "dataset": S,
+            "sessions": datasets.List(session),
+            "qa_pairs": datasets.List(qa),
+            "speaker_a": S,
+            "speaker_b": S,
+            "raw": S,
+        }
+    )
     assert SAMPLE_FEATURES == expected
     assert list(SAMPLE_FEATURES) == [f.name for f in dataclasses.fields(Sample)]
 
@@ -49,9 +62,13 @@ def test_every_benchmark_concatenates(shared_data, beam_tier, tmp_path_factory):
 
     beam_tier("100K")
     cache = tmp_path_factory.mktemp("concat")
-    parts = [build_dataset("locomo", path=shared_data / "locomo", cache_dir=cache),
-             build_dataset("longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", cache_dir=cache),
-             build_dataset("beam", "100K", path=shared_data / "beam", cache_dir=beam_tier.cache["100K"])]
+    parts = [
+        build_dataset("locomo", path=shared_data / "locomo", cache_dir=cache),
+        build_dataset(
+            "longmemeval", "oracle", path=shared_data / "longmemeval" / "longmemeval_oracle_pair.json", cache_dir=cache
+        ),
+        build_dataset("beam", "100K", path=shared_data / "beam", cache_dir=beam_tier.cache["100K"]),
+    ]
     assert all(ds.features == SAMPLE_FEATURES for ds in parts)
     both = datasets.concatenate_datasets(parts)
     assert both.features == SAMPLE_FEATURES

@@ -29,11 +29,24 @@ from himga.errors import ChecksumError, DownloadError
 from himga.utils import RemoteFile, cache_root, get_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENT = json.dumps([{"sample_id": "conv-net", "conversation": {"speaker_a": "A", "speaker_b": "B",
-                       "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": []}]).encode()
+CONTENT = json.dumps(
+    [
+        {
+            "sample_id": "conv-net",
+            "conversation": {
+                "speaker_a": "A",
+                "speaker_b": "B",
+                "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}],
+            },
+            "qa": [],
+        }
+    ]
+).encode()
 SHA = hashlib.sha256(CONTENT).hexdigest()
 LOCOMO = RemoteFile("locomo10.json", "https://example.invalid/locomo10.json", SHA)
-LME = RemoteFile("longmemeval_oracle.json", "https://example.invalid/o.json", SHA, repo_id="someone/lme", revision="0" * 40)
+LME = RemoteFile(
+    "longmemeval_oracle.json", "https://example.invalid/o.json", SHA, repo_id="someone/lme", revision="0" * 40
+)
 PIN = benchmark("locomo").pin()
 FAKE_TOKEN = "hf_fakeTOKEN0123456789abcdefSECRET"
 
@@ -116,9 +129,13 @@ def test_interrupted_download_is_a_download_error_and_leaves_nothing(monkeypatch
     with pytest.raises(DownloadError) as info:
         get_dataset("locomo", files=[LOCOMO])
     assert str(info.value).startswith(
-        "locomo10.json: could not download https://example.invalid/locomo10.json (ConnectionError: connection reset by peer); "
-        f"download https://example.invalid/locomo10.json yourself and put it in {cache_root() / 'locomo'}/ (a copy there that has the pinned sha256"
-        " is used and not downloaded again), or in <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
+        "locomo10.json: could not download https://example.invalid/locomo10.json (ConnectionError: connection reset by "
+        "peer); "
+        f"download https://example.invalid/locomo10.json yourself and put it in {cache_root() / 'locomo'}/ (a copy "
+        "there that has the pinned sha256"
+        " is used and not downloaded again), or in <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass "
+        "--data-dir / data_dir= pointing at it"
+    )
     assert _leftovers(cache_root() / "locomo") == []
     # the next attempt starts afresh and succeeds
     monkeypatch.setattr(huggingface_hub.file_download, "http_get", _fake_http_get(CONTENT))
@@ -131,8 +148,11 @@ def test_offline_with_empty_cache_names_the_file_and_where_to_put_it(monkeypatch
         load_dataset("locomo")
     message = str(info.value)
     assert message.startswith(f"locomo10.json: not in {cache_root() / 'locomo'} and HF_HUB_OFFLINE is set; download ")
-    assert message.endswith(f"put it in {cache_root() / 'locomo'}/ (a copy there that has the pinned sha256 is used and not downloaded again), or in "
-                            "<dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it")
+    assert message.endswith(
+        f"put it in {cache_root() / 'locomo'}/ (a copy there that has the pinned sha256 is used and not downloaded "
+        "again), or in "
+        "<dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it"
+    )
     assert "$HIMGA_DATASETS_ROOT" not in message  # it is unset: naming it as a path would mislead
     assert _leftovers(cache_root()) == []
 
@@ -179,8 +199,11 @@ def test_a_file_in_the_cache_that_is_not_the_pin_is_refused(tmp_path, no_network
     cached = _pinned_in_cache(shared_data)
     load_dataset("locomo", cache_dir=tmp_path / "c")  # verified once, and recorded
     data = cached.read_bytes()
-    edited = {"edited": data.replace(b'"answer": "7 May 2023"', b'"answer": "8 May 2023"', 1),  # same size, other gold
-              "truncated": data[:-1], "another release": CONTENT}[change]
+    edited = {
+        "edited": data.replace(b'"answer": "7 May 2023"', b'"answer": "8 May 2023"', 1),  # same size, other gold
+        "truncated": data[:-1],
+        "another release": CONTENT,
+    }[change]
     assert edited != data
     cached.write_bytes(edited)
     with pytest.raises(ChecksumError) as info:
@@ -190,7 +213,8 @@ def test_a_file_in_the_cache_that_is_not_the_pin_is_refused(tmp_path, no_network
     assert str(info.value) == (
         f"locomo10.json in the download cache {cached.parent}/ is not the pinned file snap-research/locomo@3eb6f2c "
         f"data/locomo10.json (expected {expected}, got {got}): delete it to download the pinned file again, or read "
-        "your copy with --data-dir / data_dir= (or from <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
+        "your copy with --data-dir / data_dir= (or from <dir>/locomo/ after `export HIMGA_DATASETS_ROOT=<dir>`)"
+    )
 
 
 def test_every_route_refuses_a_cached_file_that_is_not_the_pin(monkeypatch, tmp_path, no_network, capsys):
@@ -260,7 +284,9 @@ def test_hub_corrupted_file_is_never_visible_under_its_final_name(monkeypatch):
 
 def test_hub_interrupted_download(monkeypatch):
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", _fake_hub_download(CONTENT, fail=True))
-    with pytest.raises(DownloadError, match=r"longmemeval_oracle.json: could not download from someone/lme@0{40} \(ConnectionError"):
+    with pytest.raises(
+        DownloadError, match=r"longmemeval_oracle.json: could not download from someone/lme@0{40} \(ConnectionError"
+    ):
         get_dataset("longmemeval", files=[LME])
     assert not (cache_root() / "longmemeval" / "longmemeval_oracle.json").exists()
 
@@ -297,8 +323,13 @@ def test_two_processes_building_at_once_end_with_one_valid_cache(shared_data, tm
     barrier.mkdir()
     env = {**os.environ, "HF_DATASETS_DISABLE_PROGRESS_BARS": "0"}
     procs = [
-        subprocess.Popen([sys.executable, "-c", _BUILD, source, str(cache), str(barrier)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        subprocess.Popen(
+            [sys.executable, "-c", _BUILD, source, str(cache), str(barrier)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         for _ in range(2)
     ]
     results = [p.communicate(timeout=300) for p in procs]

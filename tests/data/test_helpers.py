@@ -46,7 +46,12 @@ def test_haystack_split_and_order():
     assert evidence_sessions(sample, sample.qa_pairs[0]) == answer_sessions(sample)
     assert evidence_messages(sample, sample.qa_pairs[0]) == []
     assert [(s.session_id, m.content) for s, m in iter_messages(sample)] == [
-        ("noise_a", "a"), ("answer_1", "b"), ("answer_1", "c"), ("noise_b", "d"), ("answer_1", "e")]
+        ("noise_a", "a"),
+        ("answer_1", "b"),
+        ("answer_1", "c"),
+        ("noise_b", "d"),
+        ("answer_1", "e"),
+    ]
 
 
 def test_sample_methods_delegate():
@@ -83,7 +88,9 @@ def test_locomo_evidence_over_all_questions(locomo_samples):
     cited = sum(len(qa.evidence.turn_ids) for _, qa in pairs)
     found = sum(len(evidence_messages(s, qa)) for s, qa in pairs)
     assert (cited, found) == (2822, 2820)  # conv-42 QA 58 cites D10:19, conv-47 QA 38 cites D4:36: no such turns
-    dangling = [(s.sample_id, qa.question_id) for s, qa in pairs if len(evidence_messages(s, qa)) < len(qa.evidence.turn_ids)]
+    dangling = [
+        (s.sample_id, qa.question_id) for s, qa in pairs if len(evidence_messages(s, qa)) < len(qa.evidence.turn_ids)
+    ]
     assert dangling == [("conv-42", "58"), ("conv-47", "38")]
     # every LoCoMo session is cited by some evidence turn: 272 answer sessions, no noise
     assert sum(len(answer_sessions(s)) for s in locomo_samples) == 272
@@ -111,11 +118,27 @@ def test_locomo_iter_messages_and_qa_by_type(locomo_samples):
     assert qa_by_type(locomo_samples, "temporal") == temporal
     assert (temporal[0][0].sample_id, temporal[0][1].question_id) == ("conv-26", "0")
     assert {t: len(qa_by_type(locomo_samples, t)) for t in QuestionType} == {
-        "single_hop": 841, "multi_hop": 282, "temporal": 321, "open_domain": 96, "adversarial": 446,
-        "single_session_preference": 0, "single_session_assistant": 0, "temporal_reasoning": 0,
-        "multi_session": 0, "knowledge_update": 0, "single_session_user": 0, "abstention": 0, "contradiction_resolution": 0,
-        "event_ordering": 0, "information_extraction": 0, "instruction_following": 0, "multi_session_reasoning": 0,
-        "preference_following": 0, "summarization": 0, "cognitive": 0}
+        "single_hop": 841,
+        "multi_hop": 282,
+        "temporal": 321,
+        "open_domain": 96,
+        "adversarial": 446,
+        "single_session_preference": 0,
+        "single_session_assistant": 0,
+        "temporal_reasoning": 0,
+        "multi_session": 0,
+        "knowledge_update": 0,
+        "single_session_user": 0,
+        "abstention": 0,
+        "contradiction_resolution": 0,
+        "event_ordering": 0,
+        "information_extraction": 0,
+        "instruction_following": 0,
+        "multi_session_reasoning": 0,
+        "preference_following": 0,
+        "summarization": 0,
+        "cognitive": 0,
+    }
 
 
 # --- LongMemEval ----------------------------------------------------------------------------------
@@ -148,7 +171,16 @@ def test_a_qa_pair_of_another_sample_is_refused(locomo_samples):
     from himga.errors import ConfigurationError
 
     sample, other = locomo_samples[2], locomo_samples[3]
-    for ask in (lambda qa: sample.evidence_messages(qa), lambda qa: sample.evidence_sessions(qa), lambda qa: sample.relevance(qa)):
-        with pytest.raises(ConfigurationError, match=r"^QA pair '0' is not among the QA pairs of sample 'conv-41': ask the sample it belongs to$"):
+    for ask in (
+        lambda qa: sample.evidence_messages(qa),
+        lambda qa: sample.evidence_sessions(qa),
+        lambda qa: sample.relevance(qa),
+    ):
+        with pytest.raises(
+            ConfigurationError,
+            match=r"^QA pair '0' is not among the QA pairs of sample 'conv-41': ask the sample it belongs to$",
+        ):
             ask(other.qa_pairs[0])
-    assert sample.relevance(copy.deepcopy(sample.qa_pairs[0])) == sample.relevance(sample.qa_pairs[0])  # an equal copy is its own
+    assert sample.relevance(copy.deepcopy(sample.qa_pairs[0])) == sample.relevance(
+        sample.qa_pairs[0]
+    )  # an equal copy is its own

@@ -127,22 +127,49 @@ def test_table_to_samples_on_sliced_and_empty_tables(locomo_dataset, eager):
 def test_table_to_samples_matches_row_to_sample_inline():
     rows = [
         {
-            "sample_id": "q1", "dataset": "longmemeval",
+            "sample_id": "q1",
+            "dataset": "longmemeval",
             "sessions": [
-                {"session_id": "s1", "date_str": "2023/05/20 (Sat) 02:21", "title": None, "messages": [
-                    {"role": "user", "content": "", "turn_id": None, "date_str": None, "raw": '{"has_answer": true}'},
-                    {"role": "assistant", "content": "ok", "turn_id": None, "date_str": None, "raw": None},
-                ]},
+                {
+                    "session_id": "s1",
+                    "date_str": "2023/05/20 (Sat) 02:21",
+                    "title": None,
+                    "messages": [
+                        {
+                            "role": "user",
+                            "content": "",
+                            "turn_id": None,
+                            "date_str": None,
+                            "raw": '{"has_answer": true}',
+                        },
+                        {"role": "assistant", "content": "ok", "turn_id": None, "date_str": None, "raw": None},
+                    ],
+                },
                 {"session_id": "s2", "date_str": None, "title": None, "messages": []},
             ],
-            "qa_pairs": [{
-                "question_id": "q1_abs", "question": "Why?", "answer": "3", "question_type": "multi_session",
-                "evidence": {"turn_ids": [], "session_ids": ["s1"]}, "raw": '{"answer": 3}',
-            }],
-            "speaker_a": None, "speaker_b": None, "raw": '{"question_date": "2023/05/21 (Sun) 10:00"}',
+            "qa_pairs": [
+                {
+                    "question_id": "q1_abs",
+                    "question": "Why?",
+                    "answer": "3",
+                    "question_type": "multi_session",
+                    "evidence": {"turn_ids": [], "session_ids": ["s1"]},
+                    "raw": '{"answer": 3}',
+                }
+            ],
+            "speaker_a": None,
+            "speaker_b": None,
+            "raw": '{"question_date": "2023/05/21 (Sun) 10:00"}',
         },
-        {"sample_id": "q2", "dataset": "longmemeval", "sessions": [], "qa_pairs": [],
-         "speaker_a": None, "speaker_b": None, "raw": None},
+        {
+            "sample_id": "q2",
+            "dataset": "longmemeval",
+            "sessions": [],
+            "qa_pairs": [],
+            "speaker_a": None,
+            "speaker_b": None,
+            "raw": None,
+        },
     ]
     ds = datasets.Dataset.from_list(rows, features=SAMPLE_FEATURES)
     samples = table_to_samples(ds.data.table)

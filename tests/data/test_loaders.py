@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval
 from himga.cache import make_builder
-from himga.errors import ConfigurationError
 from himga.catalog import benchmark
+from himga.data import build_dataset, load_dataset, load_locomo, load_longmemeval
+from himga.errors import ConfigurationError
 
 
 def test_unknown_name_is_a_value_error():
@@ -25,7 +25,9 @@ def test_load_dataset_locomo_from_datasets_root(shared_data, monkeypatch, tmp_pa
 
 
 def test_unknown_option_is_a_configuration_error(shared_data, tmp_path):
-    with pytest.raises(ConfigurationError, match="category_order: expected one of \\['authors', 'seed'\\], got 'paper'"):
+    with pytest.raises(
+        ConfigurationError, match="category_order: expected one of \\['authors', 'seed'\\], got 'paper'"
+    ):
         load_dataset("locomo", data_dir=shared_data / "locomo", cache_dir=tmp_path, category_order="paper")
 
 
@@ -38,15 +40,20 @@ def test_misspelled_option_is_a_configuration_error(shared_data, tmp_path):
     ("call", "message"),
     [
         (lambda p: load_dataset("locomo", data_dir=p, confg="x"),
-         "locomo: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, ids, category_order, adversarial_answer, category3_answer, gold, errata"),
+         "locomo: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, ids, category_order, "
+         "adversarial_answer, category3_answer, gold, errata"),
         (lambda p: load_dataset("longmemeval", data_dir=p, confg="oracle"),
          "longmemeval: unknown keyword 'confg'; expected one of config, data_dir, cache_dir, lazy, ids"),
         (lambda p: load_locomo(p, categroy_order="seed"),
-         "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, ids, category_order, adversarial_answer, category3_answer, gold, errata"),
-        (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, cache_dir, lazy, ids"),
-        (lambda p: build_dataset("longmemeval", data_dir=p), "longmemeval: unknown keyword 'data_dir'; expected one of config, path, cache_dir"),
+         "locomo: unknown keyword 'categroy_order'; expected one of cache_dir, lazy, ids, category_order, "
+         "adversarial_answer, category3_answer, gold, errata"),
+        (lambda p: load_longmemeval(p, confg="oracle"), "longmemeval: unknown keyword 'confg'; expected one of config, "
+            "cache_dir, lazy, ids"),
+        (lambda p: build_dataset("longmemeval", data_dir=p), "longmemeval: unknown keyword 'data_dir'; expected one of "
+            "config, path, cache_dir"),
         (lambda p: make_builder(benchmark("locomo"), datadir=p),
-         "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, adversarial_answer, category3_answer, gold, errata"),
+         "locomo: unknown keyword 'datadir'; expected one of config, data_dir, data_files, cache_dir, category_order, "
+         "adversarial_answer, category3_answer, gold, errata"),
     ],
 )  # fmt: skip
 def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
@@ -54,14 +61,26 @@ def test_misspelled_keyword_lists_what_a_user_may_pass(call, message, tmp_path):
     with pytest.raises(ConfigurationError) as caught:
         call(tmp_path)
     assert str(caught.value) == message
-    for internal in ("filename", "repo_id", "revision", "sha256", "writer_batch_size", "description", "version", "errata_sha256"):
+    for internal in (
+        "filename",
+        "repo_id",
+        "revision",
+        "sha256",
+        "writer_batch_size",
+        "description",
+        "version",
+        "errata_sha256",
+    ):
         assert internal not in message
 
 
 def test_arguments_of_the_wrong_type_are_configuration_errors(tmp_path):
     """``lazy="yes"`` counted as true and ``load_locomo(123)`` was a bare TypeError."""
-    for call in (lambda: load_locomo(tmp_path, lazy="yes"), lambda: load_longmemeval(tmp_path, lazy="no"),
-                 lambda: load_dataset("locomo", data_dir=tmp_path, lazy=1)):
+    for call in (
+        lambda: load_locomo(tmp_path, lazy="yes"),
+        lambda: load_longmemeval(tmp_path, lazy="no"),
+        lambda: load_dataset("locomo", data_dir=tmp_path, lazy=1),
+    ):
         with pytest.raises(ConfigurationError, match=r"^lazy: expected True or False, got ('yes'|'no'|1)$"):
             call()
     with pytest.raises(ConfigurationError) as info:

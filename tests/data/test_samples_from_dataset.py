@@ -7,7 +7,7 @@ import inspect
 import datasets
 import pytest
 
-from himga.data import LazySamples, SAMPLE_FEATURES, build_dataset, samples_from_dataset
+from himga.data import SAMPLE_FEATURES, LazySamples, build_dataset, samples_from_dataset
 from himga.errors import ConfigurationError
 
 
@@ -45,9 +45,16 @@ def test_pulls_one_row_at_a_time(shared_data, locomo_samples):
 
 def test_other_features_and_types_are_rejected():
     other = datasets.Dataset.from_dict({"sample_id": ["a"]})
-    with pytest.raises(ConfigurationError, match=r"does not have himga's Sample features \(missing columns \['dataset', 'qa_pairs', 'raw', 'sessions', 'speaker_a', 'speaker_b'\]\)"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"does not have himga's Sample features \(missing columns \['dataset', 'qa_pairs', 'raw', 'sessions', "
+        r"'speaker_a', 'speaker_b'\]\)",
+    ):
         samples_from_dataset(other)
-    with pytest.raises(ConfigurationError, match=r"expected a datasets.Dataset or IterableDataset \(one split, e.g. split='test'\), got DatasetDict"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"expected a datasets.Dataset or IterableDataset \(one split, e.g. split='test'\), got DatasetDict",
+    ):
         samples_from_dataset(datasets.DatasetDict({"test": other}))
 
 
@@ -69,9 +76,16 @@ def test_extra_columns_are_ignored_on_every_route(shared_data, locomo_samples):
 
 def test_missing_or_retyped_columns_are_named(shared_data):
     ds = build_dataset("locomo", path=shared_data / "locomo").add_column("prediction", ["p"] * 10)
-    with pytest.raises(ConfigurationError, match=r"^the dataset does not have himga's Sample features \(missing columns \['raw'\]\)$"):
+    with pytest.raises(
+        ConfigurationError, match=r"^the dataset does not have himga's Sample features \(missing columns \['raw'\]\)$"
+    ):
         samples_from_dataset(ds.remove_columns("raw"))
-    with pytest.raises(ConfigurationError, match=r"^the dataset does not have himga's Sample features \(columns of another type \['speaker_a'\]\)$"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"^the dataset does not have himga's Sample features \(columns of another type \['speaker_a'\]\)$",
+    ):
         samples_from_dataset(ds.cast_column("speaker_a", datasets.Value("large_string")))
-    with pytest.raises(ConfigurationError, match=r"\(missing columns \['raw'\]; columns of another type \['speaker_a'\]\)$"):
+    with pytest.raises(
+        ConfigurationError, match=r"\(missing columns \['raw'\]; columns of another type \['speaker_a'\]\)$"
+    ):
         samples_from_dataset(ds.remove_columns("raw").cast_column("speaker_a", datasets.Value("large_string")))

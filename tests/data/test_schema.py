@@ -26,16 +26,49 @@ def _signature(cls):
 @pytest.mark.parametrize(
     ("cls", "expected"),
     [
-        (Message, [("role", "str", "<required>"), ("content", "str", "<required>"), ("turn_id", "str | None", None),
-                   ("date_str", "str | None", None), ("raw", "dict", {})]),
-        (Session, [("session_id", "str", "<required>"), ("messages", "list[Message]", "<required>"),
-                   ("date_str", "str | None", None), ("title", "str | None", None)]),
+        (
+            Message,
+            [
+                ("role", "str", "<required>"),
+                ("content", "str", "<required>"),
+                ("turn_id", "str | None", None),
+                ("date_str", "str | None", None),
+                ("raw", "dict", {}),
+            ],
+        ),
+        (
+            Session,
+            [
+                ("session_id", "str", "<required>"),
+                ("messages", "list[Message]", "<required>"),
+                ("date_str", "str | None", None),
+                ("title", "str | None", None),
+            ],
+        ),
         (EvidenceRef, [("turn_ids", "list[str]", []), ("session_ids", "list[str]", [])]),
-        (QAPair, [("question_id", "str", "<required>"), ("question", "str", "<required>"), ("answer", "str", "<required>"),
-                  ("question_type", "QuestionType", "<required>"), ("evidence", "EvidenceRef", EvidenceRef()), ("raw", "dict", {})]),
-        (Sample, [("sample_id", "str", "<required>"), ("dataset", "str", "<required>"), ("sessions", "list[Session]", "<required>"),
-                  ("qa_pairs", "list[QAPair]", "<required>"), ("speaker_a", "str | None", None), ("speaker_b", "str | None", None),
-                  ("raw", "dict", {})]),
+        (
+            QAPair,
+            [
+                ("question_id", "str", "<required>"),
+                ("question", "str", "<required>"),
+                ("answer", "str", "<required>"),
+                ("question_type", "QuestionType", "<required>"),
+                ("evidence", "EvidenceRef", EvidenceRef()),
+                ("raw", "dict", {}),
+            ],
+        ),
+        (
+            Sample,
+            [
+                ("sample_id", "str", "<required>"),
+                ("dataset", "str", "<required>"),
+                ("sessions", "list[Session]", "<required>"),
+                ("qa_pairs", "list[QAPair]", "<required>"),
+                ("speaker_a", "str | None", None),
+                ("speaker_b", "str | None", None),
+                ("raw", "dict", {}),
+            ],
+        ),
     ],
 )
 def test_fields_names_order_types_defaults(cls, expected):
@@ -50,15 +83,26 @@ def test_default_factories_are_not_shared():
 
 def test_question_type_members_and_values():
     assert {m.name: m.value for m in QuestionType} == {
-        "SINGLE_HOP": "single_hop", "MULTI_HOP": "multi_hop", "TEMPORAL": "temporal", "OPEN_DOMAIN": "open_domain",
-        "ADVERSARIAL": "adversarial", "SINGLE_SESSION_PREFERENCE": "single_session_preference",
-        "SINGLE_SESSION_ASSISTANT": "single_session_assistant", "TEMPORAL_REASONING": "temporal_reasoning",
-        "MULTI_SESSION": "multi_session", "KNOWLEDGE_UPDATE": "knowledge_update",
-        "SINGLE_SESSION_USER": "single_session_user", "ABSTENTION": "abstention",
-        "CONTRADICTION_RESOLUTION": "contradiction_resolution", "EVENT_ORDERING": "event_ordering",
-        "INFORMATION_EXTRACTION": "information_extraction", "INSTRUCTION_FOLLOWING": "instruction_following",
-        "MULTI_SESSION_REASONING": "multi_session_reasoning", "PREFERENCE_FOLLOWING": "preference_following",
-        "SUMMARIZATION": "summarization", "COGNITIVE": "cognitive",
+        "SINGLE_HOP": "single_hop",
+        "MULTI_HOP": "multi_hop",
+        "TEMPORAL": "temporal",
+        "OPEN_DOMAIN": "open_domain",
+        "ADVERSARIAL": "adversarial",
+        "SINGLE_SESSION_PREFERENCE": "single_session_preference",
+        "SINGLE_SESSION_ASSISTANT": "single_session_assistant",
+        "TEMPORAL_REASONING": "temporal_reasoning",
+        "MULTI_SESSION": "multi_session",
+        "KNOWLEDGE_UPDATE": "knowledge_update",
+        "SINGLE_SESSION_USER": "single_session_user",
+        "ABSTENTION": "abstention",
+        "CONTRADICTION_RESOLUTION": "contradiction_resolution",
+        "EVENT_ORDERING": "event_ordering",
+        "INFORMATION_EXTRACTION": "information_extraction",
+        "INSTRUCTION_FOLLOWING": "instruction_following",
+        "MULTI_SESSION_REASONING": "multi_session_reasoning",
+        "PREFERENCE_FOLLOWING": "preference_following",
+        "SUMMARIZATION": "summarization",
+        "COGNITIVE": "cognitive",
     }
 
 
@@ -79,8 +123,12 @@ def test_plain_dataclass_equality():
 
 @pytest.mark.parametrize(
     ("qid", "qtype", "expected"),
-    [("0", QuestionType.ADVERSARIAL, True), ("0", QuestionType.TEMPORAL, False),
-     ("09ba9854_abs", QuestionType.TEMPORAL_REASONING, True), ("gpt4_2655b836", QuestionType.TEMPORAL_REASONING, False)],
+    [
+        ("0", QuestionType.ADVERSARIAL, True),
+        ("0", QuestionType.TEMPORAL, False),
+        ("09ba9854_abs", QuestionType.TEMPORAL_REASONING, True),
+        ("gpt4_2655b836", QuestionType.TEMPORAL_REASONING, False),
+    ],
 )
 def test_is_abstention(qid, qtype, expected):
     assert QAPair(qid, "q?", "a", qtype).is_abstention is expected
@@ -89,13 +137,19 @@ def test_is_abstention(qid, qtype, expected):
 def test_repr_fits_a_screen_and_the_content_is_one_call_away(locomo_samples):
     """Issue 17 §11: repr(sample) was ~245,000 characters for one LoCoMo sample; now ids and counts."""
     sample = locomo_samples[0]
-    assert repr(sample) == ("Sample(sample_id='conv-26', dataset='locomo', sessions=19, messages=419, qa_pairs=199, "
-                            "speakers=('Caroline', 'Melanie'))")
+    assert repr(sample) == (
+        "Sample(sample_id='conv-26', dataset='locomo', sessions=19, messages=419, qa_pairs=199, "
+        "speakers=('Caroline', 'Melanie'))"
+    )
     assert repr(sample.sessions[0]) == "Session(session_id='1', date_str='1:56 pm on 8 May, 2023', messages=18)"
     assert max(len(repr(s)) for s in locomo_samples) < 160
     full = dataclasses.asdict(sample)
     assert len(full["sessions"][0]["messages"]) == 18 and len(str(full)) == 249729
-    lme = Sample("q1_abs", "longmemeval", [Session("s1", [Message("user", "hi")], "2023/05/20 (Sat) 02:21")],
-                 [QAPair("q1_abs", "q?", "a", QuestionType.TEMPORAL_REASONING)])
+    lme = Sample(
+        "q1_abs",
+        "longmemeval",
+        [Session("s1", [Message("user", "hi")], "2023/05/20 (Sat) 02:21")],
+        [QAPair("q1_abs", "q?", "a", QuestionType.TEMPORAL_REASONING)],
+    )
     assert repr(lme) == "Sample(sample_id='q1_abs', dataset='longmemeval', sessions=1, messages=1, qa_pairs=1)"
     assert sample == dataclasses.replace(sample)  # equality still compares every field

@@ -26,10 +26,18 @@ import re
 import pytest
 
 from himga.catalog import CATALOG
-from himga.schema.dates import TemporalParser
-from himga.data import (Message, Session, SystemQuestion, SystemSample, item_id, samples_from_dataset, system_view,
-                        view_ids)
+from himga.data import (
+    Message,
+    Session,
+    SystemQuestion,
+    SystemSample,
+    item_id,
+    samples_from_dataset,
+    system_view,
+    view_ids,
+)
 from himga.errors import ConfigurationError
+from himga.schema.dates import TemporalParser
 
 _SHOWN = ("question", "question_date", "haystack_dates")  # keys of qa.raw the benchmark shows the system
 _TOKEN = re.compile(r"[^\s\"',\[\]{}()]+")
@@ -68,8 +76,12 @@ def _strings(value, skip=()):
 
 
 def _source_ids(sample) -> set[str]:
-    ids = {sample.sample_id, *(s.session_id for s in sample.sessions), *(item_id(sample, qa) for qa in sample.qa_pairs),
-           *(qa.question_id for qa in sample.qa_pairs)}
+    ids = {
+        sample.sample_id,
+        *(s.session_id for s in sample.sessions),
+        *(item_id(sample, qa) for qa in sample.qa_pairs),
+        *(qa.question_id for qa in sample.qa_pairs),
+    }
     ids |= {m.turn_id for s in sample.sessions for m in s.messages if m.turn_id}
     for qa in sample.qa_pairs:
         ids |= set(qa.evidence.turn_ids) | set(qa.evidence.session_ids) | set(sample.relevance(qa).turns)
@@ -78,7 +90,8 @@ def _source_ids(sample) -> set[str]:
 
 
 def _outside_verbatim(view: SystemSample) -> list[str]:
-    """Every string of the view that is not a text the benchmark shows (message text, role, dates, speakers, questions)."""
+    """Every string of the view that is not a text the benchmark shows (message text, role, dates, speakers,
+    questions)."""
     out = [view.sample_id, view.dataset]
     for session in view.sessions:
         out += [session.session_id, *(m.turn_id for m in session.messages)]
@@ -88,8 +101,14 @@ def _outside_verbatim(view: SystemSample) -> list[str]:
 
 
 def test_the_view_has_only_what_a_system_is_given():
-    assert [f.name for f in dataclasses.fields(SystemSample)] == ["sample_id", "dataset", "sessions", "questions",
-                                                                 "speaker_a", "speaker_b"]
+    assert [f.name for f in dataclasses.fields(SystemSample)] == [
+        "sample_id",
+        "dataset",
+        "sessions",
+        "questions",
+        "speaker_a",
+        "speaker_b",
+    ]
     assert [f.name for f in dataclasses.fields(SystemQuestion)] == ["question_id", "question", "question_date"]
     assert [f.name for f in dataclasses.fields(Session)] == ["session_id", "messages", "date_str", "title"]
     assert [f.name for f in dataclasses.fields(Message)] == ["role", "content", "turn_id", "date_str", "raw"]
@@ -118,13 +137,18 @@ def problems(sample, view: SystemSample, checked: dict | None = None) -> list[st
         if (mine.session_id, mine.date_str, mine.title) != (f"S{n}", theirs.date_str, theirs.title):
             found.append(f"session {n}: id, date or title")
         if [(m.role, m.content, m.turn_id, m.date_str, m.raw) for m in mine.messages] != [
-                (m.role, m.content, f"S{n}:{k}", m.date_str or theirs.date_str, {}) for k, m in enumerate(theirs.messages, 1)]:
+            (m.role, m.content, f"S{n}:{k}", m.date_str or theirs.date_str, {})
+            for k, m in enumerate(theirs.messages, 1)
+        ]:
             found.append(f"session {n}: messages not verbatim, undated, or with raw")
     question_date = sample.raw.get("question_date")
-    if [(q.question, q.question_date) for q in view.questions] != [(qa.question, question_date) for qa in sample.qa_pairs]:
+    if [(q.question, q.question_date) for q in view.questions] != [
+        (qa.question, question_date) for qa in sample.qa_pairs
+    ]:
         found.append("questions not verbatim")
     if not re.fullmatch(r"v[0-9a-f]{10}", view.sample_id) or [q.question_id for q in view.questions] != [
-            f"{view.sample_id}:q{n}" for n in range(1, len(view.questions) + 1)]:
+        f"{view.sample_id}:q{n}" for n in range(1, len(view.questions) + 1)
+    ]:
         found.append("sample or question ids not generated")
     if len(styles := date_styles(view)) > 1:
         found.append(f"dates in {len(styles)} styles: {sorted(styles)}")
@@ -163,7 +187,9 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         lambda v: setattr(v.sessions[0].messages[0], "content", v.sessions[0].messages[0].content + " CONTAINS ANSWER"),
         lambda v: setattr(v.sessions[0].messages[0], "date_str", None),
         lambda v: v.sessions[0].messages[0].raw.update(gold=qa.answer),
-        lambda v: setattr(v, "questions", [dataclasses.replace(q, question_id=item_id(sample, qa)) for q in v.questions]),
+        lambda v: setattr(
+            v, "questions", [dataclasses.replace(q, question_id=item_id(sample, qa)) for q in v.questions]
+        ),
         lambda v: v.sessions.reverse() if len(v.sessions) > 1 else v.sessions.append(v.sessions[0]),
     ]
     for n, tamper in enumerate(leaky):
@@ -172,7 +198,9 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         assert problems(sample, view) != [], n
     restyled = dataclasses.replace(sample, sessions=[dataclasses.replace(s) for s in sample.sessions])
     dated = next(s for s in restyled.sessions if s.date_str)  # one session dated in another style than the others
-    dated.date_str = dated.datetime.strftime("%Y-%m-%d %H:%M" if date_styles(system_view(sample)) != {"iso_datetime"} else "%d %B, %Y")
+    dated.date_str = dated.datetime.strftime(
+        "%Y-%m-%d %H:%M" if date_styles(system_view(sample)) != {"iso_datetime"} else "%d %B, %Y"
+    )
     assert [p for p in problems(restyled, system_view(restyled)) if p.startswith("dates in 2 styles")] != []
 
 
@@ -185,13 +213,17 @@ def test_a_ranking_made_on_the_view_maps_back_to_the_qrels(benchmark_samples, gr
     rankings = {}
     for sample in samples:
         mapping = view_ids(sample)
-        back = {v: k for k, v in (mapping.sessions if granularity == "session" else mapping.turns).items() if v is not None}
+        back = {
+            v: k for k, v in (mapping.sessions if granularity == "session" else mapping.turns).items() if v is not None
+        }
         for view_qid, qa in zip(mapping.questions, sample.qa_pairs):
             if sample.relevance(qa).evaluable:
                 rankings[view_qid] = [back[i] for i in sample.relevance(qa).ids(granularity) if i in back]
     run = view_run(samples, rankings, granularity)
     expected = {qid: [d for d, grade in docs.items() if grade] for qid, docs in qrels(samples, granularity).items()}
-    present = {qid: [d for d in docs if d in run[qid]] for qid, docs in expected.items()}  # dangling LoCoMo ids have no turn
+    present = {
+        qid: [d for d in docs if d in run[qid]] for qid, docs in expected.items()
+    }  # dangling LoCoMo ids have no turn
     assert run == present and len(run) == len(expected) > 0
     with pytest.raises(ConfigurationError, match="is no question of the views"):
         view_run(samples, {"conv-26:0": []}, granularity)

@@ -20,8 +20,20 @@ SECRET = "sk-test-NEVER-PRINT-0123456789abcdef"
 
 
 def _args(requests, out, server, cache, *extra) -> list[str]:
-    return ["judge", str(requests), "--out", str(out), "--base-url", server.base_url, "--cache-dir", str(cache),
-            "--concurrency", "4", "--no-progress", *extra]
+    return [
+        "judge",
+        str(requests),
+        "--out",
+        str(out),
+        "--base-url",
+        server.base_url,
+        "--cache-dir",
+        str(cache),
+        "--concurrency",
+        "4",
+        "--no-progress",
+        *extra,
+    ]
 
 
 def _judge(capsys, *args) -> tuple[int, str, str]:
@@ -48,8 +60,19 @@ def requests_file(shared_data, tmp_path_factory):
     hyp = folder / "hyp.jsonl"
     hyp.write_text("".join(json.dumps({"question_id": q, "hypothesis": str(qa.answer)}) + "\n" for q, qa in qas))
     req = folder / "req.jsonl"
-    args = ["score", "locomo", str(hyp), "--judge", "mem0", "--ids", str(folder / "ids.txt"), "--data-dir",
-            str(shared_data / "locomo"), "--cache-dir", str(folder / "c")]
+    args = [
+        "score",
+        "locomo",
+        str(hyp),
+        "--judge",
+        "mem0",
+        "--ids",
+        str(folder / "ids.txt"),
+        "--data-dir",
+        str(shared_data / "locomo"),
+        "--cache-dir",
+        str(folder / "c"),
+    ]
     assert main([*args, "--prompts", str(req)]) == 0
     return req, args
 
@@ -63,8 +86,13 @@ def test_killed_and_rerun_every_request_is_answered_once(requests_file, tmp_path
     slow = {k: 0.3 for k in keys[6:9]}
     cache, out = tmp_path / "cache", tmp_path / "replies.jsonl"
     with ChatServer(table, fail=fail, slow=slow, hold_after=10) as server:
-        first = subprocess.Popen([sys.executable, "-m", "himga.cli", *_args(req, out, server, cache)], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, env={**os.environ, "OPENAI_API_KEY": SECRET})
+        first = subprocess.Popen(
+            [sys.executable, "-m", "himga.cli", *_args(req, out, server, cache)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "OPENAI_API_KEY": SECRET},
+        )
         import diskcache
 
         deadline = time.monotonic() + 60
@@ -82,18 +110,26 @@ def test_killed_and_rerun_every_request_is_answered_once(requests_file, tmp_path
         server.release()
         status, second_out, second_err = _judge(capsys, req, out, server, cache)
         assert status == 0, second_err
-        assert second_out.startswith(f"req.jsonl: 24 requests, 10 answered before (cache {cache}), 14 sent now, 0 without a reply; "
-                                        "answered by judge-model-2026-01-01")
+        assert second_out.startswith(
+            f"req.jsonl: 24 requests, 10 answered before (cache {cache}), 14 sent now, 0 without a reply; "
+            "answered by judge-model-2026-01-01"
+        )
         assert set(server.answered) == set(keys) and set(server.answered.values()) == {1}  # every request answered once
         for key in answered_first:
             assert server.attempts[key] == 1 + len(fail.get(key, [])) or key in slow  # never sent again by the rerun
         assert server.authorization == {f"Bearer {SECRET}"}
     replies = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [(r["question_id"], r["judge"], r["run"]) for r in replies] == [(r["question_id"], "mem0", 1) for r in requests]
-    assert [r["reply"] for r in replies] == [table[k] for k in keys] and {r["model"] for r in replies} == {"judge-model-2026-01-01"}
+    assert [(r["question_id"], r["judge"], r["run"]) for r in replies] == [
+        (r["question_id"], "mem0", 1) for r in requests
+    ]
+    assert [r["reply"] for r in replies] == [table[k] for k in keys] and {r["model"] for r in replies} == {
+        "judge-model-2026-01-01"
+    }
     for text in (first_out, first_err, second_out, second_err, out.read_text()):
         assert SECRET not in text
-    status, third, _ = _judge(capsys, req, out, ChatServer(), cache)  # all cached: nothing is sent (the server is not started)
+    status, third, _ = _judge(
+        capsys, req, out, ChatServer(), cache
+    )  # all cached: nothing is sent (the server is not started)
     assert status == 0 and "24 answered before" in third and "0 sent now" in third
     report = tmp_path / "report.json"
     assert main([*score_args, "--labels", str(out), "--out", str(report)]) == 0
@@ -119,16 +155,23 @@ def test_no_key_and_no_endpoint(requests_file, tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     req, _ = requests_file
     assert main(["judge", str(req), "--out", str(tmp_path / "r.jsonl"), "--cache-dir", str(tmp_path / "c")]) == 2
-    assert capsys.readouterr().err == ("himga: error: no API key: set OPENAI_API_KEY (or name another variable with "
-                                       "--api-key-env), or give --base-url for an endpoint without keys\n")
+    assert capsys.readouterr().err == (
+        "himga: error: no API key: set OPENAI_API_KEY (or name another variable with "
+        "--api-key-env), or give --base-url for an endpoint without keys\n"
+    )
 
 
 def test_the_progress_bar_counts_every_request_and_starts_at_the_cached_ones(tmp_path, capsys):
     from himga.endpoint import read_requests, send_requests
 
     path = tmp_path / "req.jsonl"
-    path.write_text("".join(json.dumps({"question_id": f"q{i}", "model": "m", "messages": [{"role": "user", "content": f"c{i}"}]})
-                            + "\n" for i in range(3)))
+    path.write_text(
+        "".join(
+            json.dumps({"question_id": f"q{i}", "model": "m", "messages": [{"role": "user", "content": f"c{i}"}]})
+            + "\n"
+            for i in range(3)
+        )
+    )
     _, requests = read_requests(path)
     with ChatServer(default="Yes.") as server:
         first = send_requests(requests[:1], cache_dir=tmp_path / "c", base_url=server.base_url)
@@ -140,21 +183,44 @@ def test_the_progress_bar_counts_every_request_and_starts_at_the_cached_ones(tmp
 
 
 @pytest.mark.parametrize("variant", ["official", "fixed"])
-def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(beam_tier, shared_data, tmp_path, capsys,
-                                                                            variant):
+def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(
+    beam_tier, shared_data, tmp_path, capsys, variant
+):
     """``himga score beam --prompts`` → ``himga judge`` → ``himga score beam --labels``: a request line's ``request_id``
     (several requests a question) is an id, not part of the body sent, and comes back on its reply line."""
     samples = beam_tier("100K")
     pred = tmp_path / "pred.jsonl"
-    pred.write_text("".join(json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
-                            for s in samples[:2] for qa in s.qa_pairs), encoding="utf-8")
-    common = ["score", "beam", str(pred), "--config", "100K", "--data-dir", str(shared_data / "beam"),
-              "--cache-dir", str(beam_tier.cache["100K"]), "--partial", "--judge-variant", variant]
+    pred.write_text(
+        "".join(
+            json.dumps({"question_id": f"{s.sample_id}:{qa.question_id}", "hypothesis": qa.answer}) + "\n"
+            for s in samples[:2]
+            for qa in s.qa_pairs
+        ),
+        encoding="utf-8",
+    )
+    common = [
+        "score",
+        "beam",
+        str(pred),
+        "--config",
+        "100K",
+        "--data-dir",
+        str(shared_data / "beam"),
+        "--cache-dir",
+        str(beam_tier.cache["100K"]),
+        "--partial",
+        "--judge-variant",
+        variant,
+    ]
     req, replies, report = tmp_path / "req.jsonl", tmp_path / "replies.jsonl", tmp_path / "report.json"
     assert main([*common, "--prompts", str(req)]) == 0
     requests = [json.loads(line) for line in req.read_text().splitlines()]
-    table = {r["messages"][-1]["content"]: "YES" if r["messages"][0]["role"] == "system" else '{"score": 0.5, "reason": "partly"}'
-             for r in requests}
+    table = {
+        r["messages"][-1]["content"]: "YES"
+        if r["messages"][0]["role"] == "system"
+        else '{"score": 0.5, "reason": "partly"}'
+        for r in requests
+    }
     with ChatServer(table) as server:
         status, out, _ = _judge(capsys, req, replies, server, tmp_path / "c")
     assert status == 0 and "121 requests, 0 answered before" in out and "121 sent now, 0 without a reply" in out
@@ -163,23 +229,33 @@ def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(beam
     assert [r["request_id"] for r in lines] == [r["request_id"] for r in requests]
     assert main([*common, "--labels", str(replies), "--out", str(report)]) == 0
     scores = json.loads(report.read_text())["per_question"]
-    assert len(scores) == 40 and {s for q, s in scores.items() if ":event_ordering:" not in q} == {0.0 if variant == "official" else 0.5}
+    assert len(scores) == 40 and {s for q, s in scores.items() if ":event_ordering:" not in q} == {
+        0.0 if variant == "official" else 0.5
+    }
     assert {q: s for q, s in scores.items() if ":event_ordering:" in q} == {  # tau_norm, the same in both variants
-        "100K-1:event_ordering:0": 0.908248290463863, "100K-1:event_ordering:1": 0.816227766016838,
-        "100K-2:event_ordering:0": 0.816227766016838, "100K-2:event_ordering:1": 0.816227766016838}
+        "100K-1:event_ordering:0": 0.908248290463863,
+        "100K-1:event_ordering:1": 0.816227766016838,
+        "100K-2:event_ordering:0": 0.816227766016838,
+        "100K-2:event_ordering:1": 0.816227766016838,
+    }
 
 
-@pytest.mark.parametrize(("option", "message"), [
-    (["--max-retries", "-1"], "--max-retries: expected 0 or more, got -1"),
-    (["--timeout", "nan"], "--timeout: expected a positive number of seconds, got nan"),
-    (["--timeout", "0"], "--timeout: expected a positive number of seconds, got 0.0"),
-    (["--concurrency", "0"], "--concurrency: expected at least 1, got 0"),
-])
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--max-retries", "-1"], "--max-retries: expected 0 or more, got -1"),
+        (["--timeout", "nan"], "--timeout: expected a positive number of seconds, got nan"),
+        (["--timeout", "0"], "--timeout: expected a positive number of seconds, got 0.0"),
+        (["--concurrency", "0"], "--concurrency: expected at least 1, got 0"),
+    ],
+)
 def test_bad_client_options_are_one_line_before_any_request(tmp_path, capsys, option, message):
     """What the client libraries would raise as a traceback (openai's max_retries, anyio's NaN deadline), or a
     timeout that fails every request, is refused first, with the option's name."""
     req = tmp_path / "req.jsonl"
-    req.write_text(json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n")
+    req.write_text(
+        json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n"
+    )
     with ChatServer(default="Yes.") as server:
         assert main([*_args(req, tmp_path / "out.jsonl", server, tmp_path / "c"), *option]) == 2
         assert server.bodies == []
@@ -189,11 +265,15 @@ def test_bad_client_options_are_one_line_before_any_request(tmp_path, capsys, op
 
 def test_a_replies_cache_that_cannot_be_a_folder_is_one_line(tmp_path, capsys, monkeypatch):
     req = tmp_path / "req.jsonl"
-    req.write_text(json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n")
+    req.write_text(
+        json.dumps({"question_id": "q0", "model": "m", "messages": [{"role": "user", "content": "c"}]}) + "\n"
+    )
     with ChatServer(default="Yes.") as server:
         assert main(_args(req, tmp_path / "out.jsonl", server, req / "c")) == 2
-        assert capsys.readouterr().err == (f"himga: error: the replies cache {str(req / 'c')!r} (cache_dir= / --cache-dir): "
-                                           f"{str(req)!r} is a regular file, not a folder; point --cache-dir at a folder\n")
+        assert capsys.readouterr().err == (
+            f"himga: error: the replies cache {str(req / 'c')!r} (cache_dir= / --cache-dir): "
+            f"{str(req)!r} is a regular file, not a folder; point --cache-dir at a folder\n"
+        )
         import sqlite3
 
         import diskcache
@@ -203,6 +283,8 @@ def test_a_replies_cache_that_cannot_be_a_folder_is_one_line(tmp_path, capsys, m
 
         monkeypatch.setattr(diskcache, "Cache", refuse)  # as for a folder this user cannot write
         assert main(_args(req, tmp_path / "out.jsonl", server, tmp_path / "c")) == 2
-        assert capsys.readouterr().err == (f"himga: error: the replies cache {str(tmp_path / 'c')!r} (cache_dir= / --cache-dir) "
-                                           "cannot be opened: unable to open database file\n")
+        assert capsys.readouterr().err == (
+            f"himga: error: the replies cache {str(tmp_path / 'c')!r} (cache_dir= / --cache-dir) "
+            "cannot be opened: unable to open database file\n"
+        )
         assert server.bodies == []

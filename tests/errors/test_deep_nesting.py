@@ -35,16 +35,30 @@ except SourceFormatError as e:
 
 
 def _longmemeval(content: bytes) -> bytes:
-    question = {"question_id": "q2", "question_type": "multi-session", "question": "Q?", "answer": "A",
-                "question_date": "2023/05/20 (Sat) 10:00", "haystack_dates": ["2023/05/01 (Mon) 09:00"],
-                "haystack_session_ids": ["s1"], "haystack_sessions": [[{"role": "user", "content": "X"}]]}
+    question = {
+        "question_id": "q2",
+        "question_type": "multi-session",
+        "question": "Q?",
+        "answer": "A",
+        "question_date": "2023/05/20 (Sat) 10:00",
+        "haystack_dates": ["2023/05/01 (Mon) 09:00"],
+        "haystack_session_ids": ["s1"],
+        "haystack_sessions": [[{"role": "user", "content": "X"}]],
+    }
     first = {**question, "question_id": "q1", "haystack_sessions": [[{"role": "user", "content": "hi"}]]}
     return json.dumps([first, question]).encode().replace(b'"X"', content)
 
 
 def _locomo(answer: bytes) -> bytes:
-    record = {"sample_id": "conv-a", "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": [
-        {"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": [{"question": "Q?", "answer": "X", "category": 1, "evidence": []}]}
+    record = {
+        "sample_id": "conv-a",
+        "conversation": {
+            "speaker_a": "A",
+            "speaker_b": "B",
+            "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}],
+        },
+        "qa": [{"question": "Q?", "answer": "X", "category": 1, "evidence": []}],
+    }
     first = {**record, "sample_id": "conv-0", "qa": [{"question": "Q?", "answer": "Y", "category": 1, "evidence": []}]}
     return json.dumps([first, record]).encode().replace(b'"X"', answer)
 
@@ -53,8 +67,18 @@ ARRAYS = b"[" * DEPTH + b"]" * DEPTH
 OBJECTS = b'{"a": ' * DEPTH + b"1" + b"}" * DEPTH
 
 CASES = [
-    ("longmemeval", "longmemeval_oracle.json", _longmemeval(ARRAYS), f"longmemeval_oracle.json: $[1]: {TOO_DEEP} (question q2)"),
-    ("longmemeval", "longmemeval_oracle.json", _longmemeval(OBJECTS), f"longmemeval_oracle.json: $[1]: {TOO_DEEP} (question q2)"),
+    (
+        "longmemeval",
+        "longmemeval_oracle.json",
+        _longmemeval(ARRAYS),
+        f"longmemeval_oracle.json: $[1]: {TOO_DEEP} (question q2)",
+    ),
+    (
+        "longmemeval",
+        "longmemeval_oracle.json",
+        _longmemeval(OBJECTS),
+        f"longmemeval_oracle.json: $[1]: {TOO_DEEP} (question q2)",
+    ),
     ("locomo", "locomo10.json", _locomo(ARRAYS), f"locomo10.json: $[1]: {TOO_DEEP}"),
     ("locomo", "locomo10.json", _locomo(OBJECTS), f"locomo10.json: $[1]: {TOO_DEEP}"),
 ]
@@ -65,8 +89,12 @@ IDS = ["longmemeval-arrays", "longmemeval-objects", "locomo-arrays", "locomo-obj
 def test_deep_nesting_stops_within_1_gib(tmp_path, name, file, data, message):
     path = tmp_path / file
     path.write_bytes(data)
-    done = subprocess.run([sys.executable, "-c", _CHILD, name, str(path), str(tmp_path / "cache")],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, name, str(path), str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == message + "\n"
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers.bad_input import LOADERS, cache_entries
 
 from himga.errors import SourceFormatError
-
-from helpers.bad_input import LOADERS, cache_entries
 
 
 @pytest.mark.parametrize(("dataset", "file"), [("locomo", "locomo10.json"), ("longmemeval", "longmemeval_oracle.json")])

@@ -6,19 +6,26 @@ is checked as every other field is; a record without ``sample_id`` is reported b
 from __future__ import annotations
 
 import pytest
+from helpers.bad_input import LOADERS, check_bad_then_good
+from helpers.bad_input import del_key as _del
+from helpers.bad_input import dump as _dump
+from helpers.bad_input import set_key as _set
 
 from himga.errors import SourceFormatError
-
-from helpers.bad_input import LOADERS, check_bad_then_good, del_key as _del, dump as _dump, set_key as _set
 
 FILE = "locomo10.json"
 
 
 def _record(sample_id: str = "conv-x") -> dict:
     turns = [{"speaker": "Ann", "dia_id": "D1:1", "text": "hello"}, {"speaker": "Bob", "dia_id": "D1:2", "text": "hi"}]
-    return {"sample_id": sample_id, "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": turns},
-            "qa": [{"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2},
-                   {"question": "Bob's dog?", "adversarial_answer": "Rex", "evidence": [], "category": 5}]}
+    return {
+        "sample_id": sample_id,
+        "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1": turns},
+        "qa": [
+            {"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2},
+            {"question": "Bob's dog?", "adversarial_answer": "Rex", "evidence": [], "category": 5},
+        ],
+    }
 
 
 GOOD = _dump([_record()])
@@ -40,10 +47,22 @@ def loader(request):
 
 
 ID_CASES = [
-    ("sample_id with a space", _mutated(_set("sample_id", "conv 26")), f"{FILE}: $[1].sample_id: expected an id without whitespace, got 'conv 26'"),
+    (
+        "sample_id with a space",
+        _mutated(_set("sample_id", "conv 26")),
+        f"{FILE}: $[1].sample_id: expected an id without whitespace, got 'conv 26'",
+    ),
     ("empty sample_id", _mutated(_set("sample_id", "")), f"{FILE}: $[1].sample_id: expected a non-empty id, got ''"),
-    ("sample_id with a no-break space", _mutated(_set("sample_id", "conv\xa026")), f"{FILE}: $[1].sample_id: expected an id without whitespace, got 'conv\\xa026'"),
-    ("dia_id with a space", _mutated(_set("conversation", "session_1", 0, "dia_id", "D1: 1")), f"{FILE}: $[1].conversation.session_1[0].dia_id: expected an id without whitespace, got 'D1: 1'"),
+    (
+        "sample_id with a no-break space",
+        _mutated(_set("sample_id", "conv\xa026")),
+        f"{FILE}: $[1].sample_id: expected an id without whitespace, got 'conv\\xa026'",
+    ),
+    (
+        "dia_id with a space",
+        _mutated(_set("conversation", "session_1", 0, "dia_id", "D1: 1")),
+        f"{FILE}: $[1].conversation.session_1[0].dia_id: expected an id without whitespace, got 'D1: 1'",
+    ),
 ]
 
 
@@ -61,6 +80,7 @@ def test_evidence_lists_separated_by_whitespace_are_still_read(tmp_path):
 
 # ---- the category-5 trap answer and a generated sample id ------------------------------------------------
 
+
 def _seed_loader(path, cache_dir):
     from himga.data import load_locomo
 
@@ -68,10 +88,30 @@ def _seed_loader(path, cache_dir):
 
 
 ADVERSARIAL = [
-    ("seed: adversarial_answer missing", "seed", _mutated(_del("qa", 1, "adversarial_answer")), f"{FILE}: $[1].qa[1]: missing required key 'adversarial_answer'"),
-    ("seed: adversarial_answer null", "seed", _mutated(_set("qa", 1, "adversarial_answer", None)), f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got null"),
-    ("seed: adversarial_answer an array", "seed", _mutated(_set("qa", 1, "adversarial_answer", ["Rex"])), f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got array"),
-    ("default: adversarial_answer an array", "abstain", _mutated(_set("qa", 1, "adversarial_answer", ["Rex"])), f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got array"),
+    (
+        "seed: adversarial_answer missing",
+        "seed",
+        _mutated(_del("qa", 1, "adversarial_answer")),
+        f"{FILE}: $[1].qa[1]: missing required key 'adversarial_answer'",
+    ),
+    (
+        "seed: adversarial_answer null",
+        "seed",
+        _mutated(_set("qa", 1, "adversarial_answer", None)),
+        f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got null",
+    ),
+    (
+        "seed: adversarial_answer an array",
+        "seed",
+        _mutated(_set("qa", 1, "adversarial_answer", ["Rex"])),
+        f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got array",
+    ),
+    (
+        "default: adversarial_answer an array",
+        "abstain",
+        _mutated(_set("qa", 1, "adversarial_answer", ["Rex"])),
+        f"{FILE}: $[1].qa[1].adversarial_answer: expected string or number, got array",
+    ),
 ]
 
 

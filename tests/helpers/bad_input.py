@@ -1,4 +1,5 @@
-"""Helpers of the bad-input matrix (tests/errors): load through the facade, check the error, then prove the cache is clean.
+"""Helpers of the bad-input matrix (tests/errors): load through the facade, check the error, then prove the cache is
+clean.
 
 ``check_bad_then_good`` is the shared expectation of every bad-input test: loading the bad
 file raises the documented himga error (never a bare ``KeyError``/``TypeError``/``IndexError``/
@@ -15,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from himga.data import build_dataset, load_locomo, load_longmemeval
-from himga.schema.convert import row_to_sample
 from himga.errors import HimgaError
+from himga.schema.convert import row_to_sample
 
 
 def _facade_locomo(path, cache_dir):

@@ -3,7 +3,8 @@
 ``ChatServer(table)`` serves ``POST .../chat/completions`` in a thread. The reply to a request is
 ``table[content of its last message]`` (else ``default``); a request's key is that content. Per key the server
 can fail the first attempts (``fail={key: [429, 500]}``: a 429 carries ``retry-after-ms``, so the client's own
-retries are quick; a 401 echoes the ``Authorization`` header in its message), answer slowly (``slow={key: seconds}``), and, after ``hold_after`` answers, hold every new
+retries are quick; a 401 echoes the ``Authorization`` header in its message), answer slowly (``slow={key: seconds}``),
+and, after ``hold_after`` answers, hold every new
 request until :meth:`release` (so that a client killed then has nothing answered in flight). It records every
 request body, the attempts and the answers per key, and the ``Authorization`` headers it saw.
 """
@@ -22,9 +23,16 @@ __all__ = ["ChatServer"]
 class ChatServer:
     """The endpoint; use as a context manager (``with ChatServer(table) as server: server.base_url``)."""
 
-    def __init__(self, table: dict[str, str] | None = None, *, default: str = "", model: str = "judge-model-2026-01-01",
-                 fail: dict[str, list[int]] | None = None, slow: dict[str, float] | None = None,
-                 hold_after: int | None = None):
+    def __init__(
+        self,
+        table: dict[str, str] | None = None,
+        *,
+        default: str = "",
+        model: str = "judge-model-2026-01-01",
+        fail: dict[str, list[int]] | None = None,
+        slow: dict[str, float] | None = None,
+        hold_after: int | None = None,
+    ):
         self.table = dict(table or {})
         self.default = default
         self.model = model
@@ -101,7 +109,9 @@ class ChatServer:
                 what, value = server._decide(key)
                 if what == "fail":
                     headers = {"retry-after-ms": "20"} if value == 429 else {}
-                    echo = f": invalid key in {self.headers.get('Authorization')}" if value == 401 else ""  # as some proxies do
+                    echo = (
+                        f": invalid key in {self.headers.get('Authorization')}" if value == 401 else ""
+                    )  # as some proxies do
                     return self._send(value, {"error": {"message": f"injected {value}{echo}", "type": "test"}}, headers)
                 if what == "hold":
                     while not server._released.wait(0.05):
@@ -109,10 +119,18 @@ class ChatServer:
                     self.close_connection = True
                     return None  # the client that sent it was killed: nothing is answered
                 time.sleep(server.slow.get(key, 0.0))
-                return self._send(200, {
-                    "id": f"chatcmpl-{server.answered[key]}", "object": "chat.completion", "created": 1767225600,
-                    "model": server.model,
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": value}, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+                return self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{server.answered[key]}",
+                        "object": "chat.completion",
+                        "created": 1767225600,
+                        "model": server.model,
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": value}, "finish_reason": "stop"}
+                        ],
+                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                    },
+                )
 
         return Handler

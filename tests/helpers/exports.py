@@ -25,8 +25,15 @@ def load_without_himga(tmp_path: Path, path: str, *args: str, cwd: Path | None =
             "rows": list(ds), "stream_rows": list(it), "cache_files": len(ds.cache_files),
         }}))
         """
-    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=cwd or tmp_path)
+    env = dict(
+        os.environ,
+        HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_DISABLE_PROGRESS_BARS="1",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, cwd=cwd or tmp_path
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
 

@@ -1,4 +1,5 @@
-"""The official-code outputs the scoring tests compare with (``tests/fixtures/scoring``, made by its ``make_fixtures.py``)."""
+"""The official-code outputs the scoring tests compare with (``tests/fixtures/scoring``, made by its
+``make_fixtures.py``)."""
 
 from __future__ import annotations
 

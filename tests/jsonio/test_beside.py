@@ -12,8 +12,8 @@ import json
 import os
 
 import pytest
-
 from errors.test_bad_input_longmemeval import CASES, PREFIX_CASES
+
 from himga.errors import SourceChangedError
 from himga.jsonio import ContentDigest, _beside, iter_array_items
 from himga.jsonio import reader as jsonfile
@@ -28,12 +28,13 @@ def _read(path, beside: bool, monkeypatch, stop: int | None = None):
     monkeypatch.setattr(jsonfile, "start_checks", lambda *a: started.append(_START(*a)) or started[-1])
     digest, content, items, error = hashlib.sha256(), ContentDigest(), [], None
     try:
-        for index, item in iter_array_items(path, id_key="question_id", id_label="question", digest=digest, content=content,
-                                            parallel=True):
+        for index, item in iter_array_items(
+            path, id_key="question_id", id_label="question", digest=digest, content=content, parallel=True
+        ):
             items.append((index, item))
             if index == stop:
                 break
-    except Exception as e:  # noqa: BLE001 - compared below, type and message
+    except Exception as e:
         error = (type(e).__name__, str(e))
     done = error is None and stop is None
     return items, error, digest.hexdigest() if done else None, content.hexdigest() if done else None, started
@@ -51,7 +52,9 @@ def test_a_reader_not_asking_for_it_checks_here(tmp_path, monkeypatch):
     monkeypatch.setattr(_beside, "BESIDE_MIN_BYTES", 0)
     started = []
     monkeypatch.setattr(jsonfile, "start_checks", lambda *a: started.append(a))
-    assert len(list(iter_array_items(path))) == 5 and started == []  # parallel=False: a stream's first item waits for nothing
+    assert (
+        len(list(iter_array_items(path))) == 5 and started == []
+    )  # parallel=False: a stream's first item waits for nothing
 
 
 def test_one_cpu_checks_here(monkeypatch):
@@ -73,12 +76,20 @@ def test_every_bad_input_case_reads_the_same_either_way(tmp_path, monkeypatch, c
         errors += here[1] is not None
         children += len(beside[4])
     assert errors == {"CASES": 18, "PREFIX_CASES": 9}[cases]  # the cases the reader itself refuses
-    assert children == {"CASES": len(CASES), "PREFIX_CASES": len(PREFIX_CASES)}[cases]  # the checks ran beside for each file
+    assert (
+        children == {"CASES": len(CASES), "PREFIX_CASES": len(PREFIX_CASES)}[cases]
+    )  # the checks ran beside for each file
 
 
 def _questions(n: int) -> list[dict]:
-    return [{"question_id": f"q{i}", "answer": "x" * 3000, "haystack_sessions": [[{"role": "user", "content": "\u00e9:" * i}]]}
-            for i in range(n)]
+    return [
+        {
+            "question_id": f"q{i}",
+            "answer": "x" * 3000,
+            "haystack_sessions": [[{"role": "user", "content": "\u00e9:" * i}]],
+        }
+        for i in range(n)
+    ]
 
 
 def test_a_bad_item_is_refused_before_it_is_yielded(tmp_path, monkeypatch):
@@ -86,7 +97,9 @@ def test_a_bad_item_is_refused_before_it_is_yielded(tmp_path, monkeypatch):
     cases = {
         "duplicate key": text.replace('"question_id": "q23"', '"question_id": "q23", "question_id": "again"'),
         "65 levels": text.replace('"question_id": "q23"', '"question_id": "q23", "deep": ' + "[" * 64 + "]" * 64),
-        "integer beyond 64 bits": text.replace('"question_id": "q23"', '"question_id": "q23", "n": 9223372036854775808'),
+        "integer beyond 64 bits": text.replace(
+            '"question_id": "q23"', '"question_id": "q23", "n": 9223372036854775808'
+        ),
     }
     for name, bad in cases.items():
         path = tmp_path / "s.json"
@@ -146,8 +159,11 @@ def test_the_child_reads_the_file_the_reader_opened(tmp_path, monkeypatch, repla
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_questions(10)))
     text = json.dumps(_questions(10))
-    new = {"valid": text, "truncated": text[:len(text) // 2],
-           "duplicate key": text.replace('"question_id": "q4"', '"question_id": "q4", "question_id": "q5"')}[replacement]
+    new = {
+        "valid": text,
+        "truncated": text[: len(text) // 2],
+        "duplicate key": text.replace('"question_id": "q4"', '"question_id": "q4", "question_id": "q5"'),
+    }[replacement]
 
     def replace_then_start(p, levels, content):
         other = tmp_path / "other.json"

@@ -9,7 +9,7 @@ import pytest
 from himga.jsonio._depth import MAX_DEPTH, DepthGuard, TooDeep
 
 # 3 levels of brackets; the strings hold brackets, escaped quotes and backslash runs that must not count
-TEXT = json.dumps([{"a": '[[["{{', 'b\\': ['x\\"]]', "\\\\"]}, {"c": [1]}, ']\\']).encode()
+TEXT = json.dumps([{"a": '[[["{{', "b\\": ['x\\"]]', "\\\\"]}, {"c": [1]}, "]\\"]).encode()
 
 
 def _fed(pieces: list[bytes], limit: int) -> DepthGuard:
@@ -35,7 +35,10 @@ def test_strings_split_at_any_byte_do_not_count(cut):
 def test_item_index_and_top_level_object():
     with pytest.raises(TooDeep) as info:
         _fed([b'[1, "a,", {"b": 2},', b" [[[]]]]"], limit=3)
-    assert (info.value.path, str(info.value)) == ("$[3]", "arrays and objects nested more than 3 levels deep (the benchmark files need fewer than 10)")
+    assert (info.value.path, str(info.value)) == (
+        "$[3]",
+        "arrays and objects nested more than 3 levels deep (the benchmark files need fewer than 10)",
+    )
     with pytest.raises(TooDeep) as info:
         _fed([b'{"a": [1, [2, [3]]]}'], limit=3)
     assert info.value.path == "$"

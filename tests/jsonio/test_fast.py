@@ -62,9 +62,15 @@ SIGNALS = {
     "duplicate key, colons in the values": ('[{"a": "x:y", "a": "::"}]', "$[0].a: duplicate key 'a'"),
     "duplicate key whose value holds keys": ('[{"a": {"b": 1}, "a": {"b": 1}}]', "$[0].a: duplicate key 'a'"),
     "duplicate key spaced": ('[{"a" : 1 , "a"\n:\t2}]', "$[0].a: duplicate key 'a'"),
-    "64 levels in all": ("[" + "[" * 63 + "]" * 63 + ", " + "[" * 64 + "]" * 64 + "]", "$[1]: arrays and objects nested more than 64 levels deep"),
+    "64 levels in all": (
+        "[" + "[" * 63 + "]" * 63 + ", " + "[" * 64 + "]" * 64 + "]",
+        "$[1]: arrays and objects nested more than 64 levels deep",
+    ),
     "integer beyond 64 bits": ("[1, 9223372036854775808]", "$[1]: invalid JSON: parse error: integer overflow"),
-    "negative integer beyond 64 bits": ("[1, -9223372036854775808]", "$[1]: invalid JSON: parse error: integer overflow"),
+    "negative integer beyond 64 bits": (
+        "[1, -9223372036854775808]",
+        "$[1]: invalid JSON: parse error: integer overflow",
+    ),
     "NaN": ("[1, NaN]", "$[1]: invalid JSON"),
     "number beyond a double": ("[1e400]", "$[0]: expected a number that is finite in a double"),
     "trailing comma": ("[1, 2, ]", "$[2]: invalid JSON"),
@@ -73,11 +79,17 @@ SIGNALS = {
     "two arrays": ("[1] [2]", "$: invalid JSON: parse error: trailing garbage"),
     "control character in a string": ('[1, "a\x01b"]', "$[1]: invalid JSON"),
     # yajl alone reads a form feed or vertical tab as whitespace; JSON (and load_json) does not
-    "form feed between items": ("[1,\x0c2]", "$[1]: invalid JSON: a form feed (\\x0c), which JSON reads neither as whitespace"),
+    "form feed between items": (
+        "[1,\x0c2]",
+        "$[1]: invalid JSON: a form feed (\\x0c), which JSON reads neither as whitespace",
+    ),
     "form feed before the array": ("\x0c[1]", "$[0]: invalid JSON: a form feed (\\x0c)"),
     "vertical tab after the array": ("[1]\x0b", "$[1]: invalid JSON: a vertical tab (\\x0b)"),
     "form feed in a string": ('[1, "a\x0cb"]', "$[1]: invalid JSON: a form feed (\\x0c)"),
-    "lone surrogate after a key": ('[{"a": 1, "\\udc00": 2}]', "$[0]: expected valid Unicode text, got a lone surrogate"),
+    "lone surrogate after a key": (
+        '[{"a": 1, "\\udc00": 2}]',
+        "$[0]: expected valid Unicode text, got a lone surrogate",
+    ),
 }
 
 
@@ -119,7 +131,9 @@ def test_an_escaped_colon_is_a_false_alarm_read_on_by_the_full_reader(tmp_path, 
 
 def test_whole_documents_and_lines(tmp_path):
     assert parse_json_text("q.jsonl", '{"n": 123456789012345678901234567890, "s": "\\u00e9"}', "line 1") == {
-        "n": 123456789012345678901234567890, "s": "é"}  # any integer, exactly, as json reads it
+        "n": 123456789012345678901234567890,
+        "s": "é",
+    }  # any integer, exactly, as json reads it
     with pytest.raises(SourceFormatError, match=r"^q.jsonl: line 3.a: duplicate key 'a'"):
         parse_json_text("q.jsonl", '{"a": 1, "a": 2}', "line 3")
     path = tmp_path / "locomo10.json"

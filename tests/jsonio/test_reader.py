@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from himga.jsonio import reader as jsonfile
 from himga.errors import SourceChangedError, SourceFormatError
+from himga.jsonio import reader as jsonfile
 from himga.jsonio.reader import iter_array_items, load_json
 
 # file → (objects, keys) counted by an independent parse (json's object_pairs_hook)
@@ -119,6 +119,10 @@ def test_iter_array_items_raises_when_the_file_changes_during_the_read(tmp_path,
     else:  # an edit whose mtime is set back: size, mtime and inode equal, ctime not
         _rewrite_in_place(path, path.read_bytes().rindex(b"old"), b"new")
         os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-        assert (path.stat().st_size, path.stat().st_mtime_ns, path.stat().st_ino) == (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        assert (path.stat().st_size, path.stat().st_mtime_ns, path.stat().st_ino) == (
+            stat.st_size,
+            stat.st_mtime_ns,
+            stat.st_ino,
+        )
     with pytest.raises(SourceChangedError, match="^s.json: the source changed while it was read"):
         list(items)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from himga.publish import SplitSize, code_cell, render_card
-from himga.publish import SourceFile
+from himga.publish import SourceFile, SplitSize, code_cell, render_card
 
 HOSTILE = "a|b`c\n| injected | row | 1 | `x` | y |.json"
 
@@ -26,8 +25,13 @@ def test_code_cell_values():
 def test_a_hostile_file_name_stays_in_its_cell():
     source = SourceFile(HOSTILE, 12, "0" * 64)
     card = render_card("locomo", {"default": SplitSize(1, 100)}, {"default": [source]})
-    table = card[card.index("| config | source file |"):].split("\n\n")[0].splitlines()
+    table = card[card.index("| config | source file |") :].split("\n\n")[0].splitlines()
     assert len(table) == 3  # header, rule, one row: nothing injected
     row = _cells(table[2])
     assert len(row) == 5
-    assert row[:4] == ["default", "``a\\|b`c\\n\\| injected \\| row \\| 1 \\| `x` \\| y \\|.json``", "12", f"`{'0' * 64}`"]
+    assert row[:4] == [
+        "default",
+        "``a\\|b`c\\n\\| injected \\| row \\| 1 \\| `x` \\| y \\|.json``",
+        "12",
+        f"`{'0' * 64}`",
+    ]

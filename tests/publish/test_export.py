@@ -13,15 +13,14 @@ import datasets
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from huggingface_hub import DatasetCard
-
-from himga.publish import field_reference, render_card
-from himga.data import SAMPLE_FEATURES, load_longmemeval
-from himga.errors import ConfigurationError
-from himga.data.loaders import build_dataset
-from himga.publish import all_configs, export
 from helpers.exports import assert_same_as_builder as _assert_same_as_builder
 from helpers.exports import load_without_himga as _load_without_himga
+from huggingface_hub import DatasetCard
+
+from himga.data import SAMPLE_FEATURES, load_longmemeval
+from himga.data.loaders import build_dataset
+from himga.errors import ConfigurationError
+from himga.publish import all_configs, export, field_reference, render_card
 
 ROOT = Path(__file__).resolve().parents[2]
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
@@ -59,7 +58,9 @@ def test_small_row_groups_shards_and_stale_shards_replaced(shared_data, tmp_path
     ds = build_dataset("longmemeval", "oracle", path=shared_data / ORACLE_SAMPLE)
     ids = [r for f in files for r in pq.read_table(f, columns=["sample_id"])["sample_id"].to_pylist()]
     assert ids == ds["sample_id"]
-    export("longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1)  # re-export: one shard, the 3 old ones gone
+    export(
+        "longmemeval", out, ["oracle"], data_dir=shared_data / ORACLE_SAMPLE, num_shards=1
+    )  # re-export: one shard, the 3 old ones gone
     assert [f.name for f in (out / "data" / "oracle").iterdir()] == ["test-00000-of-00001.parquet"]
 
 
@@ -79,9 +80,14 @@ def test_card_front_matter(shared_data, tmp_path):
     data = card.data.to_dict()
     assert data["pretty_name"] == "LoCoMo (HiMGA-normalized)"
     assert (data["license"], data["language"], data["task_categories"], data["size_categories"]) == (
-        "cc-by-nc-4.0", ["en"], ["question-answering"], ["n<1K"]
+        "cc-by-nc-4.0",
+        ["en"],
+        ["question-answering"],
+        ["n<1K"],
     )
-    assert data["configs"] == [{"config_name": "default", "data_files": [{"split": "test", "path": "data/default/test-*.parquet"}]}]
+    assert data["configs"] == [
+        {"config_name": "default", "data_files": [{"split": "test", "path": "data/default/test-*.parquet"}]}
+    ]
     assert data["dataset_info"]["splits"] == [{"name": "test", "num_bytes": 2366972, "num_examples": 10}]
     from datasets.info import DatasetInfo
 
@@ -98,14 +104,23 @@ def test_card_body_sections_and_field_reference():
         assert heading in card
     assert "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376" in card
     assert "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4" in card
-    for note in ("**Category mapping.**", "**Category-5 gold.**", "**Evidence.**", "**Abstention.**", "**Session order.**"):
+    for note in (
+        "**Category mapping.**",
+        "**Category-5 gold.**",
+        "**Evidence.**",
+        "**Abstention.**",
+        "**Session order.**",
+    ):
         assert note in card
     paths = [p for p, _, _ in field_reference()]
     assert len(paths) == 24 and paths[:3] == ["sample_id", "dataset", "sessions"]
     assert "sessions[].messages[].raw" in paths and "qa_pairs[].evidence.turn_ids" in paths
     assert all(meaning for _, _, meaning in field_reference())
     lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
-    assert "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_s_cleaned.json" in lme
+    assert (
+        "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_s_cleaned.json"
+        in lme
+    )
 
 
 def test_committed_cards_are_the_generated_ones(shared_data, tmp_path):
@@ -134,9 +149,11 @@ def test_no_export_into_a_package_folder(shared_data, tmp_path, monkeypatch):
     name ``himga_locomo`` never means a package and an export at once; the message names the alternative."""
     package = _package_copy(tmp_path)
     before = sorted(p.relative_to(package) for p in package.rglob("*"))
-    message = (f"locomo: refusing to export into '{package}': it is a Python package folder (it holds __init__.py), and "
-               "data there would be mixed into the package; export into a folder of its own, e.g. exports/himga_locomo, "
-               "and load it by that path (--card-only writes only the card)")
+    message = (
+        f"locomo: refusing to export into '{package}': it is a Python package folder (it holds __init__.py), and "
+        "data there would be mixed into the package; export into a folder of its own, e.g. exports/himga_locomo, "
+        "and load it by that path (--card-only writes only the card)"
+    )
     with pytest.raises(ConfigurationError) as e:
         export("locomo", package, data_dir=shared_data / "locomo")
     assert str(e.value) == message
@@ -160,7 +177,9 @@ def test_card_only_with_data_writes_the_export_card_and_nothing_else(shared_data
     assert main(["export", "locomo", "himga_locomo", "--card-only", "--data-dir", str(shared_data / "locomo")]) == 0
     assert capsys.readouterr().out == "locomo/default: 10 rows on the card\ncard: himga_locomo/README.md\n"
     assert sorted(p.relative_to(package) for p in package.rglob("*")) == before
-    assert (package / "README.md").read_text(encoding="utf-8") == (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8")
+    assert (package / "README.md").read_text(encoding="utf-8") == (ROOT / "himga_locomo" / "README.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_an_export_folder_loads_by_its_path_without_himga(shared_data, tmp_path):
@@ -186,8 +205,10 @@ def test_the_locomo_card_says_non_commercial_in_words():
     """Issue 17 §12: the `cc-by-nc-4.0` tag alone does not tell a reader; the text says it."""
     locomo = render_card("locomo", dict.fromkeys(all_configs("locomo")))
     body = locomo.split("\n---\n", 1)[1]  # the text, not the front matter's tag
-    assert "License of the data: `cc-by-nc-4.0` (Creative Commons Attribution-NonCommercial 4.0 International: " \
-           "non-commercial use only, with attribution)" in body
+    assert (
+        "License of the data: `cc-by-nc-4.0` (Creative Commons Attribution-NonCommercial 4.0 International: "
+        "non-commercial use only, with attribution)" in body
+    )
     assert "non-commercial" in (ROOT / "himga_locomo" / "README.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
     lme = render_card("longmemeval", dict.fromkeys(all_configs("longmemeval")))
     assert "License of the data: `mit` (the MIT License)" in lme and "non-commercial" not in lme
@@ -233,7 +254,23 @@ def test_ranks_get_disjoint_complete_balanced_whole_shards(shared_data, tmp_path
 def test_num_shards_override_on_the_cli(shared_data, tmp_path, capsys):
     from himga.cli import main
 
-    assert main(["export", "longmemeval", str(tmp_path / "e"), "--config", "oracle", "--num-shards", "5",
-                 "--data-dir", str(shared_data / "longmemeval" / "longmemeval_oracle_pair.json")]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "longmemeval",
+                str(tmp_path / "e"),
+                "--config",
+                "oracle",
+                "--num-shards",
+                "5",
+                "--data-dir",
+                str(shared_data / "longmemeval" / "longmemeval_oracle_pair.json"),
+            ]
+        )
+        == 0
+    )
     assert sorted(p.name for p in (tmp_path / "e" / "data" / "oracle").iterdir()) == [
-        "test-00000-of-00002.parquet", "test-00001-of-00002.parquet"]  # 2 rows: at most one file per row
+        "test-00000-of-00002.parquet",
+        "test-00001-of-00002.parquet",
+    ]  # 2 rows: at most one file per row

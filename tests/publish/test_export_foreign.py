@@ -23,10 +23,17 @@ FIX = "move it away or export into an empty folder; himga removes only what an e
 
 
 def _locomo(folder: Path) -> Path:
-    conversation = {"speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:00 pm on 1 May, 2023",
-                    "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "hello"}]}
-    record = {"sample_id": "conv-x", "conversation": conversation,
-              "qa": [{"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2}]}
+    conversation = {
+        "speaker_a": "Ann",
+        "speaker_b": "Bob",
+        "session_1_date_time": "1:00 pm on 1 May, 2023",
+        "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "hello"}],
+    }
+    record = {
+        "sample_id": "conv-x",
+        "conversation": conversation,
+        "qa": [{"question": "When?", "answer": 2023, "evidence": ["D1:1"], "category": 2}],
+    }
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "locomo10.json").write_text(json.dumps([record]), encoding="utf-8")
     return folder
@@ -54,7 +61,10 @@ def test_file_of_your_own_in_the_config_folder_is_kept(tmp_path):
     (out / "data" / "default").mkdir(parents=True)
     (out / "data" / "default" / "important.txt").write_text("mine", encoding="utf-8")
     message = _refused(tmp_path, out)
-    assert message == f"locomo: {str(out / 'data' / 'default')!r} exists but {str(out)!r} has no himga card of locomo (README.md): {FIX}"
+    assert (
+        message == f"locomo: {str(out / 'data' / 'default')!r} exists but {str(out)!r} has no himga card of locomo "
+        f"(README.md): {FIX}"
+    )
 
 
 def test_foreign_staging_folder_is_kept(tmp_path):
@@ -137,8 +147,12 @@ def test_as_another_user_nothing_is_removed(as_nobody, tmp_path):
             done = as_nobody(himga, "export", "locomo", str(target), "--data-dir", str(src), extra_env=env)
             assert done.returncode == 2, done.stderr[-2000:]
             assert len(done.stderr.splitlines()) == 1, done.stderr
-            assert ("is not himga's" in done.stderr or "exists but" in done.stderr or "was not made" in done.stderr
-                    or "filesystem root" in done.stderr), done.stderr
+            assert (
+                "is not himga's" in done.stderr
+                or "exists but" in done.stderr
+                or "was not made" in done.stderr
+                or "filesystem root" in done.stderr
+            ), done.stderr
         assert _tree(out) == before
         assert not Path("/README.md").exists() or Path("/README.md").stat().st_uid != 65534
     finally:

@@ -143,11 +143,11 @@ def test_interrupted_commit_never_mixes_card_and_data(fresh, tmp_path, monkeypat
         previous_card = (out / "README.md").read_bytes()
         count = [0]
 
-        def replace(src, dst, *, _out=out, _call=call):
+        def replace(src, dst, *, _out=out, _call=call, _count=count):
             if Path(src).is_relative_to(_out):
-                count[0] += 1
-                if count[0] == _call:
-                    raise Interrupt(f"rename {count[0]}: {src} -> {dst}")
+                _count[0] += 1
+                if _count[0] == _call:
+                    raise Interrupt(f"rename {_count[0]}: {src} -> {dst}")
             return real_replace(src, dst)
 
         with monkeypatch.context() as m:
@@ -181,26 +181,53 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _cli(tmp_path: Path, *args: str, code: str = "from himga.cli import main; import sys; sys.exit(main(sys.argv[1:]))"):
-    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "cli_cache"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
-    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _cli(
+    tmp_path: Path, *args: str, code: str = "from himga.cli import main; import sys; sys.exit(main(sys.argv[1:]))"
+):
+    env = dict(
+        os.environ,
+        HF_DATASETS_CACHE=str(tmp_path / "cli_cache"),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_DISABLE_PROGRESS_BARS="1",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _export_args(out: Path) -> list[str]:
-    return ["export", "longmemeval", str(out), "--config", "oracle", "--config", "oracle_original", "--data-dir", str(SAMPLE)]
+    return [
+        "export",
+        "longmemeval",
+        str(out),
+        "--config",
+        "oracle",
+        "--config",
+        "oracle_original",
+        "--data-dir",
+        str(SAMPLE),
+    ]
 
 
 def test_sigint_in_the_second_config_of_a_cli_export(fresh, tmp_path):
     """The issue's case: SIGINT while the second config is written, on the command line."""
     out = tmp_path / "out"
-    done = _cli(tmp_path, *_export_args(out), code=_SELF_SIGINT.format(call=17))  # default sizes: 16 shards of one write per config
+    done = _cli(
+        tmp_path, *_export_args(out), code=_SELF_SIGINT.format(call=17)
+    )  # default sizes: 16 shards of one write per config
     _, err = done.communicate(timeout=300)
     assert done.returncode in (130, -signal.SIGINT), err[-2000:]
     assert err.endswith("himga: interrupted\n")  # one line, no traceback
     assert _visible(out) == {}
     assert _load(out, tmp_path) is None and _load(out, tmp_path, "oracle") is None
     assert subprocess.run([sys.executable, "-m", "himga.cli", *_export_args(out)], capture_output=True).returncode == 0
-    assert sorted(_visible(out)) == ["README.md"] + [f"data/{c}/test-{i:05d}-of-00016.parquet" for c in CONFIGS for i in range(16)]
+    assert sorted(_visible(out)) == ["README.md"] + [
+        f"data/{c}/test-{i:05d}-of-00016.parquet" for c in CONFIGS for i in range(16)
+    ]
     assert (out / "README.md").read_bytes() == fresh[SAMPLE][0]["README.md"]  # the card does not depend on shard sizes
     assert {c: _load(out, tmp_path, c) for c in CONFIGS} == fresh[SAMPLE][1]
 

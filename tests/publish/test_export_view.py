@@ -34,8 +34,7 @@ def exported(shared_data, tmp_path_factory):
 
 def test_the_view_is_a_config_beside_the_samples(exported, locomo_samples):
     from himga.data import system_view
-    from himga.schema.view import SYSTEM_FEATURES
-    from himga.schema.view import system_row
+    from himga.schema.view import SYSTEM_FEATURES, system_row
 
     out, sizes = exported
     assert {c: s.num_examples for c, s in sizes.items()} == {"default": 10, "system": 10}
@@ -46,8 +45,15 @@ def test_the_view_is_a_config_beside_the_samples(exported, locomo_samples):
     card = metadata_load(out / "README.md")
     infos = {c["config_name"]: c for c in card["dataset_info"]}
     assert [f["name"] for f in infos["system"]["features"]] == list(SYSTEM_FEATURES)
-    assert [f["name"] for f in infos["default"]["features"]] == ["sample_id", "dataset", "sessions", "qa_pairs", "speaker_a",
-                                                                 "speaker_b", "raw"]
+    assert [f["name"] for f in infos["default"]["features"]] == [
+        "sample_id",
+        "dataset",
+        "sessions",
+        "qa_pairs",
+        "speaker_a",
+        "speaker_b",
+        "raw",
+    ]
     assert "`system`: the system view of the rows" in (out / "README.md").read_text()
     meta = shard_metadata(next((out / "data" / "system").glob("test-*.parquet")))
     assert (meta["config"], meta["builder_config"], meta["view"]) == ("system", "default", "system")
@@ -55,7 +61,10 @@ def test_the_view_is_a_config_beside_the_samples(exported, locomo_samples):
 
 
 def test_a_view_has_no_gold_variant(tmp_path, capsys):
-    with pytest.raises(ConfigurationError, match="view: expected one of system .without gold/errata: a view has no gold., got 'audited'"):
+    with pytest.raises(
+        ConfigurationError,
+        match="view: expected one of system .without gold/errata: a view has no gold., got 'audited'",
+    ):
         export("locomo", tmp_path / "x", view="audited")
     with pytest.raises(ConfigurationError, match="a view has no gold"):
         export("locomo", tmp_path / "x", view="system", gold="audited")

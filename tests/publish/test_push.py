@@ -23,8 +23,7 @@ from huggingface_hub.utils import filter_repo_objects
 from himga.cli import main
 from himga.data.loaders import build_dataset
 from himga.errors import ConfigurationError, UploadError
-from himga.publish import export
-from himga.publish import push
+from himga.publish import export, push
 
 FAKE_TOKEN = "hf_FAKEtokenNeverPrinted0123456789abcdef"
 ORACLE_SAMPLE = Path("longmemeval") / "longmemeval_oracle_sample.json"  # under the shared_data fixture
@@ -45,7 +44,9 @@ class FakeHub:
         hub = self
 
         def create_repo(self, repo_id, *, repo_type=None, private=None, exist_ok=False, **kwargs):
-            hub.calls.append(("create_repo", {"repo_id": repo_id, "repo_type": repo_type, "private": private, "exist_ok": exist_ok}))
+            hub.calls.append(
+                ("create_repo", {"repo_id": repo_id, "repo_type": repo_type, "private": private, "exist_ok": exist_ok})
+            )
             (hub.root / repo_id / "main").mkdir(parents=True, exist_ok=True)
 
         def create_branch(self, repo_id, *, branch, repo_type=None, exist_ok=False, **kwargs):
@@ -54,10 +55,30 @@ class FakeHub:
             if not target.exists():
                 shutil.copytree(hub.root / repo_id / "main", target)
 
-        def upload_folder(self, *, repo_id, folder_path, repo_type=None, revision=None, allow_patterns=None,
-                          delete_patterns=None, commit_message=None, **kwargs):
-            hub.calls.append(("upload_folder", {"repo_id": repo_id, "repo_type": repo_type, "revision": revision,
-                                                "allow_patterns": allow_patterns, "delete_patterns": delete_patterns}))
+        def upload_folder(
+            self,
+            *,
+            repo_id,
+            folder_path,
+            repo_type=None,
+            revision=None,
+            allow_patterns=None,
+            delete_patterns=None,
+            commit_message=None,
+            **kwargs,
+        ):
+            hub.calls.append(
+                (
+                    "upload_folder",
+                    {
+                        "repo_id": repo_id,
+                        "repo_type": repo_type,
+                        "revision": revision,
+                        "allow_patterns": allow_patterns,
+                        "delete_patterns": delete_patterns,
+                    },
+                )
+            )
             base = hub.root / repo_id / (revision or "main")
             local = sorted(str(p.relative_to(folder_path)) for p in Path(folder_path).rglob("*") if p.is_file())
             upload = list(filter_repo_objects(local, allow_patterns=allow_patterns))
@@ -97,7 +118,10 @@ def test_push_locomo_via_cli(shared_data, hub, capsys, caplog):
     status = main(["push", "locomo", "--repo-id", "org/locomo", "--private", "--data-dir", str(shared_data / "locomo")])
     assert status == 0
     assert hub.files("org/locomo") == ["README.md", "data/default/test-00000-of-00001.parquet"]
-    assert hub.calls[0] == ("create_repo", {"repo_id": "org/locomo", "repo_type": "dataset", "private": True, "exist_ok": True})
+    assert hub.calls[0] == (
+        "create_repo",
+        {"repo_id": "org/locomo", "repo_type": "dataset", "private": True, "exist_ok": True},
+    )
     assert hub.calls[1][1]["allow_patterns"] == ["README.md", "data/default/test-*.parquet"]
     card = DatasetCard.load(hub.root / "org/locomo/main/README.md")
     assert card.data.license == "cc-by-nc-4.0"
@@ -126,7 +150,9 @@ def test_repush_replaces_stale_shards_of_the_pushed_config_only(shared_data, hub
     ]
     for config in ("oracle", "oracle_original"):
         pushed = datasets.load_dataset(str(hub.root / "org/lme/main"), config, split="test")
-        assert pushed["sample_id"] == build_dataset("longmemeval", config, path=shared_data / ORACLE_SAMPLE)["sample_id"]
+        assert (
+            pushed["sample_id"] == build_dataset("longmemeval", config, path=shared_data / ORACLE_SAMPLE)["sample_id"]
+        )
 
 
 def test_push_to_a_branch_never_uploads_python(shared_data, hub, tmp_path):
@@ -141,18 +167,40 @@ def test_push_to_a_branch_never_uploads_python(shared_data, hub, tmp_path):
 
 
 def test_push_of_an_empty_folder_is_a_clear_error(hub, tmp_path):
-    with pytest.raises(ConfigurationError, match=r"longmemeval: nothing to push from .*empty \(expected README.md and data/<config>/test-\*.parquet\)"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"longmemeval: nothing to push from .*empty \(expected README.md and data/<config>/test-\*.parquet\)",
+    ):
         push("longmemeval", "org/lme", export_dir=tmp_path / "empty")
     assert hub.calls == []
 
 
 def test_export_cli(shared_data, tmp_path, capsys):
-    assert main(["export", "longmemeval", str(tmp_path), "--config", "oracle", "--data-dir", str(shared_data / ORACLE_SAMPLE)]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "longmemeval",
+                str(tmp_path),
+                "--config",
+                "oracle",
+                "--data-dir",
+                str(shared_data / ORACLE_SAMPLE),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
-    assert out.splitlines() == [f"longmemeval/oracle: 97 rows in {tmp_path}/data/oracle/", f"card: {tmp_path}/README.md"]
+    assert out.splitlines() == [
+        f"longmemeval/oracle: 97 rows in {tmp_path}/data/oracle/",
+        f"card: {tmp_path}/README.md",
+    ]
     assert main(["export", "longmemeval", str(tmp_path), "--config", "x"]) == 2
     assert "himga: error: longmemeval: unknown config 'x'" in capsys.readouterr().err
-    assert json.loads(json.dumps(DatasetCard.load(tmp_path / "README.md").data.to_dict()))["pretty_name"] == "LongMemEval (HiMGA-normalized)"
+    assert (
+        json.loads(json.dumps(DatasetCard.load(tmp_path / "README.md").data.to_dict()))["pretty_name"]
+        == "LongMemEval (HiMGA-normalized)"
+    )
 
 
 @pytest.fixture
@@ -165,24 +213,42 @@ def two_exports(shared_data, tmp_path):
 
 def test_push_of_another_datasets_export_fails_before_any_network_call(two_exports, hub, capsys):
     locomo, lme = two_exports
-    with pytest.raises(ConfigurationError, match=rf"^locomo: {lme}/README.md is not a LoCoMo \(HiMGA-normalized\) card "
-                       r"\(pretty_name 'LongMemEval \(HiMGA-normalized\)'\): another dataset's export, or a README of your own; "
-                       r"use an empty folder or this dataset's export folder$"):
+    with pytest.raises(
+        ConfigurationError,
+        match=rf"^locomo: {lme}/README.md is not a LoCoMo \(HiMGA-normalized\) card "
+        r"\(pretty_name 'LongMemEval \(HiMGA-normalized\)'\): another dataset's export, or a README of your own; "
+        r"use an empty folder or this dataset's export folder$",
+    ):
         push("locomo", "org/locomo", export_dir=lme)
-    with pytest.raises(ConfigurationError, match=r"^longmemeval: .*/README.md is not a LongMemEval \(HiMGA-normalized\) card"):
+    with pytest.raises(
+        ConfigurationError, match=r"^longmemeval: .*/README.md is not a LongMemEval \(HiMGA-normalized\) card"
+    ):
         push("longmemeval", "org/lme", export_dir=locomo)
     assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(lme)]) == 2
-    assert capsys.readouterr().err.startswith(f"himga: error: locomo: {lme}/README.md is not a LoCoMo (HiMGA-normalized) card")
+    assert capsys.readouterr().err.startswith(
+        f"himga: error: locomo: {lme}/README.md is not a LoCoMo (HiMGA-normalized) card"
+    )
     assert main(["push", "longmemeval", "--repo-id", "org/lme", "--export-dir", str(locomo)]) == 2
     assert "is not a LongMemEval (HiMGA-normalized) card" in capsys.readouterr().err
     # the card swapped in as well: the data still does not match it
     shutil.copy(lme / "README.md", locomo / "README.md")
-    with pytest.raises(ConfigurationError, match=rf"^longmemeval: nothing to push from {locomo}: the card lists oracle, the data has default$"):
+    with pytest.raises(
+        ConfigurationError,
+        match=rf"^longmemeval: nothing to push from {locomo}: the card lists oracle, the data has default$",
+    ):
         push("longmemeval", "org/lme", export_dir=locomo)
-    shutil.copy(locomo / "data" / "default" / "test-00000-of-00001.parquet", lme / "data" / "oracle")  # under oracle's name
-    with pytest.raises(ConfigurationError, match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data \(locomo/default\)$"):
+    shutil.copy(
+        locomo / "data" / "default" / "test-00000-of-00001.parquet", lme / "data" / "oracle"
+    )  # under oracle's name
+    with pytest.raises(
+        ConfigurationError,
+        match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data "
+        r"\(locomo/default\)$",
+    ):
         push("longmemeval", "org/lme", export_dir=lme)
-    with pytest.raises(ConfigurationError, match=r"^longmemeval: config s is not in the export .*/lme \(it has oracle\)$"):
+    with pytest.raises(
+        ConfigurationError, match=r"^longmemeval: config s is not in the export .*/lme \(it has oracle\)$"
+    ):
         push("longmemeval", "org/lme", export_dir=lme, configs=["oracle", "s"])
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'"):
         push("longmemeval", "org/lme", export_dir=lme, configs=["oracle", "x"])
@@ -193,46 +259,65 @@ def test_push_checks_every_shard_and_the_dataset_column(two_exports, hub, tmp_pa
     locomo, lme = two_exports
     shard = lme / "data" / "oracle" / "test-00000-of-00001.parquet"
     table = pq.read_table(shard)
-    pq.write_table(table.replace_schema_metadata({k: v for k, v in table.schema.metadata.items() if k != b"himga"}), shard)
-    with pytest.raises(ConfigurationError, match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data "
-                       r"\(no himga source record; export it again\)$"):
+    pq.write_table(
+        table.replace_schema_metadata({k: v for k, v in table.schema.metadata.items() if k != b"himga"}), shard
+    )
+    with pytest.raises(
+        ConfigurationError,
+        match=r"^longmemeval: data/oracle/test-00000-of-00001.parquet is not longmemeval/oracle data "
+        r"\(no himga source record; export it again\)$",
+    ):
         push("longmemeval", "org/lme", export_dir=lme)
     locomo_shard = locomo / "data" / "default" / "test-00000-of-00001.parquet"
     rows = pq.read_table(locomo_shard)
-    relabelled = rows.set_column(rows.schema.get_field_index("dataset"), "dataset", pa.array(["longmemeval"] * rows.num_rows))
+    relabelled = rows.set_column(
+        rows.schema.get_field_index("dataset"), "dataset", pa.array(["longmemeval"] * rows.num_rows)
+    )
     pq.write_table(relabelled.replace_schema_metadata(rows.schema.metadata), locomo_shard)
-    with pytest.raises(ConfigurationError, match=r"^locomo: data/default/test-00000-of-00001.parquet holds rows of dataset \['longmemeval'\]$"):
+    with pytest.raises(
+        ConfigurationError,
+        match=r"^locomo: data/default/test-00000-of-00001.parquet holds rows of dataset \['longmemeval'\]$",
+    ):
         push("locomo", "org/locomo", export_dir=locomo)
     assert hub.calls == []
 
 
 def test_push_of_one_unnamed_file_fails_before_any_network_call(shared_data, hub):
-    with pytest.raises(ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json"):
+    with pytest.raises(
+        ConfigurationError, match=r"^longmemeval: cannot tell the config of longmemeval_oracle_sample.json"
+    ):
         push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE)
     assert main(["push", "longmemeval", "--repo-id", "org/lme", "--data-dir", str(shared_data / ORACLE_SAMPLE)]) == 2
     assert hub.calls == []
     push("longmemeval", "org/lme", data_dir=shared_data / ORACLE_SAMPLE, configs=["oracle"])
-    assert hub.files("org/lme") == ["README.md"] + [f"data/oracle/test-{i:05d}-of-00016.parquet" for i in range(16)]  # 97 rows: 16 files
+    assert hub.files("org/lme") == ["README.md"] + [
+        f"data/oracle/test-{i:05d}-of-00016.parquet" for i in range(16)
+    ]  # 97 rows: 16 files
     assert "`longmemeval_oracle_sample.json` | 3,079,019 |" in (hub.root / "org/lme/main/README.md").read_text()
 
 
 def test_a_hub_error_echoing_the_token_is_redacted_to_one_line(shared_data, hub, monkeypatch, capsys, caplog):
     """Issue 16 §10: an endpoint that echoes the Authorization header never makes himga print the token."""
-    class HfHubHTTPError(Exception):  # the shape of huggingface_hub's: status line, then headers and body
 
+    class HfHubHTTPError(Exception):  # the shape of huggingface_hub's: status line, then headers and body
         pass
 
     def create_repo(self, repo_id, **kwargs):
-        raise HfHubHTTPError(f"403 Forbidden for url: https://hub.example/api/repos/create\n"
-                             f"request headers: {{'authorization': 'Bearer {FAKE_TOKEN}'}}\n"
-                             f"body: token {FAKE_TOKEN} and hf_otherTOKENvalue1234 are not allowed")
+        raise HfHubHTTPError(
+            f"403 Forbidden for url: https://hub.example/api/repos/create\n"
+            f"request headers: {{'authorization': 'Bearer {FAKE_TOKEN}'}}\n"
+            f"body: token {FAKE_TOKEN} and hf_otherTOKENvalue1234 are not allowed"
+        )
 
     monkeypatch.setattr(HfApi, "create_repo", create_repo)
     caplog.set_level(logging.DEBUG)
     status = main(["push", "locomo", "--repo-id", "org/locomo", "--data-dir", str(shared_data / "locomo")])
     out, err = capsys.readouterr()
     assert status == 2
-    assert err == "himga: error: cannot push to org/locomo: HfHubHTTPError: 403 Forbidden for url: https://hub.example/api/repos/create\n"
+    assert (
+        err == "himga: error: cannot push to org/locomo: HfHubHTTPError: 403 Forbidden for url: "
+        "https://hub.example/api/repos/create\n"
+    )
     for text in (out, err, caplog.text):
         assert FAKE_TOKEN not in text and "hf_otherTOKEN" not in text
     with pytest.raises(UploadError) as info:

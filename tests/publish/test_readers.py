@@ -3,7 +3,8 @@
 Each reader runs in a fresh interpreter in which importing himga fails, reads every column of the
 export, unnests ``qa_pairs`` and reads ``raw.category`` with its own JSON function (DuckDB
 ``json_extract``, polars ``.str.json_path_match``, Python ``json.loads`` for ``datasets`` and pyarrow).
-The counts are checked against ``locomo10.json`` itself. The reader table of docs/datasets-export-and-hub.md lists these queries.
+The counts are checked against ``locomo10.json`` itself. The reader table of docs/datasets-export-and-hub.md lists these
+queries.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ from himga.data import load_locomo, samples_from_dataset
 from himga.publish import export
 
 # (question_type, source category) → QA pairs; the category order of the LoCoMo authors' evaluation code
-EXPECTED = {("single_hop", 4): 841, ("adversarial", 5): 446, ("temporal", 2): 321, ("multi_hop", 1): 282, ("open_domain", 3): 96}
+EXPECTED = {
+    ("single_hop", 4): 841,
+    ("adversarial", 5): 446,
+    ("temporal", 2): 321,
+    ("multi_hop", 1): 282,
+    ("open_domain", 3): 96,
+}
 COLUMNS = ["sample_id", "dataset", "sessions", "qa_pairs", "speaker_a", "speaker_b", "raw"]
 
 _NO_HIMGA = """
@@ -69,7 +76,8 @@ READERS = {
             GROUP BY ALL
         ''').fetchall()
         messages = duckdb.sql(f'''
-            SELECT count(*) FROM (SELECT unnest(s.messages) FROM (SELECT unnest(sessions) AS s FROM read_parquet('{PARQUET}')))
+            SELECT count(*) FROM (SELECT unnest(s.messages)
+                                  FROM (SELECT unnest(sessions) AS s FROM read_parquet('{PARQUET}')))
         ''').fetchall()[0][0]
         result = dict(version=duckdb.__version__, columns=every.columns, rows=len(rows), messages=messages,
                       counts=[list(r) for r in counts])
@@ -79,10 +87,13 @@ READERS = {
         df = pl.read_parquet(PARQUET)
         assert df.schema["raw"] == pl.String, df.schema["raw"]
         qa = df.select("qa_pairs").explode("qa_pairs").unnest("qa_pairs")
-        counts = qa.group_by("question_type", pl.col("raw").str.json_path_match("$.category").cast(pl.Int64).alias("category")).len()
-        messages = df.select("sessions").explode("sessions").unnest("sessions").select("messages").explode("messages").height
+        category = pl.col("raw").str.json_path_match("$.category").cast(pl.Int64).alias("category")
+        counts = qa.group_by("question_type", category).len()
+        sessions = df.select("sessions").explode("sessions").unnest("sessions")
+        messages = sessions.select("messages").explode("messages").height
         df.to_dicts()  # every column converts
-        result = dict(version=pl.__version__, columns=df.columns, rows=df.height, messages=messages, counts=counts.rows())
+        result = dict(version=pl.__version__, columns=df.columns, rows=df.height, messages=messages,
+                      counts=counts.rows())
     """,
 }
 
@@ -96,8 +107,15 @@ def locomo_export(shared_data, tmp_path_factory) -> Path:
 
 def _run_reader(reader: str, export_dir: Path, tmp_path: Path) -> dict:
     code = textwrap.dedent(_NO_HIMGA) + textwrap.dedent(READERS[reader]) + "\nprint(json.dumps(result))\n"
-    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"), HF_HUB_OFFLINE="1", HF_DATASETS_DISABLE_PROGRESS_BARS="1")
-    done = subprocess.run([sys.executable, "-c", code, str(export_dir)], capture_output=True, text=True, env=env, cwd=tmp_path)
+    env = dict(
+        os.environ,
+        HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"),
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_DISABLE_PROGRESS_BARS="1",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(export_dir)], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -125,4 +143,9 @@ def test_himga_gives_raw_as_dicts_from_the_export_and_the_cache(shared_data, loc
     from_cache = load_locomo(shared_data / "locomo")
     assert from_export == from_cache
     qa = from_export[0].qa_pairs[0]
-    assert qa.raw == {"question": "When did Caroline go to the LGBTQ support group?", "answer": "7 May 2023", "evidence": ["D1:3"], "category": 2}
+    assert qa.raw == {
+        "question": "When did Caroline go to the LGBTQ support group?",
+        "answer": "7 May 2023",
+        "evidence": ["D1:3"],
+        "category": 2,
+    }

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from helpers.tiny_sources import tiny_locomo
+
 from himga.cli import main
 from himga.errors import ConfigurationError
 from himga.run import check_outputs
@@ -30,7 +30,9 @@ def _run(capsys, *argv) -> tuple[int, str]:
 def test_qrels_into_its_source_folder_is_refused_and_the_folder_still_loads(src, tmp_path, capsys):
     cache = str(tmp_path / "c")
     assert _run(capsys, "qrels", "locomo", str(src), "--data-dir", str(src), "--cache-dir", cache) == (
-        2, f"himga: error: out_dir {str(src)!r} is the source folder {str(src)!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(src)!r} is the source folder {str(src)!r}: {WHY}\n",
+    )
     assert sorted(p.name for p in src.iterdir()) == ["locomo10.json"]
     assert main(["stats", "locomo", "--data-dir", str(src), "--cache-dir", cache]) == 0
 
@@ -39,12 +41,18 @@ def test_qrels_into_the_folder_of_a_source_file_or_inside_a_source_folder_is_ref
     source = src / "locomo10.json"
     cache = str(tmp_path / "c")
     assert _run(capsys, "qrels", "locomo", str(src), "--data-dir", str(source), "--cache-dir", cache) == (
-        2, f"himga: error: out_dir {str(src)!r} holds the source file {str(source)!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(src)!r} holds the source file {str(source)!r}: {WHY}\n",
+    )
     assert _run(capsys, "qrels", "locomo", str(tmp_path), "--data-dir", str(src), "--cache-dir", cache) == (
-        2, f"himga: error: out_dir {str(tmp_path)!r} holds the source folder {str(src)!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(tmp_path)!r} holds the source folder {str(src)!r}: {WHY}\n",
+    )
     inside = src / "qrels"
     assert _run(capsys, "qrels", "locomo", str(inside), "--data-dir", str(src), "--cache-dir", cache) == (
-        2, f"himga: error: out_dir {str(inside)!r} is inside the source folder {str(src)!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(inside)!r} is inside the source folder {str(src)!r}: {WHY}\n",
+    )
     assert sorted(p.name for p in src.iterdir()) == ["locomo10.json"]
     assert not (tmp_path / "c").exists()  # refused before the build
 
@@ -55,22 +63,29 @@ def test_the_pinned_source_counts_too(src, tmp_path, monkeypatch, capsys):
     (tmp_path / "lc").rename(tmp_path / "locomo")
     folder = tmp_path / "locomo"
     assert _run(capsys, "qrels", "locomo", str(folder), "--cache-dir", str(tmp_path / "c")) == (
-        2, f"himga: error: out_dir {str(folder)!r} holds the source locomo10.json file {str(folder / 'locomo10.json')!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(folder)!r} holds the source locomo10.json file {str(folder / 'locomo10.json')!r}: "
+        f"{WHY}\n",
+    )
     assert sorted(p.name for p in folder.iterdir()) == ["locomo10.json"]
 
 
 def test_subset_score_and_export_use_the_same_check(src, tmp_path, capsys):
     cache = str(tmp_path / "c")
     ids = src / "ids.txt"
-    assert _run(capsys, "subset", "locomo", str(ids), "--n", "1", "--seed", "1", "--data-dir", str(src), "--cache-dir", cache) == (
-        2, f"himga: error: out {str(ids)!r} is inside the source folder {str(src)!r}: {WHY}\n")
+    assert _run(
+        capsys, "subset", "locomo", str(ids), "--n", "1", "--seed", "1", "--data-dir", str(src), "--cache-dir", cache
+    ) == (2, f"himga: error: out {str(ids)!r} is inside the source folder {str(src)!r}: {WHY}\n")
     pred = tmp_path / "pred.jsonl"
     pred.write_text('{"question_id": "s1:0", "hypothesis": "hi"}\n', encoding="utf-8")
     report = src / "r.json"
-    assert _run(capsys, "score", "locomo", str(pred), "--data-dir", str(src), "--cache-dir", cache, "--out", str(report)) == (
-        2, f"himga: error: --out {str(report)!r} is inside the source folder {str(src)!r}: {WHY}\n")
+    assert _run(
+        capsys, "score", "locomo", str(pred), "--data-dir", str(src), "--cache-dir", cache, "--out", str(report)
+    ) == (2, f"himga: error: --out {str(report)!r} is inside the source folder {str(src)!r}: {WHY}\n")
     assert _run(capsys, "export", "locomo", str(src), "--data-dir", str(src), "--cache-dir", cache) == (
-        2, f"himga: error: out_dir {str(src)!r} is the source folder {str(src)!r}: {WHY}\n")
+        2,
+        f"himga: error: out_dir {str(src)!r} is the source folder {str(src)!r}: {WHY}\n",
+    )
     assert sorted(p.name for p in src.iterdir()) == ["locomo10.json"]
 
 
@@ -78,8 +93,8 @@ def test_a_failed_qrels_leaves_no_empty_folder(tmp_path, capsys):
     """A source whose ids a TREC file cannot hold: nothing is written, and the folder qrels made is gone again."""
     src = tiny_locomo(tmp_path / "src")
     out = tmp_path / "new" / "out"
-    from himga.qrels import write_qrels
     from himga.data import load_locomo
+    from himga.qrels import write_qrels
 
     samples = load_locomo(src, cache_dir=tmp_path / "c")
     samples[0].sample_id = "s 1"  # an id no TREC file can hold
@@ -103,13 +118,18 @@ def test_an_export_into_a_link_to_nothing_is_refused(src, tmp_path, capsys):
     link = tmp_path / "dangling"
     link.symlink_to(tmp_path / "nowhere")
     assert _run(capsys, "export", "locomo", str(link), "--data-dir", str(src), "--cache-dir", str(tmp_path / "c")) == (
-        2, f"himga: error: out_dir {str(link)!r}: is a symbolic link to {str(tmp_path / 'nowhere')!r}, which does not exist; name a folder\n")
+        2,
+        f"himga: error: out_dir {str(link)!r}: is a symbolic link to {str(tmp_path / 'nowhere')!r}, which does not "
+        "exist; name a folder\n",
+    )
 
 
 def test_a_file_in_place_of_the_output_folder_is_refused(src, tmp_path, capsys):
     (afile := tmp_path / "afile").write_text("x")
     assert _run(capsys, "qrels", "locomo", str(afile), "--data-dir", str(src), "--cache-dir", str(tmp_path / "c")) == (
-        2, f"himga: error: out_dir {str(afile)!r}: is a regular file, expected a folder\n")
+        2,
+        f"himga: error: out_dir {str(afile)!r}: is a regular file, expected a folder\n",
+    )
 
 
 @pytest.fixture
@@ -119,7 +139,9 @@ def unwritable(tmp_path, monkeypatch):
     folder.mkdir()
     folder.chmod(0o555)
     real = os.access
-    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == folder and mode & os.W_OK else real(p, mode, **kw))
+    monkeypatch.setattr(
+        os, "access", lambda p, mode, **kw: False if Path(p) == folder and mode & os.W_OK else real(p, mode, **kw)
+    )
     yield folder
     folder.chmod(0o755)
 
@@ -130,14 +152,25 @@ def test_unwritable_outputs_are_refused_before_any_work(src, tmp_path, unwritabl
     pred = tmp_path / "pred.jsonl"
     pred.write_text('{"question_id": "s1:0", "hypothesis": "hi"}\n', encoding="utf-8")
     report = unwritable / "r.json"
-    assert _run(capsys, "score", "locomo", str(pred), "--data-dir", str(src), "--cache-dir", cache, "--out", str(report)) == (
-        2, f"himga: error: --out {str(report)!r}: folder {str(unwritable)!r} is not writable ({denied}): write it elsewhere\n")
-    for command in (["qrels", "locomo", str(unwritable / "q")], ["export", "locomo", str(unwritable / "e")],
-                    ["subset", "locomo", str(unwritable / "ids.txt"), "--n", "1", "--seed", "1"]):
+    assert _run(
+        capsys, "score", "locomo", str(pred), "--data-dir", str(src), "--cache-dir", cache, "--out", str(report)
+    ) == (
+        2,
+        f"himga: error: --out {str(report)!r}: folder {str(unwritable)!r} is not writable ({denied}): write it "
+        "elsewhere\n",
+    )
+    for command in (
+        ["qrels", "locomo", str(unwritable / "q")],
+        ["export", "locomo", str(unwritable / "e")],
+        ["subset", "locomo", str(unwritable / "ids.txt"), "--n", "1", "--seed", "1"],
+    ):
         option = "out" if command[0] == "subset" else "out_dir"
         status, err = _run(capsys, *command, "--data-dir", str(src), "--cache-dir", cache)
-        assert (status, err) == (2, f"himga: error: {option} {command[2]!r}: folder {str(unwritable)!r} is not writable ({denied}): "
-                                    "write it elsewhere\n")
+        assert (status, err) == (
+            2,
+            f"himga: error: {option} {command[2]!r}: folder {str(unwritable)!r} is not writable ({denied}): "
+            "write it elsewhere\n",
+        )
     assert not (tmp_path / "c").exists()  # nothing was built or scored
 
 
@@ -154,9 +187,14 @@ def test_unwritable_output_as_another_user(as_nobody, tmp_path):
         (base / "cache").mkdir()
         os.chown(base / "cache", 65534, 65534)
         himga = str(Path(sys.executable).with_name("himga"))
-        done = as_nobody(himga, "qrels", "locomo", str(base / "q"), "--data-dir", str(src), "--cache-dir", str(base / "cache"))
+        done = as_nobody(
+            himga, "qrels", "locomo", str(base / "q"), "--data-dir", str(src), "--cache-dir", str(base / "cache")
+        )
         assert (done.returncode, done.stderr) == (
-            2, f"himga: error: out_dir {str(base / 'q')!r}: folder {str(base)!r} is not writable (Permission denied): write it elsewhere\n")
+            2,
+            f"himga: error: out_dir {str(base / 'q')!r}: folder {str(base)!r} is not writable (Permission denied): "
+            "write it elsewhere\n",
+        )
         assert not list((base / "cache").iterdir())
     finally:
         shutil.rmtree(base)
@@ -180,8 +218,24 @@ def test_a_device_or_a_pipe_is_written_into_never_replaced(src, tmp_path, capsys
 
     null = tmp_path / "null"
     null.symlink_to(os.devnull)
-    assert main(["subset", "locomo", str(null), "--n", "1", "--seed", "0", "--data-dir", str(src),
-                 "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "subset",
+                "locomo",
+                str(null),
+                "--n",
+                "1",
+                "--seed",
+                "0",
+                "--data-dir",
+                str(src),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     assert null.is_symlink() and stat.S_ISCHR(os.stat(null).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "lc", "null"]  # no .null.tmp left beside it
     pipe, got = tmp_path / "pipe", []

@@ -11,7 +11,9 @@ import pytest
 @pytest.fixture(scope="session")
 def longmemeval_file(shared_data, tmp_path_factory) -> Path:
     """Every real LongMemEval question (../shared/data/longmemeval/*.json, files in name order) as one oracle file."""
-    questions = [q for path in sorted((shared_data / "longmemeval").glob("*.json")) for q in json.loads(path.read_text())]
+    questions = [
+        q for path in sorted((shared_data / "longmemeval").glob("*.json")) for q in json.loads(path.read_text())
+    ]
     path = tmp_path_factory.mktemp("lme") / "longmemeval_oracle.json"
     path.write_text(json.dumps(questions))
     return path
@@ -27,7 +29,8 @@ def longmemeval_samples(longmemeval_file, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def punkt():
-    """nltk's Punkt model (``punkt_tab``), which BLEU-1 as the papers compute it needs: skip without it, fail under CI."""
+    """nltk's Punkt model (``punkt_tab``), which BLEU-1 as the papers compute it needs: skip without it, fail under
+    CI."""
     import os
 
     import nltk

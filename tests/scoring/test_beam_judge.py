@@ -18,8 +18,13 @@ from himga.scoring.judges.beam import _prompts as B
 
 PROMPTS = load_fixture("official-beam-judge-prompts.json")
 SCORES = load_fixture("official-beam-scores.json")
-REFERENCE = {"abstention": "ideal_response", "contradiction_resolution": "ideal_answer", "instruction_following":
-             "expected_compliance", "preference_following": "expected_compliance", "summarization": "ideal_summary"}
+REFERENCE = {
+    "abstention": "ideal_response",
+    "contradiction_resolution": "ideal_answer",
+    "instruction_following": "expected_compliance",
+    "preference_following": "expected_compliance",
+    "summarization": "ideal_summary",
+}
 
 
 def _sha(text: str) -> str:
@@ -27,7 +32,8 @@ def _sha(text: str) -> str:
 
 
 def _key(request: dict):
-    """The stub's key of a request: a one-message prompt's text, else the messages (as the official code passes them)."""
+    """The stub's key of a request: a one-message prompt's text, else the messages (as the official code passes
+    them)."""
     messages = request["messages"]
     return messages[0]["content"] if len(messages) == 1 else messages
 
@@ -35,17 +41,36 @@ def _key(request: dict):
 @pytest.fixture(scope="module")
 def questions(beam_tier):
     """(tier, chat, ability, index) → the himga QA pair (the sample id is ``<tier>-<chat>``)."""
-    return {(tier, s.sample_id.removeprefix(f"{tier}-"), *qa.question_id.split(":")[:1], int(qa.question_id.split(":")[1])): qa
-            for tier in ("100K", "500K") for s in beam_tier(tier) for qa in s.qa_pairs}
+    return {
+        (
+            tier,
+            s.sample_id.removeprefix(f"{tier}-"),
+            *qa.question_id.split(":")[:1],
+            int(qa.question_id.split(":")[1]),
+        ): qa
+        for tier in ("100K", "500K")
+        for s in beam_tier(tier)
+        for qa in s.qa_pairs
+    }
 
 
 def test_the_judge_is_data_with_its_source():
-    assert BEAM_JUDGE["template_sha256"] == B.TEMPLATE_SHA256 == PROMPTS["template_sha256"] == (
-        "d349c9a8559bed9c14bfe2e624212225b09218ff864258a739229c15f4c8e869")
+    assert (
+        BEAM_JUDGE["template_sha256"]
+        == B.TEMPLATE_SHA256
+        == PROMPTS["template_sha256"]
+        == ("d349c9a8559bed9c14bfe2e624212225b09218ff864258a739229c15f4c8e869")
+    )
     assert (BEAM_JUDGE["repository"], BEAM_JUDGE["commit"], BEAM_JUDGE["model"], BEAM_JUDGE["parameters"]) == (
-        "mohammadtavakoli78/BEAM", "b2a3ee8ba12d68f83143dda191097dc3e028ddd3", "gpt-4.1-mini", {"temperature": 0})
+        "mohammadtavakoli78/BEAM",
+        "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
+        "gpt-4.1-mini",
+        {"temperature": 0},
+    )
     assert list(BEAM_JUDGE["variants"]) == ["official", "fixed"] and BEAM_JUDGE["licence"] is None
-    assert B.TEMPLATE.count("<question>") == B.TEMPLATE.count("<rubric_item>") == B.TEMPLATE.count("<llm_response>") == 1
+    assert (
+        B.TEMPLATE.count("<question>") == B.TEMPLATE.count("<rubric_item>") == B.TEMPLATE.count("<llm_response>") == 1
+    )
 
 
 def test_every_prompt_of_both_tiers_is_the_official_one(questions):
@@ -74,7 +99,10 @@ def test_the_quirk_and_its_fix():
 
 
 def _case_replies(case: dict, requests: list[dict]) -> dict[str, str]:
-    return {r["request_id"]: reply_for(_key(r), case["same_pool"] if "#same-" in r["request_id"] else case["pool"]) for r in requests}
+    return {
+        r["request_id"]: reply_for(_key(r), case["same_pool"] if "#same-" in r["request_id"] else case["pool"])
+        for r in requests
+    }
 
 
 def test_scores_equal_the_official_code_to_the_last_digit(questions):
@@ -86,18 +114,24 @@ def test_scores_equal_the_official_code_to_the_last_digit(questions):
         text = hypothesis(case["hypothesis"], qa.raw, qa.answer)
         item = f"{case['chat']}:{qa.question_id}"
         requests = B.judge_requests(item, qa, text)
-        shas = {_sha(_key(r) if isinstance(_key(r), str) else json.dumps(_key(r), ensure_ascii=False)) for r in requests}
+        shas = {
+            _sha(_key(r) if isinstance(_key(r), str) else json.dumps(_key(r), ensure_ascii=False)) for r in requests
+        }
         assert set(case["asked"]) <= shas, case  # every request the official code sent, byte for byte
         replies = _case_replies(case, requests)
         if "error" in case["official"]:
-            with pytest.raises(SourceFormatError, match=rf"^replies: {item}#rubric-0: the official scorer cannot read this reply \("):
+            with pytest.raises(
+                SourceFormatError, match=rf"^replies: {item}#rubric-0: the official scorer cannot read this reply \("
+            ):
                 B.score_replies(item, qa, text, replies, file="replies")
             errors += 1
             continue
         ours = B.score_replies(item, qa, text, replies)
         for key, value in case["official"].items():
             assert ours[key] == value, (case, key)
-        assert ours["score"] == case["official"]["tau_norm" if case["ability"] == "event_ordering" else "llm_judge_score"]
+        assert (
+            ours["score"] == case["official"]["tau_norm" if case["ability"] == "event_ordering" else "llm_judge_score"]
+        )
         compared += 1
     assert (compared, errors) == (182, 3)
 
@@ -108,18 +142,30 @@ def test_partial_scores_count_zero_officially_and_half_when_fixed(questions):
     half = {r["request_id"]: '{"score": 0.5}' for r in requests}
     assert B.score_replies("1:temporal_reasoning:0", qa, "x", half)["score"] == 0.0
     fixed = B.judge_requests("1:temporal_reasoning:0", qa, "x", "fixed")
-    assert [r["request_id"] for r in fixed] == ["1:temporal_reasoning:0#fixed-rubric-0", "1:temporal_reasoning:0#fixed-rubric-1"]
+    assert [r["request_id"] for r in fixed] == [
+        "1:temporal_reasoning:0#fixed-rubric-0",
+        "1:temporal_reasoning:0#fixed-rubric-1",
+    ]
     assert "<question>" not in fixed[0]["messages"][0]["content"] and qa.question in fixed[0]["messages"][0]["content"]
-    assert B.score_replies("1:temporal_reasoning:0", qa, "x", {r["request_id"]: '{"score": 0.5}' for r in fixed}, "fixed")["score"] == 0.5
-    with pytest.raises(SourceFormatError, match=r"^replies: 1:temporal_reasoning:0#fixed-rubric-0: no reply to this judge request$"):
+    assert (
+        B.score_replies("1:temporal_reasoning:0", qa, "x", {r["request_id"]: '{"score": 0.5}' for r in fixed}, "fixed")[
+            "score"
+        ]
+        == 0.5
+    )
+    with pytest.raises(
+        SourceFormatError, match=r"^replies: 1:temporal_reasoning:0#fixed-rubric-0: no reply to this judge request$"
+    ):
         B.score_replies("1:temporal_reasoning:0", qa, "x", half, "fixed")  # replies to the official prompts
 
 
 def test_reference_answers_with_full_score_replies_score_one(questions):
-    for (tier, chat, ability, index), qa in questions.items():
+    for (_tier, chat, ability, _index), qa in questions.items():
         item = f"{chat}:{qa.question_id}"
-        replies = {r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
-                   for r in B.judge_requests(item, qa, qa.answer)}
+        replies = {
+            r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
+            for r in B.judge_requests(item, qa, qa.answer)
+        }
         result = B.score_replies(item, qa, qa.answer, replies)
         assert result["llm_judge_score"] == 1.0
         if ability != "event_ordering":
@@ -127,8 +173,10 @@ def test_reference_answers_with_full_score_replies_score_one(questions):
     # event ordering's table score is the order's tau: 1.0 for the rubric's items in order, one a line
     qa = questions[("500K", "7", "event_ordering", 0)]
     lines = "\n".join(qa.raw["rubric"])
-    replies = {r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
-               for r in B.judge_requests("7:event_ordering:0", qa, lines)}
+    replies = {
+        r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
+        for r in B.judge_requests("7:event_ordering:0", qa, lines)
+    }
     assert B.score_replies("7:event_ordering:0", qa, lines, replies)["score"] == 1.0
 
 
@@ -141,10 +189,16 @@ def test_reply_parsing_is_the_official_rule():
 
 def test_errors_name_the_request(questions):
     qa = questions[("100K", "2", "summarization", 1)]
-    with pytest.raises(SourceFormatError, match=r"^r.jsonl: 2:summarization:1#rubric-0: no reply to this judge request$"):
+    with pytest.raises(
+        SourceFormatError, match=r"^r.jsonl: 2:summarization:1#rubric-0: no reply to this judge request$"
+    ):
         B.score_replies("2:summarization:1", qa, "x", {}, file="r.jsonl")
-    empty = QAPair("summarization:9", "q", "a", QuestionType.SUMMARIZATION, EvidenceRef(), {"question": "q", "rubric": []})
-    with pytest.raises(ConfigurationError, match=r"^2:summarization:9: the rubric is empty \(the official scorer divides"):
+    empty = QAPair(
+        "summarization:9", "q", "a", QuestionType.SUMMARIZATION, EvidenceRef(), {"question": "q", "rubric": []}
+    )
+    with pytest.raises(
+        ConfigurationError, match=r"^2:summarization:9: the rubric is empty \(the official scorer divides"
+    ):
         B.score_replies("2:summarization:9", empty, "x", {})
     with pytest.raises(ConfigurationError, match=r"^BEAM judge: expected a BEAM QAPair"):
         B.judge_requests("x", QAPair("0", "q", "a", QuestionType.TEMPORAL), "x")
@@ -153,26 +207,36 @@ def test_errors_name_the_request(questions):
 def _one_reply(qa, item: str, score: str, variant: str = "official", **kw) -> dict:
     """``score_replies`` with ``{"score": <score>}`` on rubric item 0 and ``1.0`` on the others."""
     requests = B.judge_requests(item, qa, "x", variant)
-    replies = {r["request_id"]: '{"score": %s}' % (score if r["request_id"].endswith("rubric-0") else "1.0") for r in requests}
+    replies = {
+        r["request_id"]: '{"score": %s}' % (score if r["request_id"].endswith("rubric-0") else "1.0") for r in requests
+    }
     return B.score_replies(item, qa, "x", replies, variant, **kw)
 
 
 @pytest.mark.parametrize("variant", ["official", "fixed"])
-@pytest.mark.parametrize(("score", "message"), [
-    ("1e400", "the score inf is not a finite number (1e400 and larger parse as inf)"),
-    ("-1e400", "the score -inf is not a finite number"),
-    ("NaN", "the score nan is not a finite number"),
-    ('"1e400"', None),  # a string: int() refuses it (the official error); float() makes it inf
-    ("1" + "0" * 400, "the score is an integer of 1,329 bits, not a finite number in a double"),
-    ("true", "the score is true, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
-    ("false", "the score is false, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
-])
-def test_a_score_that_is_no_finite_number_or_a_boolean_is_an_error_naming_the_request(questions, variant, score, message):
+@pytest.mark.parametrize(
+    ("score", "message"),
+    [
+        ("1e400", "the score inf is not a finite number (1e400 and larger parse as inf)"),
+        ("-1e400", "the score -inf is not a finite number"),
+        ("NaN", "the score nan is not a finite number"),
+        ('"1e400"', None),  # a string: int() refuses it (the official error); float() makes it inf
+        ("1" + "0" * 400, "the score is an integer of 1,329 bits, not a finite number in a double"),
+        ("true", "the score is true, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
+        ("false", "the score is false, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"),
+    ],
+)
+def test_a_score_that_is_no_finite_number_or_a_boolean_is_an_error_naming_the_request(
+    questions, variant, score, message
+):
     qa = questions[("100K", "2", "summarization", 1)]
     rid = "2:summarization:1#" + ("fixed-" if variant == "fixed" else "") + "rubric-0"
     if message is None:
-        message = ("the official scorer cannot read this reply (ValueError: invalid literal for int() with base 10: '1e400')"
-                   if variant == "official" else "the score '1e400' is not a finite number")
+        message = (
+            "the official scorer cannot read this reply (ValueError: invalid literal for int() with base 10: '1e400')"
+            if variant == "official"
+            else "the score '1e400' is not a finite number"
+        )
     with pytest.raises(SourceFormatError) as e:
         _one_reply(qa, "2:summarization:1", score, variant, file="r.jsonl")
     assert str(e.value) == f"r.jsonl: {rid}: {message}"
@@ -181,8 +245,13 @@ def test_a_score_that_is_no_finite_number_or_a_boolean_is_an_error_naming_the_re
 def test_a_score_outside_the_scale_is_added_as_the_official_code_adds_it_and_counted(questions):
     qa = questions[("100K", "2", "summarization", 1)]
     assert len(qa.raw["rubric"]) == 4
-    for score, official, fixed in (("7", 10 / 4, 10 / 4), ("7.9", 10 / 4, 10.9 / 4), ("-1", 2 / 4, 2 / 4),
-                                   ("-0.5", 3 / 4, 2.5 / 4), ('"7"', 10 / 4, 10 / 4)):
+    for score, official, fixed in (
+        ("7", 10 / 4, 10 / 4),
+        ("7.9", 10 / 4, 10.9 / 4),
+        ("-1", 2 / 4, 2 / 4),
+        ("-0.5", 3 / 4, 2.5 / 4),
+        ('"7"', 10 / 4, 10 / 4),
+    ):
         for variant, expected in (("official", official), ("fixed", fixed)):
             result = _one_reply(qa, "2:summarization:1", score, variant)
             assert (result["score"], result["outside_scale"]) == (expected, 1), (score, variant)

@@ -58,13 +58,26 @@ def test_each_template_is_used_and_ends_with_the_official_sentence():
 def test_judge_request_is_the_official_call():
     q = OFFICIAL["extra_questions"][0]
     request = judge_request(q, "Target")
-    assert request == {"question_id": "extra_single-session-user", "model": "gpt-4o-2024-08-06", "n": 1, "temperature": 0,
-                       "max_tokens": 10, "messages": [{"role": "user", "content": longmemeval_judge_prompt(q, "Target")}]}
+    assert request == {
+        "question_id": "extra_single-session-user",
+        "model": "gpt-4o-2024-08-06",
+        "n": 1,
+        "temperature": 0,
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": longmemeval_judge_prompt(q, "Target")}],
+    }
 
 
 def test_judge_label():
     assert [judge_label(r) for r in ("Yes.", " yes", "YES", "no", "No.", "", "The answer is yes")] == [
-        True, True, True, False, False, False, True]
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        True,
+    ]
     assert judge_label("Not sure, eyes closed") is True  # 'yes' in 'eyes': the official substring rule
 
 

@@ -37,31 +37,59 @@ def audit_root(shared_data, monkeypatch):
 def test_the_probe_reproduces_the_audit_from_its_recorded_verdicts(version, audit_root, env, tmp_path, capsys):
     out = tmp_path / "probe.json"
     recorded = audit_root / version / "ap_eval_results_scored.json"
-    assert main(["score", "locomo", "--probe", version, "--judge", "evermemos", "--labels", str(recorded), *env, "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "locomo",
+                "--probe",
+                version,
+                "--judge",
+                "evermemos",
+                "--labels",
+                str(recorded),
+                *env,
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     table = capsys.readouterr().out.splitlines()
     report, official = json.loads(out.read_text()), PROBE[version]
     assert report["overall"]["mean"] == official["mean"] and report["overall"]["runs"] == official["run_accs"]
     assert report["overall"]["std"] == official["std"] and report["scored"] == official["total"] == 1540
     assert {row["type"]: (row["mean"], row["runs"], row["n"]) for row in report["per_type"] if row["n"]} == {
-        CATEGORY[c]: (v["mean"], v["run_accs"], v["total"]) for c, v in official["per_category"].items()}
+        CATEGORY[c]: (v["mean"], v["run_accs"], v["total"]) for c, v in official["per_category"].items()
+    }
     shown = {"v1": "0.1061", "v2": "0.6281"}[version]
     assert official["overall_line"].startswith(f"Overall: {float(shown) * 100:.2f}%")
     assert table[0] == "locomo: false-accept rate by judge evermemos (per judge: n, mean, 95% interval)"
     assert table[7].startswith(f"overall                      1540  {shown} [")
-    assert report["probe"] == {"set": version, "file": f"ap-baseline/{version}/ap_eval_results_scored.json", "sha256": report["probe"]["sha256"],
-                               "is_pin": True, "pin": f"dial481/locomo-audit@9493fb4 ap-baseline/{version}/ap_eval_results_scored.json"}
-    assert report["not_judged"] == 446 and report["judge"]["template_sha256"] == report["run"]["judge"]["template_sha256"]
+    assert report["probe"] == {
+        "set": version,
+        "file": f"ap-baseline/{version}/ap_eval_results_scored.json",
+        "sha256": report["probe"]["sha256"],
+        "is_pin": True,
+        "pin": f"dial481/locomo-audit@9493fb4 ap-baseline/{version}/ap_eval_results_scored.json",
+    }
+    assert (
+        report["not_judged"] == 446 and report["judge"]["template_sha256"] == report["run"]["judge"]["template_sha256"]
+    )
     assert report["run"]["inputs"]["labels"]["sha256"] == report["probe"]["sha256"]
 
 
 def _replies(requests: list[dict], reply_of) -> list[dict]:
-    return [{"question_id": r["question_id"], "judge": r["judge"], "run": r["run"], "reply": reply_of(r), "model": "m-1"}
-            for r in requests]
+    return [
+        {"question_id": r["question_id"], "judge": r["judge"], "run": r["run"], "reply": reply_of(r), "model": "m-1"}
+        for r in requests
+    ]
 
 
 @pytest.fixture(scope="module")
 def subset(locomo_samples, tmp_path_factory):
-    """Predictions (the gold, and "Not mentioned" for every third) and an ids file of 40 questions, 8 of them category 5."""
+    """Predictions (the gold, and "Not mentioned" for every third) and an ids file of 40 questions, 8 of them category
+    5."""
     from himga.data import item_id
 
     qas = [(item_id(s, qa), qa) for s in locomo_samples for qa in s.qa_pairs]
@@ -70,8 +98,16 @@ def subset(locomo_samples, tmp_path_factory):
     ids = folder / "ids.txt"
     ids.write_text("".join(qid + "\n" for qid, _ in chosen))
     wrong = {5: "She went to Paris"}  # category 5: a hallucinated answer (its gold is an abstention)
-    hyp = _jsonl(folder / "hyp.jsonl", [{"question_id": qid, "hypothesis": "Not mentioned" if i % 3 == 0 else
-                                         wrong.get(qa.raw["category"], str(qa.answer))} for i, (qid, qa) in enumerate(chosen)])
+    hyp = _jsonl(
+        folder / "hyp.jsonl",
+        [
+            {
+                "question_id": qid,
+                "hypothesis": "Not mentioned" if i % 3 == 0 else wrong.get(qa.raw["category"], str(qa.answer)),
+            }
+            for i, (qid, qa) in enumerate(chosen)
+        ],
+    )
     return ids, hyp, dict(chosen)
 
 
@@ -86,7 +122,11 @@ def test_two_judges_side_by_side(subset, env, tmp_path, capsys):
 
     def reply(r):  # mem0 accepts even questions, magma scores by the question's position
         i = list(chosen).index(r["question_id"])
-        return json.dumps({"label": "CORRECT" if i % 2 == 0 else "WRONG"}) if r["judge"] == "mem0" else json.dumps({"score": (i % 5) / 4})
+        return (
+            json.dumps({"label": "CORRECT" if i % 2 == 0 else "WRONG"})
+            if r["judge"] == "mem0"
+            else json.dumps({"score": (i % 5) / 4})
+        )
 
     labels = _jsonl(tmp_path / "rep.jsonl", _replies(requests, reply))
     assert main([*base, "--labels", str(labels), "--out", str(out)]) == 0
@@ -95,11 +135,16 @@ def test_two_judges_side_by_side(subset, env, tmp_path, capsys):
     mem0, magma = report["reports"]
     position = {qid: i for i, qid in enumerate(chosen)}
     assert report["per_question"]["mem0"] == {q: float(position[q] % 2 == 0) for q in list(chosen)[:32]}
-    rule = {q: 1.0 if i % 3 == 0 else 0.0 for i, q in enumerate(chosen) if chosen[q].raw["category"] == 5}  # "Not mentioned"
+    rule = {
+        q: 1.0 if i % 3 == 0 else 0.0 for i, q in enumerate(chosen) if chosen[q].raw["category"] == 5
+    }  # "Not mentioned"
     assert report["per_question"]["magma"] == {**{q: (position[q] % 5) / 4 for q in list(chosen)[:32]}, **rule}
     assert (mem0["scored"], mem0["not_judged"], magma["scored"], magma["not_judged"]) == (32, 8, 40, 0)
     assert table[1].split() == ["n", "mem0", "n", "magma"]
-    assert table[6].split()[:2] == ["adversarial", "0"] and table[6].split()[3:5] == ["8", f"{sum(rule.values()) / 8:.4f}"]
+    assert table[6].split()[:2] == ["adversarial", "0"] and table[6].split()[3:5] == [
+        "8",
+        f"{sum(rule.values()) / 8:.4f}",
+    ]
     assert [j["name"] for j in report["run"]["judge"]] == ["mem0", "magma"]
     assert mem0["judge"]["models_answered"] == ["m-1"] and mem0["judge"]["model_requested"] == "gpt-4o-mini"
     assert table[-3].startswith("judge magma: FredJiang0324/MAMGA@11fd2a6 memory/llm_judge.py")
@@ -111,8 +156,10 @@ def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, cap
     rows = [{"question_id": q, "reply": '{"label": "CORRECT"}'} for q in list(chosen)[:32]]
     rows[4]["reply"] = "CORRECT"  # not JSON: mem0's evaluate_llm_judge raises
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows))]) == 2
-    assert capsys.readouterr().err == ("himga: error: r.jsonl: line 5.reply: judge mem0 cannot read this reply: "
-                                       "json.loads(extract_json(reply))['label'] fails (JSONDecodeError)\n")
+    assert capsys.readouterr().err == (
+        "himga: error: r.jsonl: line 5.reply: judge mem0 cannot read this reply: "
+        "json.loads(extract_json(reply))['label'] fails (JSONDecodeError)\n"
+    )
     rows[4]["reply"] = '{"label": "WRONG"}'
     assert main([*base, "--judge", "mem0,zep", "--labels", str(_jsonl(tmp_path / "r.jsonl", rows))]) == 2
     assert "r.jsonl: line 1: no 'judge': with 2 judges every verdict names its judge" in capsys.readouterr().err
@@ -123,27 +170,48 @@ def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, cap
     labels = _jsonl(tmp_path / "r.jsonl", [{**r, "judge": "mem0"} for r in rows])  # no line of judge evermemos
     for partial in ([], ["--partial"]):
         assert main([*base, "--judge", "mem0,evermemos", "--labels", str(labels), *partial]) == 2
-        assert capsys.readouterr().err == ("himga: error: r.jsonl: $: no verdicts of judge evermemos in r.jsonl "
-                                           "(on the 32 questions it asks about)\n")
+        assert capsys.readouterr().err == (
+            "himga: error: r.jsonl: $: no verdicts of judge evermemos in r.jsonl (on the 32 questions it asks about)\n"
+        )
 
 
 def test_judge_options_are_checked(env, longmemeval_file, tmp_path, capsys):
     hyp = _jsonl(tmp_path / "h.jsonl", [{"question_id": "conv-26:0", "hypothesis": "x"}])
     assert main(["score", "locomo", "--probe", "v2", "--labels", str(hyp), *env]) == 2
-    assert capsys.readouterr().err == "himga: error: --probe scores wrong answers with a judge: name it with --judge NAME\n"
+    assert (
+        capsys.readouterr().err
+        == "himga: error: --probe scores wrong answers with a judge: name it with --judge NAME\n"
+    )
     assert main(["score", "longmemeval", str(hyp), "--judge", "mem0", "--labels", str(hyp)]) == 2
     assert capsys.readouterr().err == "himga: error: judge 'mem0' applies to locomo, not longmemeval\n"
     assert main(["score", "locomo", str(hyp), "--judge", "mem0", *env]) == 2
     assert "needs --prompts OUT.jsonl" in capsys.readouterr().err
     assert main(["score", "locomo", str(hyp), "--probe", "v1", "--judge", "mem0", "--labels", str(hyp), *env]) == 2
-    assert capsys.readouterr().err == "himga: error: --probe scores the probe's own answers: give no predictions file with it\n"
+    assert (
+        capsys.readouterr().err
+        == "himga: error: --probe scores the probe's own answers: give no predictions file with it\n"
+    )
 
 
 def test_longmemeval_by_name_equals_the_official_route(longmemeval_file, tmp_path, capsys):
-    hyp = _jsonl(tmp_path / "hyp.jsonl", [{"question_id": x["question_id"], "hypothesis": x["hypothesis"]} for x in METRICS["labels"]])
+    hyp = _jsonl(
+        tmp_path / "hyp.jsonl",
+        [{"question_id": x["question_id"], "hypothesis": x["hypothesis"]} for x in METRICS["labels"]],
+    )
     labels = _jsonl(tmp_path / "l.eval-results-gpt-4o", METRICS["labels"])
-    base = ["score", "longmemeval", str(hyp), "--config", "oracle", "--data-dir", str(longmemeval_file), "--cache-dir",
-            str(tmp_path / "c"), "--labels", str(labels)]
+    base = [
+        "score",
+        "longmemeval",
+        str(hyp),
+        "--config",
+        "oracle",
+        "--data-dir",
+        str(longmemeval_file),
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--labels",
+        str(labels),
+    ]
     assert main([*base, "--out", str(tmp_path / "a.json")]) == 0
     assert main([*base, "--judge", "longmemeval", "--out", str(tmp_path / "b.json")]) == 0
     a, b = json.loads((tmp_path / "a.json").read_text()), json.loads((tmp_path / "b.json").read_text())
@@ -156,26 +224,92 @@ def test_longmemeval_by_name_equals_the_official_route(longmemeval_file, tmp_pat
 
 def test_a_run_carries_the_judges_false_accept_rates(audit_root, subset, env, tmp_path, capsys):
     probe = tmp_path / "probe.json"
-    assert main(["score", "locomo", "--probe", "v2", "--judge", "evermemos", "--labels",
-                 str(audit_root / "v2" / "ap_eval_results_scored.json"), *env, "--out", str(probe)]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "locomo",
+                "--probe",
+                "v2",
+                "--judge",
+                "evermemos",
+                "--labels",
+                str(audit_root / "v2" / "ap_eval_results_scored.json"),
+                *env,
+                "--out",
+                str(probe),
+            ]
+        )
+        == 0
+    )
     ids, hyp, chosen = subset
-    replies = [{"question_id": q, "run": r, "reply": '{"label": "CORRECT"}'} for q in list(chosen)[:32] for r in (1, 2, 3)]
+    replies = [
+        {"question_id": q, "run": r, "reply": '{"label": "CORRECT"}'} for q in list(chosen)[:32] for r in (1, 2, 3)
+    ]
     out = tmp_path / "run.json"
     capsys.readouterr()
-    assert main(["score", "locomo", str(hyp), "--judge", "evermemos", "--ids", str(ids), *env, "--labels",
-                 str(_jsonl(tmp_path / "r.jsonl", replies)), "--probe-report", str(probe), "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "score",
+                "locomo",
+                str(hyp),
+                "--judge",
+                "evermemos",
+                "--ids",
+                str(ids),
+                *env,
+                "--labels",
+                str(_jsonl(tmp_path / "r.jsonl", replies)),
+                "--probe-report",
+                str(probe),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     report = json.loads(out.read_text())
     (rates,) = report["false_accept"]
-    assert rates["probe"] == "v2" and rates["overall"]["mean"] == PROBE["v2"]["mean"] and report["overall"]["mean"] == 1.0
+    assert (
+        rates["probe"] == "v2" and rates["overall"]["mean"] == PROBE["v2"]["mean"] and report["overall"]["mean"] == 1.0
+    )
     assert rates["per_type"]["temporal"]["mean"] == PROBE["v2"]["per_category"]["2"]["mean"]
-    assert any(line.startswith("false-accept: judge evermemos (gpt-4o-mini) accepts 0.6281 [0.6043, 0.6520] of the probe v2 "
-                               "wrong answers (probe.json): single_hop 0.6853, multi_hop 0.4444, temporal 0.6324, open_domain 0.6528")
-               for line in lines)
-    assert main(["score", "locomo", str(hyp), "--judge", "mem0", "--ids", str(ids), *env, "--labels",
-                 str(_jsonl(tmp_path / "m.jsonl", [{"question_id": q, "reply": '{"label": "WRONG"}'} for q in list(chosen)[:32]])),
-                 "--probe-report", str(probe)]) == 2
-    assert capsys.readouterr().err == "himga: error: --probe-report probe.json: a probe of judge evermemos, not of mem0\n"
+    assert any(
+        line.startswith(
+            "false-accept: judge evermemos (gpt-4o-mini) accepts 0.6281 [0.6043, 0.6520] of the probe v2 "
+            "wrong answers (probe.json): single_hop 0.6853, multi_hop 0.4444, temporal 0.6324, open_domain 0.6528"
+        )
+        for line in lines
+    )
+    assert (
+        main(
+            [
+                "score",
+                "locomo",
+                str(hyp),
+                "--judge",
+                "mem0",
+                "--ids",
+                str(ids),
+                *env,
+                "--labels",
+                str(
+                    _jsonl(
+                        tmp_path / "m.jsonl",
+                        [{"question_id": q, "reply": '{"label": "WRONG"}'} for q in list(chosen)[:32]],
+                    )
+                ),
+                "--probe-report",
+                str(probe),
+            ]
+        )
+        == 2
+    )
+    assert (
+        capsys.readouterr().err == "himga: error: --probe-report probe.json: a probe of judge evermemos, not of mem0\n"
+    )
 
 
 def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, tmp_path, monkeypatch, capsys):
@@ -188,11 +322,26 @@ def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, 
     def items(qa, hypothesis):
         return [[{"role": "user", "content": f"item {k}: {qa.question} / {hypothesis}"}] for k in (1, 2)]
 
-    rubric = Judge(name="rubric", title="a per-item judge", source={"repository": "o/r", "path": "p.py", "commit": "0" * 40,
-                   "symbol": "f", "licence": "MIT", "confirmed": "test"}, templates={"user": "item {k}: {q} / {h}"},
-                   label=LabelRule("json-score", "json score", "graded", lambda reply: json.loads(reply)["score"]),
-                   model="gpt-4.1-mini", parameters={"temperature": 0}, benchmarks=("locomo",), messages=items, itemized=True,
-                   combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values))
+    rubric = Judge(
+        name="rubric",
+        title="a per-item judge",
+        source={
+            "repository": "o/r",
+            "path": "p.py",
+            "commit": "0" * 40,
+            "symbol": "f",
+            "licence": "MIT",
+            "confirmed": "test",
+        },
+        templates={"user": "item {k}: {q} / {h}"},
+        label=LabelRule("json-score", "json score", "graded", lambda reply: json.loads(reply)["score"]),
+        model="gpt-4.1-mini",
+        parameters={"temperature": 0},
+        benchmarks=("locomo",),
+        messages=items,
+        itemized=True,
+        combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values),
+    )
     monkeypatch.setattr(_registry, "_JUDGES", dict(_registry._JUDGES))  # the registry as it was, after the test
     assert register_judge(rubric) is rubric
     assert judge_named("rubric") is rubric
@@ -202,8 +351,16 @@ def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, 
     assert main([*base, "--prompts", str(req)]) == 0
     requests = [json.loads(line) for line in req.read_text().splitlines()]
     assert len(requests) == 80 and [r["item"] for r in requests[:4]] == [1, 2, 1, 2]
-    replies = _jsonl(tmp_path / "rep.jsonl", [{**{k: r[k] for k in ("question_id", "judge", "run", "item")},
-                                               "reply": json.dumps({"score": 1 if r["item"] == 1 else 0.5})} for r in requests])
+    replies = _jsonl(
+        tmp_path / "rep.jsonl",
+        [
+            {
+                **{k: r[k] for k in ("question_id", "judge", "run", "item")},
+                "reply": json.dumps({"score": 1 if r["item"] == 1 else 0.5}),
+            }
+            for r in requests
+        ],
+    )
     out = tmp_path / "report.json"
     assert main([*base, "--labels", str(replies), "--out", str(out)]) == 0
     report = json.loads(out.read_text())

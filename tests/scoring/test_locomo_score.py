@@ -8,8 +8,8 @@ import sys
 import pytest
 from helpers.scoring_fixtures import load_fixture
 
-from himga.errors import ConfigurationError, MissingDependencyError
 from himga.data import item_id
+from himga.errors import ConfigurationError, MissingDependencyError
 from himga.scoring import locomo_score
 from himga.scoring.rules import _locomo as L
 
@@ -29,7 +29,11 @@ def test_every_official_value_on_the_real_file(locomo_samples):
     qas = {item_id(s, qa): qa for s in locomo_samples for qa in s.qa_pairs}
     rows = [r for r in OFFICIAL["rows"] if not r[0].startswith("extra:")]
     assert len({r[0] for r in rows}) == 1986  # every QA pair of the file has at least two predictions
-    wrong = [(qid, pred, want, locomo_score(qas[qid], pred)) for qid, pred, want in rows if locomo_score(qas[qid], pred) != want]
+    wrong = [
+        (qid, pred, want, locomo_score(qas[qid], pred))
+        for qid, pred, want in rows
+        if locomo_score(qas[qid], pred) != want
+    ]
     assert wrong == []
 
 

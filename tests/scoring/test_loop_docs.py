@@ -36,4 +36,7 @@ def test_the_loop_runs_to_the_score_the_page_shows(in_docs_folder, capsys, punkt
     assert main(paper[1:]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(" metrics")[0] for line in lines if line.startswith("not official")] == [
-        "not official: A-Mem", "not official: mem0", "not official: MAGMA"]
+        "not official: A-Mem",
+        "not official: mem0",
+        "not official: MAGMA",
+    ]

@@ -22,13 +22,28 @@ def gold(locomo_samples, tmp_path):
     from himga.data import item_id
 
     path = tmp_path / "gold.jsonl"
-    path.write_text("".join(json.dumps({"question_id": item_id(s, qa), "hypothesis": qa.answer}) + "\n"
-                            for s in locomo_samples for qa in s.qa_pairs), encoding="utf-8")
+    path.write_text(
+        "".join(
+            json.dumps({"question_id": item_id(s, qa), "hypothesis": qa.answer}) + "\n"
+            for s in locomo_samples
+            for qa in s.qa_pairs
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
 def _args(gold, shared_data, tmp_path, *more):
-    return ["score", "locomo", str(gold), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c"), *more]
+    return [
+        "score",
+        "locomo",
+        str(gold),
+        "--data-dir",
+        str(shared_data / "locomo"),
+        "--cache-dir",
+        str(tmp_path / "c"),
+        *more,
+    ]
 
 
 def test_an_output_that_is_an_input_is_refused(gold, shared_data, tmp_path, capsys):  # A1
@@ -37,17 +52,31 @@ def test_an_output_that_is_an_input_is_refused(gold, shared_data, tmp_path, caps
     (tmp_path / "sym.jsonl").symlink_to(gold)
     for out in (gold, tmp_path / "hard.jsonl", tmp_path / "sym.jsonl"):
         assert main(_args(gold, shared_data, tmp_path, "--out", str(out))) == 2
-        assert capsys.readouterr().err == (f"himga: error: --out {str(out)!r} is the predictions file {str(gold)!r}: "
-                                           "refusing to overwrite an input\n")
+        assert capsys.readouterr().err == (
+            f"himga: error: --out {str(out)!r} is the predictions file {str(gold)!r}: refusing to overwrite an input\n"
+        )
     source = shared_data / "locomo" / "locomo10.json"
     assert main(_args(gold, shared_data, tmp_path, "--out", str(source))) == 2
-    assert capsys.readouterr().err == (f"himga: error: --out {str(source)!r} is inside the source folder "
-                                       f"{str(source.parent)!r}: write outputs elsewhere (a later load of the sources "
-                                       "would read them as sources)\n")
-    as_file = ["score", "locomo", str(gold), "--data-dir", str(source), "--cache-dir", str(tmp_path / "c"), "--out", str(source)]
+    assert capsys.readouterr().err == (
+        f"himga: error: --out {str(source)!r} is inside the source folder "
+        f"{str(source.parent)!r}: write outputs elsewhere (a later load of the sources "
+        "would read them as sources)\n"
+    )
+    as_file = [
+        "score",
+        "locomo",
+        str(gold),
+        "--data-dir",
+        str(source),
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--out",
+        str(source),
+    ]
     assert main(as_file) == 2  # the source given as a file: the output is that file
-    assert capsys.readouterr().err == (f"himga: error: --out {str(source)!r} is the source file {str(source)!r}: "
-                                       "refusing to overwrite an input\n")
+    assert capsys.readouterr().err == (
+        f"himga: error: --out {str(source)!r} is the source file {str(source)!r}: refusing to overwrite an input\n"
+    )
     assert gold.read_bytes() == before
 
 
@@ -55,37 +84,70 @@ def test_prompts_over_the_hypotheses_are_refused(tmp_path, capsys):  # A1, befor
     hyp = tmp_path / "hyp.jsonl"
     hyp.write_text('{"question_id": "q", "hypothesis": "x"}\n')
     assert main(["score", "longmemeval", str(hyp), "--prompts", str(hyp)]) == 2
-    assert capsys.readouterr().err == (f"himga: error: --prompts {str(hyp)!r} is the predictions file {str(hyp)!r}: "
-                                       "refusing to overwrite an input\n")
+    assert capsys.readouterr().err == (
+        f"himga: error: --prompts {str(hyp)!r} is the predictions file {str(hyp)!r}: refusing to overwrite an input\n"
+    )
 
 
 def test_subset_does_not_write_over_its_source(shared_data, tmp_path, capsys):  # A1 for subset
     source = tmp_path / "locomo10.json"
     source.write_bytes((shared_data / "locomo" / "locomo10.json").read_bytes())
-    assert main(["subset", "locomo", str(source), "--n", "5", "--seed", "1", "--data-dir", str(source),
-                 "--cache-dir", str(tmp_path / "c")]) == 2
-    assert capsys.readouterr().err == (f"himga: error: out {str(source)!r} is the source file {str(source)!r}: "
-                                       "refusing to overwrite an input\n")
+    assert (
+        main(
+            [
+                "subset",
+                "locomo",
+                str(source),
+                "--n",
+                "5",
+                "--seed",
+                "1",
+                "--data-dir",
+                str(source),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 2
+    )
+    assert capsys.readouterr().err == (
+        f"himga: error: out {str(source)!r} is the source file {str(source)!r}: refusing to overwrite an input\n"
+    )
 
 
 def test_a_pipe_is_hashed_as_read(gold, shared_data, tmp_path):  # A2
     out = tmp_path / "r.json"
-    command = ("import sys; from himga.cli import main; sys.exit(main(sys.argv[1:]))")
+    command = "import sys; from himga.cli import main; sys.exit(main(sys.argv[1:]))"
     with open(gold, "rb") as f:
-        done = subprocess.run([sys.executable, "-c", command, *_args("-", shared_data, tmp_path, "--out", str(out))],
-                              stdin=f, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", command, *_args("-", shared_data, tmp_path, "--out", str(out))],
+            stdin=f,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr
     assert json.loads(out.read_text())["run"]["inputs"]["predictions"] == {
-        "name": "<stdin>", "sha256": hashlib.sha256(gold.read_bytes()).hexdigest(), "layout": "lines", "copied_fields_checked": {}}
+        "name": "<stdin>",
+        "sha256": hashlib.sha256(gold.read_bytes()).hexdigest(),
+        "layout": "lines",
+        "copied_fields_checked": {},
+    }
 
 
 def test_the_output_folder_is_checked_first(gold, shared_data, tmp_path, capsys):  # B7, D3
     out = tmp_path / "no" / "r.json"
     assert main(_args(gold, shared_data, tmp_path, "--out", str(out))) == 2
     captured = capsys.readouterr()
-    assert (captured.out, captured.err) == ("", f"himga: error: --out {str(out)!r}: folder {str(out.parent)!r} does not exist\n")
+    assert (captured.out, captured.err) == (
+        "",
+        f"himga: error: --out {str(out)!r}: folder {str(out.parent)!r} does not exist\n",
+    )
     assert main(_args(gold, shared_data, tmp_path, "--out", "-")) == 2
-    assert capsys.readouterr().err == "himga: error: --out '-': standard output is not supported (it shows the table), name a file\n"
+    assert (
+        capsys.readouterr().err
+        == "himga: error: --out '-': standard output is not supported (it shows the table), name a file\n"
+    )
 
 
 def test_the_report_has_the_usual_mode(gold, shared_data, tmp_path):  # D2
@@ -105,7 +167,10 @@ def test_nothing_to_score_is_an_error(gold, shared_data, tmp_path, capsys):  # D
     other = tmp_path / "other.jsonl"
     other.write_text('{"question_id": "conv-30:0", "hypothesis": "x"}\n')
     assert main(_args(other, shared_data, tmp_path, "--ids", str(ids), "--partial")) == 2
-    assert capsys.readouterr().err == "himga: error: other.jsonl: $: nothing to score: none of the 1 question has a hypothesis\n"
+    assert (
+        capsys.readouterr().err
+        == "himga: error: other.jsonl: $: nothing to score: none of the 1 question has a hypothesis\n"
+    )
 
 
 def test_the_table_says_where_the_source_came_from(gold, shared_data, tmp_path, capsys):  # D7
@@ -126,13 +191,16 @@ def test_labels_must_be_booleans(longmemeval_samples):  # A3
 def test_api_errors_name_the_api_option(locomo_samples):  # D5
     with pytest.raises(SourceFormatError) as info:
         score_samples("locomo", locomo_samples, predictions={"conv-26:0": "x"})
-    assert str(info.value).startswith("predictions: $: 1985 of 1986 question ids missing (partial=True scores the given "
-                                      "ones): conv-26:1, conv-26:2, ")
+    assert str(info.value).startswith(
+        "predictions: $: 1985 of 1986 question ids missing (partial=True scores the given ones): conv-26:1, conv-26:2, "
+    )
     with pytest.raises(SourceFormatError) as info:
         score_samples("locomo", locomo_samples, predictions={"x" * 5_000_000: "x"})
-    assert str(info.value) == (f"predictions: $: 1 question id not in the dataset: {'x' * 40!r}... (5,000,000 characters); "
-                               'expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
-                               '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)')
+    assert str(info.value) == (
+        f"predictions: $: 1 question id not in the dataset: {'x' * 40!r}... (5,000,000 characters); "
+        'expected {"question_id": "conv-26:0"} or {"sample_id": "conv-26", "question_id": "0"} or '
+        '{"question_id": "v07d45ed2e9:q1"} (the system view\'s id)'
+    )
 
 
 def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_path):  # A5 (the report's side)
@@ -140,11 +208,29 @@ def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_pa
 
     labels = load_fixture("official-longmemeval-qa-metrics.json")["labels"]
     hyp = tmp_path / "hyp.jsonl"
-    hyp.write_text("".join(json.dumps({"question_id": x["question_id"], "hypothesis": x["hypothesis"]}) + "\n" for x in labels))
+    hyp.write_text(
+        "".join(json.dumps({"question_id": x["question_id"], "hypothesis": x["hypothesis"]}) + "\n" for x in labels)
+    )
     replies = tmp_path / "replies.jsonl"
     replies.write_text("".join(json.dumps({"question_id": x["question_id"], "reply": "yes"}) + "\n" for x in labels))
     out = tmp_path / "r.json"
-    assert main(["score", "longmemeval", str(hyp), "--data-dir", str(longmemeval_file), "--cache-dir", str(tmp_path / "c"),
-                 "--labels", str(replies), "--out", str(out)]) == 0  # no --config: the file's name decides
+    assert (
+        main(
+            [
+                "score",
+                "longmemeval",
+                str(hyp),
+                "--data-dir",
+                str(longmemeval_file),
+                "--cache-dir",
+                str(tmp_path / "c"),
+                "--labels",
+                str(replies),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )  # no --config: the file's name decides
     run = json.loads(out.read_text())["run"]
     assert (run["config"], run["sources"][0]["name"], run["scored"]) == ("oracle", "longmemeval_oracle.json", 99)

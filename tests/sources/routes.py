@@ -74,7 +74,9 @@ def cli_routes(capsys):
         samples = _build_dataset(dataset, config, path, cache_dir)
         printed = json.loads(out)
         assert printed.pop("dataset") == dataset
-        assert printed.pop("config") == (config or {"locomo": "default", "longmemeval": "oracle"}[dataset])  # the sources here
+        assert printed.pop("config") == (
+            config or {"locomo": "default", "longmemeval": "oracle"}[dataset]
+        )  # the sources here
         printed.pop("note", None)
         sources = printed.pop("sources")  # the provenance lines, as the table's "source:" lines
         assert sources and all(isinstance(line, str) for line in sources)
@@ -121,7 +123,7 @@ def error_message(load, *args) -> str:
         lines = str(e).splitlines()
         assert len(lines) == 1 and lines[0].startswith("himga: error: "), str(e)  # one line, no traceback
         return lines[0].removeprefix("himga: error: ")
-    except Exception as e:  # noqa: BLE001 - every route, datasets' included, must raise the himga error itself
+    except Exception as e:
         assert isinstance(e, HimgaError), repr(e)
         return str(e)
     raise AssertionError(f"{load} returned instead of raising")

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # routes.py, beside this file
-from routes import all_routes, error_message  # noqa: E402
+from routes import all_routes, error_message
 
 from himga.cli import main
 from himga.data import load_longmemeval, samples_from_dataset
@@ -61,7 +61,9 @@ def test_compressed_files_are_read(shared_data, tmp_path, capsys, suffix, name, 
     path = tmp_path / f"{plain.name}.{suffix}"
     path.write_bytes(READ[suffix](plain.read_bytes()))
     expected = all_routes(capsys, plain)["himga.data.load_dataset"](name, config, plain, tmp_path / "plain-cache")
-    assert (len(expected), sum(len(s.qa_pairs) for s in expected)) == {"locomo": (10, 1986), "longmemeval": (2, 2)}[name]
+    assert (len(expected), sum(len(s.qa_pairs) for s in expected)) == {"locomo": (10, 1986), "longmemeval": (2, 2)}[
+        name
+    ]
     for route, load in all_routes(capsys, path).items():
         assert load(name, config, path, tmp_path / f"cache-{route}") == expected, route
     stream = datasets.load_dataset(f"himga_{name}", config, data_files=str(path), split="test", streaming=True)
@@ -79,7 +81,11 @@ def test_compressed_json_lines(shared_data, tmp_path):
     bad.write_bytes(gzip.compress((json.dumps(records[0]) + "\n{oops\n").encode()))
     with pytest.raises(SourceFormatError) as e:
         load_longmemeval(bad, config="oracle", cache_dir=tmp_path / "c")
-    assert str(e.value) == "bad.jsonl.gz: line 2: invalid JSON at column 2: Expecting property name enclosed in double quotes (truncated or corrupted file?)"
+    assert (
+        str(e.value)
+        == "bad.jsonl.gz: line 2: invalid JSON at column 2: Expecting property name enclosed in double quotes "
+        "(truncated or corrupted file?)"
+    )
 
 
 @pytest.mark.parametrize(("suffix", "detail"), [
@@ -106,10 +112,15 @@ def test_provenance_hashes_the_file_as_given(shared_data, tmp_path, capsys, name
     assert main(["stats", name, "--data-dir", str(path), *(["--config", config] if config else [])]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
     if name == "locomo":
-        assert line == f"source: locomo10.json.gz: same content as snap-research/locomo@3eb6f2c (gzip-compressed; sha256 {sha})"
+        assert (
+            line
+            == f"source: locomo10.json.gz: same content as snap-research/locomo@3eb6f2c (gzip-compressed; sha256 {sha})"
+        )
     else:
-        assert line == (f"source: longmemeval_oracle_pair.json.gz: gzip-compressed, not a pinned file (the pins are "
-                        f"uncompressed; sha256 {sha})")
+        assert line == (
+            f"source: longmemeval_oracle_pair.json.gz: gzip-compressed, not a pinned file (the pins are "
+            f"uncompressed; sha256 {sha})"
+        )
     from himga.sources import file_sha256
 
     assert file_sha256(path) == sha
@@ -121,8 +132,11 @@ def test_unread_compressions_are_named(shared_data, tmp_path, capsys, suffix, na
     compress, kind, command = NAMED[suffix]
     path = tmp_path / f"{Path(source).name}.{suffix}"
     path.write_bytes(compress((shared_data / source).read_bytes()))
-    message = (f"{path.name}: $: expected JSON text, got a {kind}-compressed file: decompress it first (`{command} {path.name}`) "
-               "and pass the decompressed file")
+    message = (
+        f"{path.name}: $: expected JSON text, got a {kind}-compressed file: decompress it first (`{command} "
+        f"{path.name}`) "
+        "and pass the decompressed file"
+    )
     for route, load in all_routes(capsys, path).items():
         assert error_message(load, name, config, path, tmp_path / f"cache-{route}") == message, route
 
@@ -131,8 +145,15 @@ def test_unread_compressions_are_named(shared_data, tmp_path, capsys, suffix, na
 def test_a_parquet_file_is_named_with_the_way_to_load_an_export(tmp_path, capsys, file):
     path = tmp_path / file
     pq.write_table(pa.table({"sample_id": ["a"]}), path)
-    message = (f"{file}: $: expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
-               '`himga.data.samples_from_dataset(datasets.load_dataset("<export folder>", "<config>", split="test"))`')
+    message = (
+        f"{file}: $: expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
+        '`himga.data.samples_from_dataset(datasets.load_dataset("<export folder>", "<config>", split="test"))`'
+    )
     for name in ("locomo", "longmemeval"):
         for route, load in all_routes(capsys, path).items():
-            assert error_message(load, name, "oracle" if name == "longmemeval" else None, path, tmp_path / f"c-{name}-{route}") == message, route
+            assert (
+                error_message(
+                    load, name, "oracle" if name == "longmemeval" else None, path, tmp_path / f"c-{name}-{route}"
+                )
+                == message
+            ), route

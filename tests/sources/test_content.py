@@ -8,10 +8,16 @@ import json
 from pathlib import Path
 
 import himga.sources._provenance
-from himga.sources import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.catalog import benchmark
-from himga.sources import provenance_lines
-from himga.sources import provenance
+from himga.sources import (
+    ContentDigest,
+    canonical,
+    content_sha256,
+    content_tree,
+    first_difference,
+    provenance,
+    provenance_lines,
+)
 from himga_locomo import pins
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_canonical_form():
     assert canonical({"b": 1, "a": ["é", 1.5, None, True]}) == '{"a":["é",1.5,null,true],"b":1}'.encode()
-    assert canonical({"n": 2**70, "s": "\x01\"\\/\u2028"}) == b'{"n":1180591620717411303424,"s":"\\u0001\\"\\\\/\xe2\x80\xa8"}'
+    assert (
+        canonical({"n": 2**70, "s": '\x01"\\/\u2028'})
+        == b'{"n":1180591620717411303424,"s":"\\u0001\\"\\\\/\xe2\x80\xa8"}'
+    )
     whole, items = content_sha256([{"x": 1}, "y"]), ContentDigest()
     items.item({"x": 1})
     items.item("y")
@@ -38,10 +47,13 @@ def test_first_difference():
 
 def test_the_pin_holds_the_real_files_content(shared_data):
     """Regenerate locomo10.content.json with `python -c "import json; from himga.sources._content import content_tree;
-    print(json.dumps(content_tree(json.load(open('locomo10.json')), 3), separators=(',', ':'), ensure_ascii=False))"`."""
+    print(json.dumps(content_tree(json.load(open('locomo10.json')), 3), separators=(',', ':'),
+    ensure_ascii=False))"`."""
     data = json.loads((shared_data / "locomo" / "locomo10.json").read_text(encoding="utf-8"))
     pin = benchmark("locomo").pins()["default"]
-    assert pin.content_sha256 == content_sha256(data) == "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
+    assert (
+        pin.content_sha256 == content_sha256(data) == "93808652e5318eaf79a966a7aa3fe50f14eaee22fd0991f7212596600351dc05"
+    )
     committed = json.loads((ROOT / "himga_locomo" / "locomo10.content.json").read_text(encoding="utf-8"))
     assert committed == content_tree(data, 3)
     assert pin.content_tree == pins._CONTENT_TREE
@@ -81,7 +93,8 @@ def test_a_one_character_edit_differs_at_its_record_path(shared_data, tmp_path):
     assert copy.stat().st_size == len(source)
     digest = hashlib.sha256(copy.read_bytes()).hexdigest()
     assert provenance(copy, benchmark("locomo").pins().values()) == (
-        f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[2] (sha256 {digest})")
+        f"locomo10.json: differs in content from snap-research/locomo@3eb6f2c at $[0].qa[2] (sha256 {digest})"
+    )
 
 
 def test_a_reserialised_copy_under_the_datasets_root_gives_no_warning(shared_data, tmp_path, monkeypatch, caplog):

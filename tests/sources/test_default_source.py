@@ -47,24 +47,40 @@ def _routes(capsys, cache):
         return out
 
     def via_datasets(name, config, **kw):
-        return [s.sample_id for s in samples_from_dataset(datasets.load_dataset(f"himga_{name}", config, split="test", cache_dir=str(cache), **kw))]
+        return [
+            s.sample_id
+            for s in samples_from_dataset(
+                datasets.load_dataset(f"himga_{name}", config, split="test", cache_dir=str(cache), **kw)
+            )
+        ]
 
     return {
-        "himga.data.load_dataset": lambda name, config: [s.sample_id for s in load_dataset(name, config, cache_dir=cache)],
+        "himga.data.load_dataset": lambda name, config: [
+            s.sample_id for s in load_dataset(name, config, cache_dir=cache)
+        ],
         "datasets.load_dataset": via_datasets,
         "streaming": lambda name, config: via_datasets(name, config, streaming=True),
-        "cli stats": lambda name, config: json.loads(cli("stats", name, *(["--config", config] if config else []), "--json"))["samples"],
-        "cli build": lambda name, config: cli("build", name, *(["--config", config] if config else [])).split(":")[1].split()[0],
-        "cli validate": lambda name, config: json.loads(cli("validate", name, *(["--config", config] if config else []), "--json", "-"))["samples"],
+        "cli stats": lambda name, config: json.loads(
+            cli("stats", name, *(["--config", config] if config else []), "--json")
+        )["samples"],
+        "cli build": lambda name, config: (
+            cli("build", name, *(["--config", config] if config else [])).split(":")[1].split()[0]
+        ),
+        "cli validate": lambda name, config: json.loads(
+            cli("validate", name, *(["--config", config] if config else []), "--json", "-")
+        )["samples"],
     }
 
 
 @pytest.mark.parametrize("config", [None, "s"])
 def test_the_default_config_reads_only_its_own_file(oracle_only_root, tmp_path, capsys, config):
     folder = oracle_only_root / "longmemeval"
-    message = (f"longmemeval (config 's'): no source file in {folder}; looked for longmemeval_s_cleaned.json, longmemeval_s_cleaned; "
-               "found longmemeval_oracle.json, longmemeval_oracle_pair.json, longmemeval_oracle_sample.json "
-               "(pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)")
+    message = (
+        f"longmemeval (config 's'): no source file in {folder}; looked for longmemeval_s_cleaned.json, "
+        "longmemeval_s_cleaned; "
+        "found longmemeval_oracle.json, longmemeval_oracle_pair.json, longmemeval_oracle_sample.json "
+        "(pass config= / --config for another config's file, or data_dir= / --data-dir for a file of another name)"
+    )
     for route, load in _routes(capsys, tmp_path / "cache").items():
         with pytest.raises(HimgaError) as caught:
             load("longmemeval", config)
@@ -75,8 +91,14 @@ def test_the_default_config_reads_only_its_own_file(oracle_only_root, tmp_path, 
 
 
 def test_another_config_reads_only_its_own_file(oracle_only_root, tmp_path, capsys):
-    expected = {"himga.data.load_dataset": PAIR_IDS, "datasets.load_dataset": PAIR_IDS, "streaming": PAIR_IDS,
-                "cli stats": 2, "cli build": "2", "cli validate": 2}
+    expected = {
+        "himga.data.load_dataset": PAIR_IDS,
+        "datasets.load_dataset": PAIR_IDS,
+        "streaming": PAIR_IDS,
+        "cli stats": 2,
+        "cli build": "2",
+        "cli validate": 2,
+    }
     for route, load in _routes(capsys, tmp_path / "cache").items():
         assert load("longmemeval", "oracle") == expected[route], route
     sizes = export("longmemeval", tmp_path / "out", ["oracle"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from routes import all_routes, error_message
 
 DETAIL = "duplicate key {!r}: the object holds it more than once (which value is meant is ambiguous)"
@@ -34,4 +33,6 @@ def test_duplicate_key_on_every_route(shared_data, tmp_path, capsys, dataset):
         path.write_text(bad)
         assert error_message(load, dataset, config, path, tmp_path / f"cache-{route}") == message, route
         path.write_text(good)
-        assert load(dataset, config, path, tmp_path / f"cache-{route}") == load(dataset, config, fresh, tmp_path / f"f-{route}"), route
+        assert load(dataset, config, path, tmp_path / f"cache-{route}") == load(
+            dataset, config, fresh, tmp_path / f"f-{route}"
+        ), route

@@ -11,7 +11,6 @@ import json
 import shutil
 
 import pytest
-
 from routes import all_routes
 
 # (file name, a decoy its name would match as a pattern)
@@ -47,7 +46,9 @@ def test_file_name_with_glob_characters(shared_data, tmp_path, capsys, dataset, 
     config, plain, decoy_content = _sources(shared_data, tmp_path)[dataset]
     routes = all_routes(capsys, plain)
     expected = routes["load_*"](dataset, config, plain, tmp_path / "cache-plain")
-    assert [s.sample_id for s in expected] == (["conv-26"] if dataset == "locomo" else ["gpt4_2655b836", "09ba9854_abs"])
+    assert [s.sample_id for s in expected] == (
+        ["conv-26"] if dataset == "locomo" else ["gpt4_2655b836", "09ba9854_abs"]
+    )
     folder = tmp_path / "odd"
     folder.mkdir()
     path = folder / name
@@ -80,7 +81,9 @@ def test_datasets_data_files_still_takes_patterns(shared_data, tmp_path):
     records = json.loads((shared_data / "locomo" / "locomo10.json").read_text())
     for i in range(3):
         (tmp_path / f"part{i}.json").write_text(json.dumps(records[i : i + 1]))
-    ds = datasets.load_dataset("himga_locomo", data_files=str(tmp_path / "part*.json"), split="test", cache_dir=str(tmp_path / "c"))
+    ds = datasets.load_dataset(
+        "himga_locomo", data_files=str(tmp_path / "part*.json"), split="test", cache_dir=str(tmp_path / "c")
+    )
     assert [s.sample_id for s in samples_from_dataset(ds)] == ["conv-26", "conv-30", "conv-41"]
     from himga.errors import ConfigurationError
 

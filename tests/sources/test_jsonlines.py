@@ -1,4 +1,5 @@
-"""JSON Lines sources (one record per line, whatever the extension) for both datasets, on every route, errors naming the line."""
+"""JSON Lines sources (one record per line, whatever the extension) for both datasets, on every route, errors naming the
+line."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from himga.errors import SourceFormatError
 from himga.jsonio.jsonlines import is_json_lines, iter_json_lines
 
 sys.path.insert(0, str(Path(__file__).parent))  # routes.py, beside this file
-from routes import all_routes, error_message  # noqa: E402
+from routes import all_routes, error_message
 
 PAIR_IDS = ["gpt4_2655b836", "09ba9854_abs"]
 
@@ -27,15 +28,22 @@ def _jsonl(records: list, path: Path) -> Path:
 
 @pytest.mark.parametrize(("name", "source", "config", "file"), [
     ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", "oracle", "pair.jsonl"),
-    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", None, "longmemeval_oracle.jsonl"),  # the name says oracle
+    # the name says oracle
+    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", None, "longmemeval_oracle.jsonl"),
     ("locomo", "locomo/locomo10.json", None, "locomo10.jsonl"),
-    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", "oracle", "pair.json"),  # JSON Lines named .json: by content
+    # JSON Lines named .json: by content
+    ("longmemeval", "longmemeval/longmemeval_oracle_pair.json", "oracle", "pair.json"),
     ("locomo", "locomo/locomo10.json", None, "locomo10.json"),
 ])  # fmt: skip
-def test_json_lines_give_the_json_files_samples_on_every_route(shared_data, tmp_path, capsys, name, source, config, file):
+def test_json_lines_give_the_json_files_samples_on_every_route(
+    shared_data, tmp_path, capsys, name, source, config, file
+):
     records = json.loads((shared_data / source).read_text())
-    expected = (load_locomo(shared_data / source, cache_dir=tmp_path / "ref") if name == "locomo"
-                else load_longmemeval(shared_data / source, config="oracle", cache_dir=tmp_path / "ref"))
+    expected = (
+        load_locomo(shared_data / source, cache_dir=tmp_path / "ref")
+        if name == "locomo"
+        else load_longmemeval(shared_data / source, config="oracle", cache_dir=tmp_path / "ref")
+    )
     path = _jsonl(records, tmp_path / file)
     routes = all_routes(capsys, path)
     assert len(routes) == 8
@@ -50,7 +58,9 @@ def test_json_lines_give_the_json_files_samples_on_every_route(shared_data, tmp_
 
 
 @pytest.mark.parametrize(("lines", "message"), [
-    (['{"question_id": "q1"', ""], "bad.jsonl: line 1: invalid JSON at column 21: Expecting ',' delimiter (truncated or corrupted file?)"),
+    (['{"question_id": '
+        '"q1"', ""], "bad.jsonl: line 1: invalid JSON at column 21: Expecting ',' delimiter (truncated or corrupted "
+            "file?)"),
     (["", "[1, NaN]"], "bad.jsonl: line 2: expected standard JSON, got non-standard JSON literal NaN"),
     (['"just a string"'], "bad.jsonl: line 1: expected a question object, got string"),
     (["", "  ", ""], "bad.jsonl: $: expected JSON Lines (one record per line), got no record"),
@@ -66,13 +76,17 @@ def test_record_errors_name_the_line_and_the_key(shared_data, tmp_path):
     records = json.loads((shared_data / "longmemeval" / "longmemeval_oracle_pair.json").read_text())
     del records[1]["haystack_dates"]
     path = _jsonl(records, tmp_path / "q.jsonl")
-    with pytest.raises(SourceFormatError, match=r"^q\.jsonl: line 2: missing required key 'haystack_dates' \(question 09ba9854_abs\)$"):
+    with pytest.raises(
+        SourceFormatError, match=r"^q\.jsonl: line 2: missing required key 'haystack_dates' \(question 09ba9854_abs\)$"
+    ):
         load_longmemeval(path, config="oracle", cache_dir=tmp_path / "c")
     path.write_text('{"question_id": "a", "answer": 1, "answer": 2}\n')
     with pytest.raises(SourceFormatError, match=r"^q\.jsonl: line 1\.answer: duplicate key 'answer'"):
         load_longmemeval(path, config="oracle", cache_dir=tmp_path / "c")
     path.write_bytes(b'\n{"question_id": "\xff"}\n')
-    with pytest.raises(SourceFormatError, match=r"^q\.jsonl: line 2: expected UTF-8 text, got invalid byte at column 18$"):
+    with pytest.raises(
+        SourceFormatError, match=r"^q\.jsonl: line 2: expected UTF-8 text, got invalid byte at column 18$"
+    ):
         load_longmemeval(path, config="oracle", cache_dir=tmp_path / "c")
 
 
@@ -83,4 +97,10 @@ def test_reader_streams_lines_and_hashes_every_byte(tmp_path):
     digest = hashlib.sha256()
     assert list(iter_json_lines(path, digest=digest)) == [(1, {"a": 1}), (3, {"b": [2]})]
     assert digest.hexdigest() == hashlib.sha256(data).hexdigest()
-    assert [is_json_lines(p) for p in ("a.jsonl", "a.JSONL", "a.ndjson", "a.json", "longmemeval_s")] == [True, True, True, False, False]
+    assert [is_json_lines(p) for p in ("a.jsonl", "a.JSONL", "a.ndjson", "a.json", "longmemeval_s")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]

@@ -19,8 +19,15 @@ from himga.errors import ConfigurationError, SourceFormatError
 
 
 def _locomo_part(path: Path, sample_id: str) -> None:
-    record = {"sample_id": sample_id, "conversation": {"speaker_a": "A", "speaker_b": "B", "session_1": [
-        {"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}]}
+    record = {
+        "sample_id": sample_id,
+        "conversation": {
+            "speaker_a": "A",
+            "speaker_b": "B",
+            "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}],
+        },
+        "qa": [{"question": "Q?", "answer": "hi", "category": 1, "evidence": ["D1:1"]}],
+    }
     path.write_text(json.dumps([record]), encoding="utf-8")
 
 
@@ -43,10 +50,27 @@ def test_dangling_link_is_an_error_naming_it(parts, tmp_path, capsys):
     (parts / "c.json").symlink_to(tmp_path / "gone.json")
     with pytest.raises(SourceFormatError) as info:
         load_locomo(parts, cache_dir=tmp_path / "cache")
-    assert str(info.value) == f"c.json: $: cannot be read as a source: a symbolic link to {str(tmp_path / 'gone.json')!r}, which does not exist"
+    assert (
+        str(info.value)
+        == f"c.json: $: cannot be read as a source: a symbolic link to {str(tmp_path / 'gone.json')!r}, which does not "
+        "exist"
+    )
     assert main(["stats", "locomo", "--data-dir", str(parts), "--cache-dir", str(tmp_path / "cache")]) == 2
     assert capsys.readouterr().err == f"himga: error: {info.value}\n"
-    assert main(["export", "locomo", str(tmp_path / "out"), "--data-dir", str(parts), "--cache-dir", str(tmp_path / "cache")]) == 2
+    assert (
+        main(
+            [
+                "export",
+                "locomo",
+                str(tmp_path / "out"),
+                "--data-dir",
+                str(parts),
+                "--cache-dir",
+                str(tmp_path / "cache"),
+            ]
+        )
+        == 2
+    )
     assert not (tmp_path / "out" / "README.md").exists()
 
 
@@ -70,7 +94,10 @@ def test_longmemeval_folder_with_a_dangling_config_file(tmp_path):
     (folder / "longmemeval_oracle.json").symlink_to(tmp_path / "gone.json")
     with pytest.raises(SourceFormatError) as info:
         load_longmemeval(folder, cache_dir=tmp_path / "cache")
-    assert str(info.value) == f"longmemeval_oracle.json: $: cannot be read as a source: a symbolic link to {str(tmp_path / 'gone.json')!r}, which does not exist"
+    assert (
+        str(info.value) == "longmemeval_oracle.json: $: cannot be read as a source: a symbolic link to "
+        f"{str(tmp_path / 'gone.json')!r}, which does not exist"
+    )
 
 
 # ---- a FIFO or a device given as the path says what it is --------------------------------
@@ -98,8 +125,11 @@ def test_odd_path_says_what_it_is_on_every_route(odd_path, tmp_path, capsys):
     with pytest.raises(ConfigurationError) as info:
         load_longmemeval(path, config="oracle", cache_dir=tmp_path / "cache")
     assert str(info.value) == f"longmemeval: {message}"
-    for args in (["stats", "locomo", "--data-dir", str(path)], ["export", "locomo", str(tmp_path / "out"), "--data-dir", str(path)],
-                 ["export", "longmemeval", str(tmp_path / "out"), "--data-dir", str(path)]):
+    for args in (
+        ["stats", "locomo", "--data-dir", str(path)],
+        ["export", "locomo", str(tmp_path / "out"), "--data-dir", str(path)],
+        ["export", "longmemeval", str(tmp_path / "out"), "--data-dir", str(path)],
+    ):
         assert main([*args, "--cache-dir", str(tmp_path / "cache")]) == 2
         assert capsys.readouterr().err == f"himga: error: {args[1]}: {message}\n"
 
@@ -108,8 +138,12 @@ def test_odd_path_says_what_it_is_on_every_route(odd_path, tmp_path, capsys):
 def test_longmemeval_config_file_that_is_not_a_file(tmp_path, kind):
     folder = tmp_path / "lme"
     folder.mkdir()
-    (folder / "longmemeval_oracle.json").mkdir() if kind == "a folder" else os.mkfifo(folder / "longmemeval_oracle.json")
+    (folder / "longmemeval_oracle.json").mkdir() if kind == "a folder" else os.mkfifo(
+        folder / "longmemeval_oracle.json"
+    )
     with pytest.raises(ConfigurationError) as info:
         load_longmemeval(folder, config="oracle", cache_dir=tmp_path / "cache")
-    assert str(info.value) == (f"longmemeval (config 'oracle'): longmemeval_oracle.json in {folder} is {kind}, not a regular file: "
-                               "no source can be read from it")
+    assert str(info.value) == (
+        f"longmemeval (config 'oracle'): longmemeval_oracle.json in {folder} is {kind}, not a regular file: "
+        "no source can be read from it"
+    )

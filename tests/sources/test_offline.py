@@ -1,5 +1,6 @@
 """Issue 17 §3: every offline switch huggingface_hub or datasets honours stops a download at once, on every route,
-with the message HF_HUB_OFFLINE=1 gives (himga.sources._offline.offline_switch decides, for downloads, pin checks and push)."""
+with the message HF_HUB_OFFLINE=1 gives (himga.sources._offline.offline_switch decides, for downloads, pin checks and
+push)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,18 @@ import pytest
 
 import himga  # noqa: F401  (registers the builders)
 from himga.cli import main
+from himga.cli._sources import check_pins
 from himga.data import load_dataset
 from himga.errors import DownloadError, UploadError
 from himga.publish import push
-from himga.sources import offline_switch
-from himga.cli._sources import check_pins
-from himga.sources import cache_root
+from himga.sources import cache_root, offline_switch
 
-
-_REAL = {"connect": socket.socket.connect, "create_connection": socket.create_connection,
-         "http_get": huggingface_hub.file_download.http_get, "hf_hub_download": huggingface_hub.hf_hub_download}
+_REAL = {
+    "connect": socket.socket.connect,
+    "create_connection": socket.create_connection,
+    "http_get": huggingface_hub.file_download.http_get,
+    "hf_hub_download": huggingface_hub.hf_hub_download,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +43,14 @@ def no_network(monkeypatch, tmp_path):
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", refuse)
 
 
-SWITCHES = [("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "true"),
-            ("TRANSFORMERS_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "ON"), ("HF_HUB_OFFLINE", "yes")]
+SWITCHES = [
+    ("HF_HUB_OFFLINE", "1"),
+    ("HF_DATASETS_OFFLINE", "1"),
+    ("HF_DATASETS_OFFLINE", "true"),
+    ("TRANSFORMERS_OFFLINE", "1"),
+    ("HF_DATASETS_OFFLINE", "ON"),
+    ("HF_HUB_OFFLINE", "yes"),
+]
 
 
 @pytest.mark.parametrize(("switch", "value"), SWITCHES)
@@ -78,8 +87,13 @@ ROUTES = {
 
 
 @pytest.mark.parametrize("route", list(ROUTES))
-@pytest.mark.parametrize(("switch", "value"), [("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "true")])
-@pytest.mark.parametrize(("name", "config", "file"), [("locomo", [], "locomo10.json"), ("longmemeval", ["oracle"], "longmemeval_oracle.json")])
+@pytest.mark.parametrize(
+    ("switch", "value"), [("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "true")]
+)
+@pytest.mark.parametrize(
+    ("name", "config", "file"),
+    [("locomo", [], "locomo10.json"), ("longmemeval", ["oracle"], "longmemeval_oracle.json")],
+)
 def test_every_route_stops_at_once(monkeypatch, route, switch, value, name, config, file):
     monkeypatch.setenv(switch, value)
     with pytest.raises(DownloadError) as caught:
@@ -88,7 +102,9 @@ def test_every_route_stops_at_once(monkeypatch, route, switch, value, name, conf
     assert not (cache_root() / name).exists() or not any((cache_root() / name).iterdir())
 
 
-@pytest.mark.parametrize(("switch", "value"), [("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1")])
+@pytest.mark.parametrize(
+    ("switch", "value"), [("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1")]
+)
 def test_the_cli_prints_the_same_one_line(monkeypatch, capsys, switch, value):
     monkeypatch.setenv(switch, value)
     assert main(["build", "longmemeval", "--config", "oracle"]) == 2
@@ -99,7 +115,10 @@ def test_the_cli_prints_the_same_one_line(monkeypatch, capsys, switch, value):
 
 def test_pin_check_and_push_name_the_switch(monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    assert check_pins(["locomo"]) == (["offline: HF_DATASETS_OFFLINE is set; no pin was checked (unset it to check)"], False)
+    assert check_pins(["locomo"]) == (
+        ["offline: HF_DATASETS_OFFLINE is set; no pin was checked (unset it to check)"],
+        False,
+    )
     with pytest.raises(UploadError, match="^cannot push to me/locomo: HF_DATASETS_OFFLINE is set$"):
         push("locomo", "me/locomo")
 
@@ -118,8 +137,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize(("argv", "file"), [(["build", "locomo"], "locomo10.json"),
-                                            (["build", "longmemeval", "--config", "oracle"], "longmemeval_oracle.json")])
+@pytest.mark.parametrize(
+    ("argv", "file"),
+    [
+        (["build", "locomo"], "locomo10.json"),
+        (["build", "longmemeval", "--config", "oracle"], "longmemeval_oracle.json"),
+    ],
+)
 def test_no_network_prints_one_line(tmp_path, argv, file):
     name = argv[1]
     """The real huggingface_hub download code in a fresh interpreter, every name look-up failing (a machine
@@ -134,5 +158,8 @@ def test_no_network_prints_one_line(tmp_path, argv, file):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"himga: error: {file}: could not download ")
-    assert done.stderr.endswith(f"put it in {tmp_path / 'himga' / name}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
-                                f"or in <dir>/{name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it\n")
+    assert done.stderr.endswith(
+        f"put it in {tmp_path / 'himga' / name}/ (a copy there that has the pinned sha256 is used and not downloaded "
+        "again), "
+        f"or in <dir>/{name}/ after `export HIMGA_DATASETS_ROOT=<dir>`, or pass --data-dir / data_dir= pointing at it\n"
+    )

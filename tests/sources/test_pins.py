@@ -17,8 +17,14 @@ UNKNOWN = {("longmemeval", "m_original")}
 #: Configs whose source is not pinned yet (no revision confirmed; a local copy is read).
 UNPINNED = {("beam", "1M"), ("beam", "10M")}
 #: The licence each source states (BEAM, LoCoMo-Plus and REALTALK state none).
-LICENCES = {"locomo": "cc-by-nc-4.0", "locomo-audit": "cc-by-nc-4.0", "longmemeval": "mit", "beam": None, "locomo_plus": None,
-            "realtalk": None}
+LICENCES = {
+    "locomo": "cc-by-nc-4.0",
+    "locomo-audit": "cc-by-nc-4.0",
+    "longmemeval": "mit",
+    "beam": None,
+    "locomo_plus": None,
+    "realtalk": None,
+}
 
 
 @pytest.mark.parametrize(("name", "config", "pin"), PINS, ids=[f"{n}/{c}" for n, c, _ in PINS])
@@ -34,7 +40,9 @@ def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, co
     assert pin.url.endswith(f"/{pin.repo_path}")
     for part in pin.parts:  # a pin of several files: each is pinned, at its place in the repository's layout
         assert (part.revision, part.layout_path, part.repo_path) == (pin.revision, part.repo_path, part.local_path)
-        assert part.url.endswith(f"/{pin.revision}/{part.layout_path}") and part.layout_path.startswith(f"{pin.repo_path}/")
+        assert part.url.endswith(f"/{pin.revision}/{part.layout_path}") and part.layout_path.startswith(
+            f"{pin.repo_path}/"
+        )
         assert isinstance(part.size, int) and re.fullmatch(r"[0-9a-f]{64}", part.sha256)
     if pin.parts:
         listing = "".join(f"{p.sha256}  {p.layout_path}\n" for p in sorted(pin.parts, key=lambda p: p.layout_path))

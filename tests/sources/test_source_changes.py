@@ -13,7 +13,6 @@ import shutil
 import time
 
 import pytest
-
 from routes import all_routes, error_message
 
 import himga.jsonio.reader
@@ -26,7 +25,10 @@ def _sources(shared_data, tmp_path):
         (tmp_path / name).mkdir()
     records = json.loads((shared_data / "locomo" / "locomo10.json").read_text())
     (tmp_path / "locomo" / "locomo10.json").write_text(json.dumps(records[:1]))
-    shutil.copy(shared_data / "longmemeval" / "longmemeval_oracle_pair.json", tmp_path / "longmemeval" / "longmemeval_oracle.json")
+    shutil.copy(
+        shared_data / "longmemeval" / "longmemeval_oracle_pair.json",
+        tmp_path / "longmemeval" / "longmemeval_oracle.json",
+    )
     return {
         "locomo": (None, tmp_path / "locomo" / "locomo10.json", (b"Caroline", b"Karoline")),
         "longmemeval": ("oracle", tmp_path / "longmemeval" / "longmemeval_oracle.json", (b"$", b"#")),

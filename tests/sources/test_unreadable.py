@@ -16,10 +16,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from helpers.tiny_sources import tiny_locomo
-from himga.errors import HimgaError, SourceUnreadableError
 from routes import all_routes, error_message
+
+from himga.errors import HimgaError, SourceUnreadableError
 
 DENIED = os.strerror(errno.EACCES)
 
@@ -112,16 +112,28 @@ def test_unreadable_sources_as_another_user(as_nobody):
         source.chmod(0o600)  # root's only
         himga = str(Path(sys.executable).with_name("himga"))
         done = as_nobody(himga, "stats", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"))
-        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"himga: error: locomo: source {str(source)!r} is unreadable ({DENIED})\n")
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2,
+            "",
+            f"himga: error: locomo: source {str(source)!r} is unreadable ({DENIED})\n",
+        )
         source.chmod(0o644)
         src.chmod(0o700)  # the folder root's only
         done = as_nobody(himga, "stats", "locomo", "--data-dir", str(src), "--cache-dir", str(base / "cache"))
-        assert (done.returncode, done.stderr) == (2, f"himga: error: locomo: source {str(src)!r} is unreadable ({DENIED})\n")
-        script = ("import sys\nfrom himga.data import load_locomo\ntry:\n    load_locomo(sys.argv[1], cache_dir=sys.argv[2])\n"
-                  "except Exception as e:\n    print(type(e).__name__, e)\n")
+        assert (done.returncode, done.stderr) == (
+            2,
+            f"himga: error: locomo: source {str(src)!r} is unreadable ({DENIED})\n",
+        )
+        script = (
+            "import sys\nfrom himga.data import load_locomo\ntry:\n    load_locomo(sys.argv[1], "
+            "cache_dir=sys.argv[2])\n"
+            "except Exception as e:\n    print(type(e).__name__, e)\n"
+        )
         done = as_nobody(sys.executable, "-c", script, str(src), str(base / "cache"))
         assert done.stdout == f"SourceUnreadableError locomo: source {str(src)!r} is unreadable ({DENIED})\n"
-        assert not list((base / "cache").rglob("dataset_info.json")) and not list((base / "cache").rglob("*.incomplete"))
+        assert not list((base / "cache").rglob("dataset_info.json")) and not list(
+            (base / "cache").rglob("*.incomplete")
+        )
     finally:
         shutil.rmtree(base)
 
@@ -132,8 +144,10 @@ def test_himga_cache_that_is_a_file(tmp_path, monkeypatch, capsys):
     (afile := tmp_path / "afile").write_text("x")
     monkeypatch.setenv("HIMGA_CACHE", str(afile))
     assert main(["stats", "locomo", "--cache-dir", str(tmp_path / "c")]) == 2
-    assert capsys.readouterr().err == (f"himga: error: the download cache {str(afile)!r} (HIMGA_CACHE) is a regular file, "
-                                       "not a folder: point HIMGA_CACHE at a folder\n")
+    assert capsys.readouterr().err == (
+        f"himga: error: the download cache {str(afile)!r} (HIMGA_CACHE) is a regular file, "
+        "not a folder: point HIMGA_CACHE at a folder\n"
+    )
 
 
 def test_empty_variables_count_as_unset(tmp_path, monkeypatch):

@@ -14,7 +14,9 @@ def test_the_same_arguments_give_the_same_bytes(tmp_path):
     digest = [hashlib.sha256((c.folder / "chat.json").read_bytes()).hexdigest() for c in (*first, *second)]
     assert digest[:2] == digest[2:] and digest[0] != digest[1]
     assert [(c.folder.relative_to(tmp_path / "a").as_posix(), c.batches, c.questions) for c in first] == [
-        ("chats/1M/1", 3, 20), ("chats/1M/2", 3, 20)]
+        ("chats/1M/1", 3, 20),
+        ("chats/1M/2", 3, 20),
+    ]
 
 
 def test_the_10m_layout_holds_plans_whose_ids_run_on(tmp_path):

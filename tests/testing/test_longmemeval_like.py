@@ -114,7 +114,11 @@ def test_blank_long_and_non_ascii_turns(small):
 def test_deterministic_and_a_prefix_of_larger_files(tmp_path):
     a = write_longmemeval_like(tmp_path / "a.json", 12, 6)
     b = write_longmemeval_like(tmp_path / "b.json", 12, 6, seed=0)
-    assert hashlib.sha256(a.path.read_bytes()).hexdigest() == hashlib.sha256(b.path.read_bytes()).hexdigest() == SMALL_SHA256
+    assert (
+        hashlib.sha256(a.path.read_bytes()).hexdigest()
+        == hashlib.sha256(b.path.read_bytes()).hexdigest()
+        == SMALL_SHA256
+    )
     other = write_longmemeval_like(tmp_path / "c.json", 12, 6, seed=1)
     assert other.path.read_bytes() != a.path.read_bytes()
     assert list(iter_questions(5, 6)) == json.loads(a.path.read_text(encoding="utf-8"))[:5]
@@ -151,8 +155,11 @@ def test_m_scale_flag_is_the_m_session_count(monkeypatch, tmp_path, capsys):
     from himga.testing import longmemeval_like
 
     calls = []
-    monkeypatch.setattr(longmemeval_like, "write_longmemeval_like",
-                        lambda out, questions, sessions, seed, **kw: calls.append((questions, sessions, seed)) or _Written(out))
+    monkeypatch.setattr(
+        longmemeval_like,
+        "write_longmemeval_like",
+        lambda out, questions, sessions, seed, **kw: calls.append((questions, sessions, seed)) or _Written(out),
+    )
     assert longmemeval_like.main([str(tmp_path / "m.json"), "--m-scale", "--questions", "3"]) == 0
     assert longmemeval_like.main([str(tmp_path / "s.json")]) == 0
     assert calls == [(3, 480, 0), (500, 48, 0)]
@@ -172,21 +179,32 @@ def test_the_command_shows_progress_and_ctrl_c_prints_one_line(tmp_path):
     import signal
     import time
 
-    done = subprocess.run([sys.executable, "-m", "himga.testing", str(tmp_path / "small.json"), "--questions", "20", "--sessions", "4"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "himga.testing", str(tmp_path / "small.json"), "--questions", "20", "--sessions", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0
     assert "Writing small.json: 100%" in done.stderr and "20/20" in done.stderr
     assert done.stdout.startswith(f"{tmp_path / 'small.json'}: ")
     out = tmp_path / "m.json"
-    proc = subprocess.Popen([sys.executable, "-m", "himga.testing", str(out), "--m-scale"], stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal (a background job ignores it)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "himga.testing", str(out), "--m-scale"],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # as in a terminal (a background job ignores it)
     part, deadline = tmp_path / "m.json.part", time.monotonic() + 60
     while not (part.exists() and part.stat().st_size > 1) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert "Traceback" not in err and err.rstrip().splitlines()[-1] == f"python -m himga.testing: interrupted; {out} not written"
+    assert (
+        "Traceback" not in err
+        and err.rstrip().splitlines()[-1] == f"python -m himga.testing: interrupted; {out} not written"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["small.json"]
 
 
@@ -209,5 +227,7 @@ def test_the_benchmarks_ascii_copy_replaces_every_non_ascii_word(small, tmp_path
     data = copy.read_bytes()
     assert data.isascii()
     after = json.loads(data)
-    assert [len(s) for q in after for s in q["haystack_sessions"]] == [len(s) for q in before for s in q["haystack_sessions"]]
+    assert [len(s) for q in after for s in q["haystack_sessions"]] == [
+        len(s) for q in before for s in q["haystack_sessions"]
+    ]
     assert sum(1 for q in before for s in q["haystack_sessions"] for t in s if not t["content"].isascii()) > 0

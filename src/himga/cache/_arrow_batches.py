@@ -7,9 +7,9 @@ rows from its ``_generate_examples`` converted in batches of ``writer_batch_size
 column against :data:`~himga.schema.features.SAMPLE_FEATURES`, and written by the ``ArrowBasedBuilder`` writer
 loop. A builder whose rows are large may hand its sessions over column-wise
 (:class:`himga.schema.columns.SessionColumns`, from ``_generate_rows``): no Python object per message is made, and
-the batch's messages become Arrow arrays in a few calls. Streaming (``as_streaming_dataset``) still iterates ``_generate_examples``; tests
-(``tests/builders/test_longmemeval.py``, ``tests/cache/test_arrow_batches.py``) check that both paths give the
-same table.
+the batch's messages become Arrow arrays in a few calls. Streaming (``as_streaming_dataset``) still iterates
+``_generate_examples``; tests (``tests/builders/test_longmemeval.py``, ``tests/cache/test_arrow_batches.py``) check that
+both paths give the same table.
 
 Internal of ``datasets`` used: ``ArrowBasedBuilder._prepare_split_single`` (its keyword parameters are the
 same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_datasets`).
@@ -18,6 +18,7 @@ same in datasets 4.0-5.2; checked at import by :func:`himga._registration.check_
 from __future__ import annotations
 
 import gc
+from dataclasses import dataclass
 
 import datasets
 import pyarrow as pa
@@ -25,13 +26,39 @@ import pyarrow as pa
 from himga.schema.columns import SessionColumns
 from himga.schema.features import SAMPLE_FEATURES
 
-__all__ = ["ArrowBatches", "plain_row", "rows_to_table"]
+__all__ = ["ArrowBatches", "BatchedConfig", "plain_row", "rows_to_table"]
 
 _SCHEMA = SAMPLE_FEATURES.arrow_schema
 _SESSIONS = _SCHEMA.field("sessions").type  # list<Session struct>
 _SESSION = _SESSIONS.value_type
 _MESSAGES = _SESSION.field("messages").type  # list<Message struct>
 _MESSAGE = _MESSAGES.value_type
+
+
+@dataclass
+class BatchedConfig(datasets.BuilderConfig):
+    """The config of a builder with :class:`ArrowBatches`: how many rows one Arrow record batch holds.
+
+    Attributes:
+        writer_batch_size: Rows per Arrow record batch. A batch's rows are held as Python objects until it is
+            written, so this bounds peak memory; each builder sets its default by the size of its rows.
+
+    Raises:
+        ConfigurationError: ``writer_batch_size`` is not a positive integer.
+    """
+
+    writer_batch_size: int = 10
+
+    def __post_init__(self):
+        if (
+            isinstance(self.writer_batch_size, bool)
+            or not isinstance(self.writer_batch_size, int)
+            or self.writer_batch_size < 1
+        ):
+            from himga.errors import ConfigurationError
+
+            raise ConfigurationError(f"writer_batch_size: expected a positive integer, got {self.writer_batch_size!r}")
+        super().__post_init__()
 
 
 def _sessions_column(values: list[SessionColumns]) -> pa.Array:
@@ -47,12 +74,24 @@ def _sessions_column(values: list[SessionColumns]) -> pa.Array:
         counts.append(len(ids))
     n, strings = len(roles), pa.string()
     messages = pa.StructArray.from_arrays(
-        [pa.array(roles, strings), pa.array(contents, strings), pa.nulls(n, strings), pa.nulls(n, strings), pa.array(raws, strings)],
-        fields=list(_MESSAGE))
+        [
+            pa.array(roles, strings),
+            pa.array(contents, strings),
+            pa.nulls(n, strings),
+            pa.nulls(n, strings),
+            pa.array(raws, strings),
+        ],
+        fields=list(_MESSAGE),
+    )
     sessions = pa.StructArray.from_arrays(
-        [pa.array(ids, strings), pa.ListArray.from_arrays(pa.array([0, *ends], pa.int32()), messages, type=_MESSAGES),
-         pa.array(dates, strings), pa.nulls(len(ids), strings)],
-        fields=list(_SESSION))
+        [
+            pa.array(ids, strings),
+            pa.ListArray.from_arrays(pa.array([0, *ends], pa.int32()), messages, type=_MESSAGES),
+            pa.array(dates, strings),
+            pa.nulls(len(ids), strings),
+        ],
+        fields=list(_SESSION),
+    )
     return pa.ListArray.from_arrays(pa.array(counts, pa.int32()), sessions, type=_SESSIONS)
 
 
@@ -94,7 +133,9 @@ class ArrowBatches:
     def _prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id, **row_writer_kwargs):
         # row_writer_kwargs: split_info, and check_duplicate_keys in datasets < 4.5; only the row-by-row
         # writer takes them.
-        args = dict(gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id)
+        args = dict(
+            gen_kwargs=gen_kwargs, fpath=fpath, file_format=file_format, max_shard_size=max_shard_size, job_id=job_id
+        )
         if not self.ARROW_BATCHES:
             yield from super()._prepare_split_single(**args, **row_writer_kwargs)
             return

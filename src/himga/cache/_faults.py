@@ -17,7 +17,17 @@ import datasets
 from himga.cache import _manifest as cache
 from himga.errors import CacheError, HimgaError
 
-__all__ = ["READ_ONLY", "damage", "disk_full", "existing", "not_a_folder", "os_error", "read_only", "unwrap", "writable"]
+__all__ = [
+    "READ_ONLY",
+    "damage",
+    "disk_full",
+    "existing",
+    "not_a_folder",
+    "os_error",
+    "read_only",
+    "unwrap",
+    "writable",
+]
 
 #: The errnos of a file system or folder the user cannot write.
 READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -111,11 +121,19 @@ def not_a_folder(root: str | None, given: bool, error: BaseException) -> CacheEr
     if (blocker := folder_blocker(path)) is None:
         return None
 
-    variable = ("cache_dir= / --cache-dir" if given else
-                "HF_HOME" if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ else "HF_DATASETS_CACHE")
+    variable = (
+        "cache_dir= / --cache-dir"
+        if given
+        else "HF_HOME"
+        if "HF_HOME" in os.environ and "HF_DATASETS_CACHE" not in os.environ
+        else "HF_DATASETS_CACHE"
+    )
     where = "it is" if blocker == path else f"{str(blocker)!r} is"
-    return CacheError(root, f"the datasets cache folder {root!r} ({variable}) cannot be made: {where} {path_kind(blocker)}, "
-                            f"not a folder; point {variable} at a folder")
+    return CacheError(
+        root,
+        f"the datasets cache folder {root!r} ({variable}) cannot be made: {where} {path_kind(blocker)}, "
+        f"not a folder; point {variable} at a folder",
+    )
 
 
 def unwrap(error: BaseException) -> BaseException:

@@ -1,4 +1,4 @@
-"""The base class of himga's two builders: a ``GeneratorBasedBuilder`` whose cache is checked, shareable read-only,
+"""The base class of himga's builders: a ``GeneratorBasedBuilder`` whose cache is checked, shareable read-only,
 and whose cache faults are himga errors on every route (the facade, the CLI, ``datasets.load_dataset``).
 
 What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super()`` and changes nothing else):
@@ -7,8 +7,9 @@ What it adds to ``datasets.GeneratorBasedBuilder`` (each override calls ``super(
   and ``dataset_info.json`` are written): also writes the checksum manifest (:func:`himga.cache._manifest.record`),
   so it is renamed into place with the cache.
 * ``as_dataset``: before reading, the files' sizes against the manifest; after, the rows read against
-  ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow read
-  error becomes a :class:`~himga.errors.CacheError` naming the folder; then the builder's :meth:`~GuardedBuilder.load_warnings`.
+  ``dataset_info.json`` (:func:`himga.cache._manifest.check_sizes`, :func:`~himga.cache._manifest.check_rows`); an Arrow
+  read error becomes a :class:`~himga.errors.CacheError` naming the folder; then the builder's
+  :meth:`~GuardedBuilder.load_warnings`.
 * ``download_and_prepare``: a folder holding the manifest but not ``dataset_info.json`` (removed after the build)
   is a damaged cache (``datasets`` would take it for unbuilt and rebuild over it).
 * ``__init__`` and ``download_and_prepare``: a complete cache on a read-only file system (or in a folder
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,9 +49,10 @@ from datasets.arrow_reader import ReadInstruction, make_file_instructions
 from himga.cache import _manifest as cache
 from himga.cache._faults import READ_ONLY, damage, disk_full, not_a_folder, os_error, read_only, unwrap, writable
 from himga.cache._locks import ReadOnlyTolerantLock, read_only_tolerant_locks
-from himga.entry import entry_of_builder
 from himga.cache._progress import split_generator
+from himga.entry import entry_of_builder
 from himga.errors import ConfigurationError
+from himga.schema.features import SAMPLE_FEATURES
 from himga.sources import reading_sources, unreadable_source
 
 __all__ = ["GuardedBuilder", "ReadOnlyTolerantLock", "unwrap"]
@@ -92,8 +95,10 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         for split in data_files:
             if str(split) != str(datasets.Split.TEST):
                 entry = entry_of_builder(cls)
-                raise ConfigurationError(f"{entry.name if entry is not None else cls.__name__}: data_files split {str(split)!r}: "
-                                         "himga builds one split, 'test'; pass the files as a list, or as {'test': [...]}")
+                raise ConfigurationError(
+                    f"{entry.name if entry is not None else cls.__name__}: data_files split {str(split)!r}: "
+                    "himga builds one split, 'test'; pass the files as a list, or as {'test': [...]}"
+                )
 
     @classmethod
     def check_config_keywords(cls, kwargs: dict) -> None:
@@ -105,6 +110,19 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         """
         _check_config_keywords(cls, kwargs)
         cls.check_split_names(kwargs.get("data_files"))
+
+    def _info(self) -> datasets.DatasetInfo:
+        """What every himga build declares: :data:`~himga.schema.features.SAMPLE_FEATURES`, and the card's texts of the
+        builder's module (``_DESCRIPTION``, ``_HOMEPAGE``, ``_LICENSE``, ``_CITATION``, as ``datasets``' script builders
+        keep them)."""
+        module = sys.modules[type(self).__module__]
+        return datasets.DatasetInfo(
+            description=module._DESCRIPTION,
+            features=SAMPLE_FEATURES,
+            homepage=module._HOMEPAGE,
+            license=module._LICENSE,
+            citation=module._CITATION,
+        )
 
     #: ``config_rule(config_name, data_dir, data_files, builder_configs, default) -> config name``: the config a source
     #: says by its names (LongMemEval's file names, BEAM's tier folders), checked against the one asked for; ``None``:
@@ -124,8 +142,12 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
         return cls.config_rule(config_name, data_dir, data_files, cls.builder_configs, cls.DEFAULT_CONFIG_NAME)
 
     def __init__(self, *args, config_name: str | None = None, **kwargs):
-        type(self).check_config_keywords(kwargs)  # a misspelled option and a foreign split first, then the source's config
-        if type(self).config_rule is not None and (config_name is None or config_name in self.builder_configs):  # else datasets names it
+        type(self).check_config_keywords(
+            kwargs
+        )  # a misspelled option and a foreign split first, then the source's config
+        if type(self).config_rule is not None and (
+            config_name is None or config_name in self.builder_configs
+        ):  # else datasets names it
             config_name = type(self).config_for(config_name, kwargs.get("data_dir"), kwargs.get("data_files"))
         kwargs["config_name"] = config_name
         with read_only_tolerant_locks():
@@ -136,7 +158,11 @@ class GuardedBuilder(datasets.GeneratorBasedBuilder):
                 folder = Path(folder) if folder else None
                 if (damaged := damage(folder)) is not None:
                     raise damaged from e
-                if (blocked := not_a_folder(self.__dict__.get("_cache_dir_root"), kwargs.get("cache_dir") is not None, e)) is not None:
+                if (
+                    blocked := not_a_folder(
+                        self.__dict__.get("_cache_dir_root"), kwargs.get("cache_dir") is not None, e
+                    )
+                ) is not None:
                     raise blocked from e
                 if folder is not None and (denied := os_error(e, READ_ONLY)) and not writable(folder.parent):
                     raise read_only(folder, denied) from e

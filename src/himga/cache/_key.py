@@ -29,7 +29,9 @@ _OURS = ("himga", "himga_")
 #: An import statement at the start of a line: ``import a.b as c, d``, ``from .x import y  # note``, or a ``from``
 #: import of a parenthesized list over several lines (text in a docstring that reads as one is parsed too, and
 #: names a module of ours only when it is one: the key then covers one file more, never one less).
-_IMPORT = re.compile(rb"^[ \t]*((?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\))|(?:(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*))", re.M)
+_IMPORT = re.compile(
+    rb"^[ \t]*((?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\))|(?:(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*))", re.M
+)
 
 
 @cache

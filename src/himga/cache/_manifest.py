@@ -29,8 +29,19 @@ import xxhash
 
 from himga.errors import CacheError
 
-__all__ = ["HASH", "INFO_FILE", "MANIFEST", "check_rows", "check_sizes", "damaged", "undecodable", "find_caches", "find_incomplete",
-           "record", "verify"]
+__all__ = [
+    "HASH",
+    "INFO_FILE",
+    "MANIFEST",
+    "check_rows",
+    "check_sizes",
+    "damaged",
+    "find_caches",
+    "find_incomplete",
+    "record",
+    "undecodable",
+    "verify",
+]
 
 #: The manifest's file name inside a cache folder.
 MANIFEST = "himga_checksums.json"
@@ -48,7 +59,8 @@ def damaged(folder: str | os.PathLike, what: str) -> CacheError:
     folder = str(folder)
     return CacheError(
         folder,
-        f"damaged cache {folder}: {what}; remove the folder (rm -rf {shlex.quote(folder)}) and load again to rebuild it",
+        f"damaged cache {folder}: {what}; remove the folder (rm -rf {shlex.quote(folder)}) and load again to rebuild "
+        "it",
     )
 
 
@@ -57,8 +69,11 @@ def undecodable(folder: str | os.PathLike, error: BaseException) -> CacheError:
     size, so not caught on open): what failed, the ``himga verify`` line that checks every cache, and the
     command that clears this one."""
     what = str(error).splitlines()[0][:160] if str(error) else ""
-    return damaged(folder, f"its rows no longer decode ({type(error).__name__}: {what}): its bytes changed after the build "
-                           "(`himga verify` checks every cache)")
+    return damaged(
+        folder,
+        f"its rows no longer decode ({type(error).__name__}: {what}): its bytes changed after the build "
+        "(`himga verify` checks every cache)",
+    )
 
 
 def file_hash(path: str | os.PathLike) -> str:
@@ -98,7 +113,9 @@ def _read_manifest(folder: Path) -> dict[str, dict] | str:
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         files = manifest["files"]
-        if manifest["hash"] != HASH or not all(isinstance(v["size"], int) and isinstance(v[HASH], str) for v in files.values()):
+        if manifest["hash"] != HASH or not all(
+            isinstance(v["size"], int) and isinstance(v[HASH], str) for v in files.values()
+        ):
             raise ValueError(f"unknown hash {manifest['hash']!r}, or an entry without size and hash")
     except FileNotFoundError:
         return f"{MANIFEST} is missing (built by an older himga, or removed)"
@@ -186,14 +203,18 @@ def verify(folder: str | os.PathLike) -> list[str]:
     except (OSError, ValueError) as e:
         return [f"{INFO_FILE} is unreadable ({type(e).__name__}: {e})"]
     for split, split_info in (info.get("splits") or {}).items():
-        paths = filenames_for_dataset_split(folder, info["dataset_name"], split, "arrow", split_info.get("shard_lengths"))
+        paths = filenames_for_dataset_split(
+            folder, info["dataset_name"], split, "arrow", split_info.get("shard_lengths")
+        )
         try:
             rows = sum(_arrow_rows(Path(p)) for p in paths)
         except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError, a cut message an OSError
             problems.append(f"split {split!r}: unreadable Arrow data ({type(e).__name__}: {e})")
             continue
         if rows != split_info["num_examples"]:
-            problems.append(f"split {split!r} has {rows:,} rows, {split_info['num_examples']:,} according to {INFO_FILE}")
+            problems.append(
+                f"split {split!r} has {rows:,} rows, {split_info['num_examples']:,} according to {INFO_FILE}"
+            )
     return problems
 
 
@@ -215,8 +236,14 @@ def find_caches(root: str | os.PathLike, names: Iterable[str]) -> list[Path]:
     found = set()
     for name in names:
         for marker in (INFO_FILE, MANIFEST):
-            found.update(p.parent for p in root.glob(f"{name}/*/*/*/{marker}") if not p.parent.name.endswith(".incomplete"))
-    return sorted(folder for folder in found if (folder / MANIFEST).is_file() or _builder_name(folder) in (None, folder.parents[2].name))
+            found.update(
+                p.parent for p in root.glob(f"{name}/*/*/*/{marker}") if not p.parent.name.endswith(".incomplete")
+            )
+    return sorted(
+        folder
+        for folder in found
+        if (folder / MANIFEST).is_file() or _builder_name(folder) in (None, folder.parents[2].name)
+    )
 
 
 def _builder_name(folder: Path) -> str | None:

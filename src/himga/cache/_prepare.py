@@ -13,8 +13,8 @@ from typing import Any
 
 import datasets
 
-from himga.cache._key import cache_key, code_hash
 from himga.cache._faults import unwrap
+from himga.cache._key import cache_key, code_hash
 from himga.cache._progress import rows_progress
 from himga.entry import Benchmark
 from himga.errors import ConfigurationError
@@ -23,15 +23,15 @@ from himga.sources import check_source_kind, reading_sources, source_path
 __all__ = [
     "build_files",
     "cache_key",
-    "code_hash",
     "check_source_kind",
+    "code_hash",
     "escaped",
     "existing_source",
     "make_builder",
     "path_builder",
     "prepare",
-    "unchecked_builder",
     "source_files",
+    "unchecked_builder",
     "unwrap",
 ]
 
@@ -67,7 +67,9 @@ def make_builder(
     return unchecked_builder(entry, config, data_dir=data_dir, data_files=data_files, cache_dir=cache_dir, **options)
 
 
-def path_builder(entry: Benchmark, config: str | None, path: str | Path | None, **kwargs: Any) -> datasets.GeneratorBasedBuilder:
+def path_builder(
+    entry: Benchmark, config: str | None, path: str | Path | None, **kwargs: Any
+) -> datasets.GeneratorBasedBuilder:
     """:func:`unchecked_builder` for one source path, as the facade, the CLI and ``himga validate`` take it:
     a file is ``data_files`` (its name taken literally), a folder ``data_dir``, ``None`` the pinned source.
 
@@ -196,8 +198,10 @@ def source_files(data_files: Any, base: str | Path | None = None) -> list[Path]:
         stat = path.stat()
         if (key := (stat.st_dev, stat.st_ino)) in seen:
             named = f"as {text!r} both times" if seen[key] == text else f"as {seen[key]!r} and as {text!r}"
-            raise ConfigurationError(f"data_files names the file {str(path)!r} twice ({named}): name each file once; "
-                                     "it would be read twice, every sample twice")
+            raise ConfigurationError(
+                f"data_files names the file {str(path)!r} twice ({named}): name each file once; "
+                "it would be read twice, every sample twice"
+            )
         seen[key] = text
         files.append(path)
     return files

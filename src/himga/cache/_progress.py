@@ -64,7 +64,11 @@ def split_generator(files: Sequence[str | Path], pin) -> datasets.SplitGenerator
     ``datasets`` replaces the number by the rows actually written once the split is built.
     """
     split = datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"files": tuple(str(f) for f in files)})
-    if (pin.rows and pin.size is not None and len(files) == len(pin.files)
-            and sum(Path(f).stat().st_size for f in files) == pin.size):
+    if (
+        pin.rows
+        and pin.size is not None
+        and len(files) == len(pin.files)
+        and sum(Path(f).stat().st_size for f in files) == pin.size
+    ):
         split.split_info.num_examples = pin.rows
     return split

@@ -29,16 +29,24 @@ import himga_locomo_plus
 import himga_longmemeval
 import himga_realtalk
 from himga.entry import Benchmark
-from himga.scoring import register_scorer as _register_scorer
-from himga.sources import order_folders as _order_folders
 from himga.entry import entry_of_builder as of_builder
 from himga.errors import ConfigurationError as _ConfigurationError
+from himga.scoring import register_scorer as _register_scorer
+from himga.sources import order_folders as _order_folders
 
 __all__ = ["AUXILIARY_FOLDERS", "CATALOG", "NAMES", "Benchmark", "benchmark", "by_load_name", "of_builder"]
 
 #: Every benchmark, by name, in the order the command line and the docs list them.
-CATALOG: dict[str, Benchmark] = {b.name: b for b in (himga_locomo.ENTRY, himga_longmemeval.ENTRY, himga_beam.ENTRY,
-                                                      himga_locomo_plus.ENTRY, himga_realtalk.ENTRY)}
+CATALOG: dict[str, Benchmark] = {
+    b.name: b
+    for b in (
+        himga_locomo.ENTRY,
+        himga_longmemeval.ENTRY,
+        himga_beam.ENTRY,
+        himga_locomo_plus.ENTRY,
+        himga_realtalk.ENTRY,
+    )
+}
 
 #: The benchmark names, in catalogue order.
 NAMES: tuple[str, ...] = tuple(CATALOG)
@@ -49,7 +57,9 @@ for _entry in CATALOG.values():  # scoring sits above the entry type: the catalo
 
 #: The folders of the other pinned files of every benchmark (:attr:`Benchmark.auxiliary`), found under
 #: ``$HIMGA_DATASETS_ROOT`` and ``$HIMGA_CACHE`` like a benchmark's own folder: ``("locomo-audit",)``.
-AUXILIARY_FOLDERS: tuple[str, ...] = tuple(dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary))
+AUXILIARY_FOLDERS: tuple[str, ...] = tuple(
+    dict.fromkeys(folder for b in CATALOG.values() for folder, _label, _pin in b.auxiliary)
+)
 
 
 def benchmark(entry: Benchmark | str) -> Benchmark:
@@ -68,5 +78,3 @@ def benchmark(entry: Benchmark | str) -> Benchmark:
 def by_load_name(load_name: str) -> Benchmark | None:
     """The entry registered with ``datasets.load_dataset`` as ``load_name`` (``"himga_locomo"``), else ``None``."""
     return next((b for b in CATALOG.values() if b.load_name == load_name), None)
-
-

@@ -30,8 +30,17 @@ def version() -> str:
     return f"himga {__version__} (datasets {installed('datasets')})"
 
 
-_COMMANDS = ("cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
-             "cmd_verify")
+_COMMANDS = (
+    "cmd_build",
+    "cmd_export",
+    "cmd_push",
+    "cmd_qrels",
+    "cmd_sources",
+    "cmd_stats",
+    "cmd_subset",
+    "cmd_validate",
+    "cmd_verify",
+)
 
 
 def __getattr__(name: str):
@@ -73,8 +82,12 @@ def _stats_arguments(p: argparse.ArgumentParser) -> None:
 
     add_source_args(p)
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.add_argument("--plot", metavar="FILE.png", default=None,
-                   help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="also draw question types and per-sample sessions/messages into a PNG (needs himga[plot])",
+    )
 
 
 def _export_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,13 +96,25 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 
     add_export_args(p)
     p.add_argument("out_dir", help="the export folder")
-    p.add_argument("--card-only", action="store_true", help="write only README.md: with --data-dir the card an export of those files has, "
-                        "else the card of the configs already exported")
-    p.add_argument("--num-shards", type=int, default=None,
-                   help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)")
+    p.add_argument(
+        "--card-only",
+        action="store_true",
+        help="write only README.md: with --data-dir the card an export of those files has, "
+        "else the card of the configs already exported",
+    )
+    p.add_argument(
+        "--num-shards",
+        type=int,
+        default=None,
+        help="Parquet files per config (default: a multiple of 16, so 2, 4, 8 or 16 ranks each read whole files)",
+    )
     add_options(p, ("gold", "errata"))  # a gold variant is exported as its own config beside the default one
-    p.add_argument("--view", choices=VIEWS, default=None,
-                   help="export what a system under test may see (no gold, every message dated) as the config 'system'")
+    p.add_argument(
+        "--view",
+        choices=VIEWS,
+        default=None,
+        help="export what a system under test may see (no gold, every message dated) as the config 'system'",
+    )
 
 
 def _push_arguments(p: argparse.ArgumentParser) -> None:
@@ -113,15 +138,33 @@ def _subset_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli._args import add_source_args
 
     add_source_args(p)
-    p.add_argument("out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)")
+    p.add_argument(
+        "out", help="the ids file to write (one id per line: conv-26:0 for LoCoMo, question_id for LongMemEval)"
+    )
     p.add_argument("--n", type=int, required=True, help="how many QA pairs")
     p.add_argument("--seed", required=True, help="the seed (any integer or word); ranks are sha256('<seed>:<id>')")
-    p.add_argument("--stratify", choices=("question_type",), default=None, help="proportional quotas per question type (largest remainder)")
+    p.add_argument(
+        "--stratify",
+        choices=("question_type",),
+        default=None,
+        help="proportional quotas per question type (largest remainder)",
+    )
     p.add_argument("--keep-abstention", action="store_true", help="keep the share of abstention questions")
-    p.add_argument("--exclude-category", type=int, action="append", default=[], metavar="N",
-                   help="leave out the QA pairs of this source category before the draw (repeatable; LoCoMo 5: adversarial)")
-    p.add_argument("--exclude-type", action="append", default=[], metavar="TYPE",
-                   help="leave out the QA pairs of this question type before the draw (repeatable; e.g. adversarial)")
+    p.add_argument(
+        "--exclude-category",
+        type=int,
+        action="append",
+        default=[],
+        metavar="N",
+        help="leave out the QA pairs of this source category before the draw (repeatable; LoCoMo 5: adversarial)",
+    )
+    p.add_argument(
+        "--exclude-type",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="leave out the QA pairs of this question type before the draw (repeatable; e.g. adversarial)",
+    )
 
 
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
@@ -130,22 +173,32 @@ def _validate_arguments(p: argparse.ArgumentParser) -> None:
     add_dataset(p)
     add_config(p)
     add_data_dir(p)
-    p.add_argument("--json", metavar="FILE", default=None, help="also write every finding as JSON to FILE ('-': print only the JSON)")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        default=None,
+        help="also write every finding as JSON to FILE ('-': print only the JSON)",
+    )
 
 
 def _sources_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli._args import add_dataset
 
     add_dataset(p, optional=True)
-    p.add_argument("--check", action="store_true",
-                   help="ask the remote whether each pin still resolves (no download); exit 1 if any does not")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="ask the remote whether each pin still resolves (no download); exit 1 if any does not",
+    )
 
 
 def _verify_arguments(p: argparse.ArgumentParser) -> None:
     from himga.catalog import NAMES
     from himga.cli._args import add_cache_dir
 
-    p.add_argument("dataset", nargs="*", metavar="{" + ",".join(NAMES) + "}", help="which benchmarks' caches (default: every one)")
+    p.add_argument(
+        "dataset", nargs="*", metavar="{" + ",".join(NAMES) + "}", help="which benchmarks' caches (default: every one)"
+    )
     add_cache_dir(p)
 
 
@@ -168,17 +221,29 @@ def _judge_arguments(p: argparse.ArgumentParser) -> None:
 _SUBCOMMANDS = {
     "build": ("parse the source files into the Arrow cache", _build_arguments),
     "stats": ("print samples, sessions, turns and QA pairs by question type", _stats_arguments),
-    "export": ("write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md", _export_arguments),
+    "export": (
+        "write a Hub-ready folder: data/<config>/test-*.parquet and the dataset card README.md",
+        _export_arguments,
+    ),
     "push": ("upload an export (card and Parquet, never .py) to a Hub dataset repository", _push_arguments),
     "qrels": ("write TREC qrels (session and turn), queries and candidates for IR tools", _qrels_arguments),
-    "subset": ("draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint", _subset_arguments),
+    "subset": (
+        "draw a subset of the QA pairs anyone can re-draw; write its ids, print its fingerprint",
+        _subset_arguments,
+    ),
     "validate": ("report data-quality findings of the raw source (changes nothing)", _validate_arguments),
     "sources": ("list every pinned source file (URL, revision, size, sha256, licence, local copy)", _sources_arguments),
-    "verify": ("re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes nothing)",
-               _verify_arguments),
+    "verify": (
+        "re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes "
+        "nothing)",
+        _verify_arguments,
+    ),
     "score": ("score a run's predictions with the benchmark's official rules (a table and a report)", _score_arguments),
-    "judge": ("send judge requests (himga score --prompts) to an OpenAI-compatible endpoint; write the replies himga score "
-              "--labels reads (needs himga[judge])", _judge_arguments),
+    "judge": (
+        "send judge requests (himga score --prompts) to an OpenAI-compatible endpoint; write the replies himga score "
+        "--labels reads (needs himga[judge])",
+        _judge_arguments,
+    ),
 }
 
 
@@ -237,7 +302,9 @@ def _signals_unwind(received: list[int]):
         received.append(signum)
         raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
-    signals = [signal.SIGTERM] + ([signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler else [])
+    signals = [signal.SIGTERM] + (
+        [signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler else []
+    )
     previous = {signum: signal.signal(signum, on_signal) for signum in signals}
     try:
         yield
@@ -277,6 +344,7 @@ def _run_command(func, args: argparse.Namespace) -> int:
             return 0
         print(f"himga: error: {_one_line(redacted(str(e)))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: one line, the shell's status for the signal; builds cache nothing
+    except (
+        KeyboardInterrupt
+    ) as e:  # Ctrl-C or SIGTERM: one line, the shell's status for the signal; builds cache nothing
         return _interrupted(signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT)
-

@@ -9,8 +9,17 @@ from himga.catalog import CATALOG, NAMES, benchmark
 from himga.errors import ConfigurationError
 from himga.options import Option, option_specs
 
-__all__ = ["DATASETS", "add_cache_dir", "add_config", "add_data_dir", "add_dataset", "add_export_args", "add_options",
-           "add_source_args", "options"]
+__all__ = [
+    "DATASETS",
+    "add_cache_dir",
+    "add_config",
+    "add_data_dir",
+    "add_dataset",
+    "add_export_args",
+    "add_options",
+    "add_source_args",
+    "options",
+]
 
 DATASETS = NAMES
 
@@ -26,7 +35,9 @@ def _specs() -> dict[str, tuple[Option, list[str]]]:
 
 def add_dataset(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
     if optional:
-        parser.add_argument("dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: every one)")
+        parser.add_argument(
+            "dataset", nargs="?", choices=DATASETS, default=None, help="one benchmark (default: every one)"
+        )
     else:
         parser.add_argument("dataset", choices=DATASETS, help="which benchmark")
 
@@ -34,15 +45,23 @@ def add_dataset(parser: argparse.ArgumentParser, *, optional: bool = False) -> N
 def add_config(parser: argparse.ArgumentParser, *, repeat: bool = False) -> None:
     configs = "; ".join(f"{e.name}: {', '.join(e.configs)}" for e in CATALOG.values() if len(e.configs) > 1)
     if repeat:
-        parser.add_argument("--config", action="append", default=None,
-                            help=f"a config to export (repeatable; {configs}; default: all of the builder's configs, or with "
-                                 "--data-dir the configs whose file it holds, by file name)")
+        parser.add_argument(
+            "--config",
+            action="append",
+            default=None,
+            help=f"a config to export (repeatable; {configs}; default: all of the builder's configs, or with "
+            "--data-dir the configs whose file it holds, by file name)",
+        )
     else:
-        parser.add_argument("--config", default=None, help=f"builder config ({configs}; default: the builder's default)")
+        parser.add_argument(
+            "--config", default=None, help=f"builder config ({configs}; default: the builder's default)"
+        )
 
 
 def add_data_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)")
+    parser.add_argument(
+        "--data-dir", default=None, help="a folder of source .json files, or one file (default: the pinned source)"
+    )
 
 
 def add_cache_dir(parser: argparse.ArgumentParser) -> None:
@@ -55,12 +74,18 @@ def add_options(parser: argparse.ArgumentParser, names: tuple[str, ...] | None =
         if names is not None and name not in names:
             continue
         only = f"{', '.join(takers)} only: " if len(takers) < len(CATALOG) else ""
-        parser.add_argument(f"--{name.replace('_', '-')}", choices=spec.choices, metavar=spec.metavar, default=None,
-                            help=only + spec.help)
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            choices=spec.choices,
+            metavar=spec.metavar,
+            default=None,
+            help=only + spec.help,
+        )
 
 
 def add_source_args(parser: argparse.ArgumentParser) -> None:
-    """The benchmark, config, source, cache and every builder option (``build``, ``stats``, ``qrels``, ``subset``, ``score``)."""
+    """The benchmark, config, source, cache and every builder option (``build``, ``stats``, ``qrels``, ``subset``,
+    ``score``)."""
     add_dataset(parser)
     add_config(parser)
     add_data_dir(parser)
@@ -87,5 +112,7 @@ def options(args: argparse.Namespace) -> dict[str, str]:
     if any(k not in benchmark(args.dataset).options for k in given):
         flags = "/".join(f"--{k.replace('_', '-')}" for k in given)
         takers = ", ".join(b.name for b in CATALOG.values() if set(given) <= set(b.options))
-        raise ConfigurationError(f"{args.dataset}: {flags} {'applies' if len(given) == 1 else 'apply'} to {takers} only")
+        raise ConfigurationError(
+            f"{args.dataset}: {flags} {'applies' if len(given) == 1 else 'apply'} to {takers} only"
+        )
     return given

@@ -8,24 +8,34 @@ import sys
 from pathlib import Path
 
 from himga.catalog import benchmark
-from himga.cli._args import DATASETS, options as _options
+from himga.cli._args import DATASETS
+from himga.cli._args import options as _options
 from himga.errors import ConfigurationError, counted
 
-__all__ = ["cmd_build", "cmd_export", "cmd_push", "cmd_qrels", "cmd_sources", "cmd_stats", "cmd_subset", "cmd_validate",
-           "cmd_verify"]
+__all__ = [
+    "cmd_build",
+    "cmd_export",
+    "cmd_push",
+    "cmd_qrels",
+    "cmd_sources",
+    "cmd_stats",
+    "cmd_subset",
+    "cmd_validate",
+    "cmd_verify",
+]
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from himga.cache import build_files
+    from himga.cache import path_builder, prepare
     from himga.cli._run_inputs import print_provenance
-    from himga.data.loaders import build_dataset
 
     options = _options(args)
-    ds = build_dataset(args.dataset, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    entry = benchmark(args.dataset)
+    builder = path_builder(entry, args.config, args.data_dir, cache_dir=args.cache_dir, **options)  # the one builder
+    ds = prepare(builder)
     files = sorted({f["filename"] for f in ds.cache_files})
     print(f"{args.dataset}: {ds.num_rows} rows in split 'test'; cache: {', '.join(files)}")
-    entry = benchmark(args.dataset)
-    print_provenance(entry, build_files(entry, args.config, args.data_dir), options)  # the pinned file, or how it differs
+    print_provenance(entry, builder.source_files(), options)  # the pinned file, or how it differs
     return 0
 
 
@@ -47,12 +57,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
     title = args.dataset if len(entry.configs) == 1 else f"{args.dataset} ({config})"
     stats = {"dataset": args.dataset, "config": config, **stats}
     audit = None
-    if args.gold is not None and args.gold != entry.default_gold:  # only a benchmark with gold variants takes --gold (_options)
+    if (
+        args.gold is not None and args.gold != entry.default_gold
+    ):  # only a benchmark with gold variants takes --gold (_options)
         audit = entry.gold_variants.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
-    from himga.sources import provenance_lines
     from himga.cache import build_files
+    from himga.sources import provenance_lines
 
     sources = provenance_lines(entry, build_files(entry, args.config, args.data_dir))
     errata = None
@@ -85,12 +97,25 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from himga.publish import export
 
-    sizes = export(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, card_only=args.card_only,
-                   num_shards=args.num_shards, gold=args.gold, errata=args.errata, view=args.view)
+    sizes = export(
+        args.dataset,
+        args.out_dir,
+        args.config,
+        data_dir=args.data_dir,
+        cache_dir=args.cache_dir,
+        card_only=args.card_only,
+        num_shards=args.num_shards,
+        gold=args.gold,
+        errata=args.errata,
+        view=args.view,
+    )
     for config, size in sizes.items():
         folder = Path(args.out_dir) / "data" / config
-        where = (f"{size.num_examples} rows {'on the card' if args.card_only else f'in {folder}/'}"
-                 if size is not None else "on the card (no split size known)")
+        where = (
+            f"{size.num_examples} rows {'on the card' if args.card_only else f'in {folder}/'}"
+            if size is not None
+            else "on the card (no split size known)"
+        )
         print(f"{args.dataset}/{config}: {where}")
     print(f"card: {Path(args.out_dir) / 'README.md'}")
     entry = benchmark(args.dataset)
@@ -127,6 +152,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     check_outputs(output, source_inputs(benchmark(args.dataset), args.config, args.data_dir))
     if args.json != "-":
         print(format_report(report))
+        if note := benchmark(args.dataset).note(report.config):  # a superseded release says so, as score and stats do
+            print(f"note: {note}")
     if args.json is not None:
         write_json(report, args.json)
     return 1 if report.failed else 0
@@ -135,8 +162,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_qrels(args: argparse.Namespace) -> int:
     from himga.qrels import export_qrels
 
-    summary = export_qrels(args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args))
-    print(f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded (excluded.tsv)")
+    summary = export_qrels(
+        args.dataset, args.out_dir, args.config, data_dir=args.data_dir, cache_dir=args.cache_dir, **_options(args)
+    )
+    print(
+        f"{args.dataset}: {summary.queries} queries, {summary.evaluable} evaluable, {len(summary.excluded)} excluded "
+        "(excluded.tsv)"
+    )
     out = Path(args.out_dir)
     for name, lines in summary.lines.items():
         print(f"  {out / name}: {counted(lines, 'line')}")
@@ -154,9 +186,19 @@ def cmd_subset(args: argparse.Namespace) -> int:
 
     inputs = {"errata": getattr(args, "errata", None), "source": args.data_dir}
     check_outputs({"out": args.out}, inputs)  # before the draw
-    drawn = subset(args.dataset, args.n, args.seed, config=args.config, data_dir=args.data_dir, cache_dir=args.cache_dir,
-                   stratify=args.stratify, keep_abstention=args.keep_abstention, exclude_category=args.exclude_category,
-                   exclude_type=args.exclude_type, **_options(args))
+    drawn = subset(
+        args.dataset,
+        args.n,
+        args.seed,
+        config=args.config,
+        data_dir=args.data_dir,
+        cache_dir=args.cache_dir,
+        stratify=args.stratify,
+        keep_abstention=args.keep_abstention,
+        exclude_category=args.exclude_category,
+        exclude_type=args.exclude_type,
+        **_options(args),
+    )
     check_outputs({"out": args.out}, {**inputs, **source_inputs(benchmark(args.dataset), args.config, args.data_dir)})
     write_ids(drawn.ids, args.out)
     how = []
@@ -167,8 +209,11 @@ def cmd_subset(args: argparse.Namespace) -> int:
     rule = f" ({', '.join(how)}; largest remainder)" if how else ""
     left_out = [f"category {c}" for c in args.exclude_category] + list(args.exclude_type)
     left_out = f" ({', '.join(left_out)} excluded: {drawn.excluded:,})" if left_out else ""
-    print(f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA pairs{left_out}, "
-          f"seed {args.seed}{rule}")
+    print(
+        f"{args.dataset}{f' ({args.config})' if args.config else ''}: {len(drawn.ids):,} of {drawn.total:,} QA "
+        f"pairs{left_out}, "
+        f"seed {args.seed}{rule}"
+    )
     if how:
         for stratum, (chosen, of) in drawn.strata.items():
             print(f"  {stratum:<40} {chosen:>6,} of {of:,}")
@@ -211,21 +256,33 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if Path(root).exists() and not Path(root).is_dir():  # HF_DATASETS_CACHE set to a file
         from himga.sources import path_kind
 
-        raise ConfigurationError(f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder")
+        raise ConfigurationError(
+            f"the datasets cache folder {str(root)!r} (HF_DATASETS_CACHE) is {path_kind(root)}, not a folder"
+        )
     folders = find_caches(root, args.dataset or DATASETS)
     bad = []
     for folder in folders:
         problems = verify(folder)
         size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
-        print(f"{'DAMAGED' if problems else 'ok':8} {folder} ({size / 1e6:,.1f} MB){': ' if problems else ''}{'; '.join(problems)}")
+        print(
+            f"{'DAMAGED' if problems else 'ok':8} {folder} ({size / 1e6:,.1f} "
+            f"MB){': ' if problems else ''}{'; '.join(problems)}"
+        )
         bad += [folder] if problems else []
     if not folders:
         print(f"no himga caches under {root}")
     for left in find_incomplete(root, args.dataset or DATASETS):  # not damage: nothing reads them
         size = sum(p.stat().st_size for p in left.rglob("*") if p.is_file())
-        print(f"left     {left} ({size / 1e6:,.1f} MB): left by an interrupted (or a running) build; nothing reads it, and the "
-              f"next build of the same inputs replaces it; to free the space: rm -rf {shlex.quote(str(left))}")
+        print(
+            f"left     {left} ({size / 1e6:,.1f} MB): left by an interrupted (or a running) build; nothing reads it, "
+            "and the "
+            f"next build of the same inputs replaces it; to free the space: rm -rf {shlex.quote(str(left))}"
+        )
     if bad:
         remove = " ".join(shlex.quote(str(f)) for f in bad)
-        raise CacheError(root, f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: rm -rf {remove}")
+        raise CacheError(
+            root,
+            f"{len(bad)} of {len(folders)} caches under {root} are damaged; remove them to rebuild on the next load: "
+            f"rm -rf {remove}",
+        )
     return 0

@@ -1,4 +1,5 @@
-"""``himga judge``: send the judge requests of ``himga score --prompts`` to a model, write the replies ``--labels`` reads.
+"""``himga judge``: send the judge requests of ``himga score --prompts`` to a model, write the replies ``--labels``
+reads.
 
 ::
 
@@ -22,12 +23,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``himga judge`` on its subparser ``p``."""
     p.add_argument("requests", help="the requests file (JSON Lines, one chat-completions body per line)")
     p.add_argument("--out", metavar="REPLIES.jsonl", required=True, help="the replies file to write")
-    p.add_argument("--base-url", default=None, help="an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else OpenAI)")
+    p.add_argument(
+        "--base-url", default=None, help="an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else OpenAI)"
+    )
     p.add_argument("--model", default=None, help="ask this model instead of the one each request names")
     p.add_argument("--concurrency", type=int, default=8, help="requests in flight at once (default: 8)")
     p.add_argument("--max-retries", type=int, default=5, help="the openai client's retries per request (default: 5)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per attempt (default: 120)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="the environment variable holding the key (default: OPENAI_API_KEY)")
+    p.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        help="the environment variable holding the key (default: OPENAI_API_KEY)",
+    )
     p.add_argument("--cache-dir", default=None, help="the replies cache (default: $HIMGA_CACHE/judge)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -48,13 +55,23 @@ def run(args: argparse.Namespace) -> int:
     check_outputs({"--out": args.out}, {"requests": args.requests})
     name, requests = read_requests(args.requests, model=args.model)
     cache = Path(args.cache_dir) if args.cache_dir else cache_root() / "judge"
-    result = send_requests(requests, cache_dir=cache, base_url=args.base_url, api_key_env=args.api_key_env,
-                           concurrency=args.concurrency, max_retries=args.max_retries, timeout=args.timeout,
-                           progress=not args.no_progress)
+    result = send_requests(
+        requests,
+        cache_dir=cache,
+        base_url=args.base_url,
+        api_key_env=args.api_key_env,
+        concurrency=args.concurrency,
+        max_retries=args.max_retries,
+        timeout=args.timeout,
+        progress=not args.no_progress,
+    )
     write_text(args.out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.replies))
     models = sorted({r["model"] for r in result.replies if r["model"]})
-    print(f"{name}: {len(requests)} requests, {result.cached} answered before (cache {cache}), {result.sent} sent now, "
-          f"{len(requests) - len(result.replies)} without a reply; answered by {', '.join(models) or 'no model'}; wrote {args.out}")
+    print(
+        f"{name}: {len(requests)} requests, {result.cached} answered before (cache {cache}), {result.sent} sent now, "
+        f"{len(requests) - len(result.replies)} without a reply; answered by {', '.join(models) or 'no model'}; wrote "
+        f"{args.out}"
+    )
     for line, message in result.failed[:10]:
         print(f"failed: {name}: line {line}: {message}")
     if len(result.replies) < len(requests):

@@ -35,8 +35,10 @@ def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict
     if ids_file is not None:
         wanted = [i for _, i in ids_file.lines]
         if unknown := [i for i in wanted if i not in every]:
-            raise ConfigurationError(f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
-                                     + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+            raise ConfigurationError(
+                f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
+                + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
+            )
         keep = set(wanted)
         questions = {qid: qa for qid, qa in every.items() if qid in keep}
     return config, files, index, questions
@@ -59,9 +61,9 @@ def sample_contexts(entry, args: argparse.Namespace, options: dict, wanted, cont
     """``{question id: context(sample)}`` for the questions in ``wanted``: what a judge reads from a QA pair's Sample
     besides the QA pair (LoCoMo-Plus: the cited turns' text), one pass over the samples of the build
     :func:`load_questions` made (a cache hit)."""
-    from himga.schema.ids import item_id
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
+    from himga.schema.ids import item_id
 
     ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     out = {}

@@ -2,14 +2,15 @@
 
 ::
 
-    himga score locomo RESULTS.json [--config C] [--data-dir D] [--out REPORT.json] [--partial] [--ids IDS] [--gold audited]
-    himga score locomo RESULTS.json --paper-metrics all [--paper-aggregation per_sample] [--paper-without-category-5]
-    himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one per line
-    himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored
-    himga score beam HYP.jsonl --config 100K --prompts REQ.jsonl [--judge-variant fixed]  # several requests a question
-    himga score beam HYP.jsonl --config 100K --labels REPLIES.jsonl                      # {"request_id", "reply"} lines
+    himga score locomo RESULTS.json [--config C] [--data-dir D] [--out REPORT.json] [--partial] [--ids IDS] [--gold
+    audited] himga score locomo RESULTS.json --paper-metrics all [--paper-aggregation per_sample]
+    [--paper-without-category-5] himga score longmemeval HYP.jsonl --prompts OUT.jsonl      # the judge requests, one
+    per line himga score longmemeval HYP.jsonl --labels VERDICTS.jsonl  # the judge's replies, scored himga score beam
+    HYP.jsonl --config 100K --prompts REQ.jsonl [--judge-variant fixed]  # several requests a question himga score beam
+    HYP.jsonl --config 100K --labels REPLIES.jsonl                      # {"request_id", "reply"} lines
 
-The predictions are the evaluation loop's records, a JSON array or JSON Lines (:mod:`himga.scoring.inputs._run_records`).
+The predictions are the evaluation loop's records, a JSON array or JSON Lines
+(:mod:`himga.scoring.inputs._run_records`).
 A benchmark scored by a judge model (LongMemEval, BEAM) needs ``--prompts`` or ``--labels``; himga calls no model.
 """
 
@@ -29,24 +30,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli._args import add_cache_dir, add_config, add_data_dir, add_dataset, add_options
 
     add_dataset(p)
-    p.add_argument("predictions", nargs="?", default=None,
-                   help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
-                        '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}; not with --probe')
+    p.add_argument(
+        "predictions",
+        nargs="?",
+        default=None,
+        help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
+        '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}; not with --probe',
+    )
     add_config(p)
     add_data_dir(p)
     add_cache_dir(p)
-    p.add_argument("--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)")
+    p.add_argument(
+        "--out", metavar="REPORT.json", default=None, help="write the report (table, per-question scores, run record)"
+    )
     p.add_argument("--partial", action="store_true", help="score the given ids and say how many are missing")
-    p.add_argument("--ids", metavar="FILE", default=None, help="score only the QA pairs of this ids file (himga subset); other predictions and verdicts are ignored")
+    p.add_argument(
+        "--ids",
+        metavar="FILE",
+        default=None,
+        help="score only the QA pairs of this ids file (himga subset); other predictions and verdicts are ignored",
+    )
     add_options(p, ("gold", "errata"))
-    p.add_argument("--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line")
-    p.add_argument("--labels", metavar="FILE", default=None,
-                   help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official *.eval-results-* file; '
-                        'a judge of several requests per question: {"request_id", "reply"} lines)')
-    variants = {v: e.name for e in CATALOG.values() if e.scorer is not None and len(e.scorer.judges) > 1 for v in e.scorer.judges}
-    p.add_argument("--judge-variant", choices=list(variants), default=None,
-                   help=f"{', '.join(sorted(set(variants.values())))} only: the judge's official behaviour, quirks included "
-                        "(official, the default), or with them fixed (fixed); the report names the variant")
+    p.add_argument(
+        "--prompts", metavar="OUT.jsonl", default=None, help="judged benchmarks: write one judge request per line"
+    )
+    p.add_argument(
+        "--labels",
+        metavar="FILE",
+        default=None,
+        help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official '
+        "*.eval-results-* file; "
+        'a judge of several requests per question: {"request_id", "reply"} lines)',
+    )
+    variants = {
+        v: e.name
+        for e in CATALOG.values()
+        if e.scorer is not None and len(e.scorer.judges) > 1
+        for v in e.scorer.judges
+    }
+    p.add_argument(
+        "--judge-variant",
+        choices=list(variants),
+        default=None,
+        help=f"{', '.join(sorted(set(variants.values())))} only: the judge's official behaviour, quirks included "
+        "(official, the default), or with them fixed (fixed); the report names the variant",
+    )
     from himga.cli._paper import add_paper_args
     from himga.cli._score_judges import add_judge_args
 
@@ -68,17 +96,23 @@ def run(args: argparse.Namespace) -> int:
         SourceFormatError: a malformed predictions, labels or ids file; missing, unknown or duplicate ids;
             verdicts on other hypotheses than the predictions'.
     """
-    from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
-    from himga.run import check_outputs, write_text
-    from himga.scoring import brief, check_hypotheses, check_ids, in_subset, labels_of, replies_of
-    from himga.scoring import match_records
-    from himga.cli._paper import paper_options
-    from himga.run import dumps_report, run_record
     from himga.catalog import benchmark
-    from himga.scoring import format_table, score_questions
-    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.cli._args import options as builder_options
-    from himga.run import run_identity
+    from himga.cli._paper import paper_options
+    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
+    from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
+    from himga.scoring import (
+        brief,
+        check_hypotheses,
+        check_ids,
+        format_table,
+        in_subset,
+        labels_of,
+        match_records,
+        replies_of,
+        score_questions,
+    )
 
     if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._score_judges
         from himga.cli._score_judges import run_judged
@@ -90,23 +124,34 @@ def run(args: argparse.Namespace) -> int:
     bench = entry.scorer
     judged = bench.score is None
     if args.judge_variant is not None and (args.judge_variant not in bench.judge_variants or len(bench.judges) < 2):
-        raise ConfigurationError(f"{args.dataset}: --judge-variant applies to a judge with variants "
-                                 f"({', '.join(bench.judge_variants) if len(bench.judges) > 1 else 'this one has none'})")
+        raise ConfigurationError(
+            f"{args.dataset}: --judge-variant applies to a judge with variants "
+            f"({', '.join(bench.judge_variants) if len(bench.judges) > 1 else 'this one has none'})"
+        )
     judge = bench.judge(args.judge_variant)  # the official judge of the variant asked (None: himga computes the score)
     variant = judge.variant if judge is not None else None
-    several = judge is not None and judge.keyed_requests is not None  # several requests per question, read by request id
+    several = (
+        judge is not None and judge.keyed_requests is not None
+    )  # several requests per question, read by request id
     if not judged and (args.prompts or args.labels):
         raise ConfigurationError(f"{args.dataset}: --prompts and --labels apply to benchmarks scored by a judge model")
     if judged and not (args.prompts or args.labels):
-        raise ConfigurationError(f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
-                                 "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE")
+        raise ConfigurationError(
+            f"{args.dataset} is scored by a judge model, which himga does not call: write the judge "
+            "requests with --prompts OUT.jsonl, run them, then score the replies with --labels FILE"
+        )
     options = builder_options(args)
     paper = paper_options(args, bench)
     if [args.predictions, args.labels, args.ids].count("-") > 1:
         raise ConfigurationError("only one input can be '-' (standard input)")
     outputs = {"--out": args.out, "--prompts": args.prompts}
-    inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
-              "source": args.data_dir}
+    inputs = {
+        "predictions": args.predictions,
+        "labels": args.labels,
+        "ids": args.ids,
+        "errata": args.errata,
+        "source": args.data_dir,
+    }
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
     labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
@@ -118,26 +163,51 @@ def run(args: argparse.Namespace) -> int:
     ids_file = read_id_lines(args.ids) if args.ids else None
     config, files, index, questions = load_questions(entry, args, options, outputs, inputs, ids_file)
     name = pred_file.name
-    predictions, checked = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
+    predictions, checked = match_records(
+        ((pred_file.where(n), r) for n, r in pred_file.lines),
+        index,
+        file=name,
+        type_maps=bench.type_maps,
+        category=bench.category,
+    )
     if ids_file is not None:  # the subset's only: other predictions and verdicts are ignored
         predictions = {qid: hypothesis for qid, hypothesis in predictions.items() if qid in questions}
         labels = in_subset(labels, questions, index.questions) if labels is not None else None
-        replies = in_subset(replies, questions, index.questions, judge.request_question) if replies is not None else None
-    missing = check_ids(name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial")
+        replies = (
+            in_subset(replies, questions, index.questions, judge.request_question) if replies is not None else None
+        )
+    missing = check_ids(
+        name, predictions, questions, partial=args.partial or args.labels is not None, partial_hint="--partial"
+    )
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
     if args.prompts:
         if several:
-            lines = [json.dumps(request, ensure_ascii=False) for qid in questions if qid in predictions
-                     for request in judge.keyed_requests(qid, questions[qid], predictions[qid])]
+            lines = [
+                json.dumps(request, ensure_ascii=False)
+                for qid in questions
+                if qid in predictions
+                for request in judge.keyed_requests(qid, questions[qid], predictions[qid])
+            ]
         else:
             contexts = sample_contexts(entry, args, options, predictions, judge.context) if judge.context else {}
-            lines = [json.dumps({"question_id": qid, **judge.official_request(bench.name, questions[qid], predictions[qid],
-                                                                              contexts.get(qid))}, ensure_ascii=False)
-                     for qid in questions if qid in predictions]
+            lines = [
+                json.dumps(
+                    {
+                        "question_id": qid,
+                        **judge.official_request(bench.name, questions[qid], predictions[qid], contexts.get(qid)),
+                    },
+                    ensure_ascii=False,
+                )
+                for qid in questions
+                if qid in predictions
+            ]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
-        print(f"wrote {counted(len(lines), 'judge request')} to {args.prompts}" + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
-              + (f" (judge variant {variant})" if several else ""))
+        print(
+            f"wrote {counted(len(lines), 'judge request')} to {args.prompts}"
+            + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
+            + (f" (judge variant {variant})" if several else "")
+        )
         if (note := entry.note(config)) and not args.labels:
             print(f"note: {note}")
         if not args.labels:
@@ -145,11 +215,21 @@ def run(args: argparse.Namespace) -> int:
     if labels is not None:
         unasked = sorted(set(labels) - set(predictions))
         if unasked:
-            raise ConfigurationError(f"{labels_file.name}: {len(unasked)} verdicts for questions without a hypothesis "
-                                     f"in {name}: {', '.join(map(brief, unasked[:20]))}")
-    report = score_questions(bench, questions, predictions=predictions, labels=labels, partial=args.partial,
-                             file=labels_file.name if labels_file is not None else name, partial_hint="--partial",
-                             replies=replies, variant=variant if several else None)
+            raise ConfigurationError(
+                f"{labels_file.name}: {len(unasked)} verdicts for questions without a hypothesis "
+                f"in {name}: {', '.join(map(brief, unasked[:20]))}"
+            )
+    report = score_questions(
+        bench,
+        questions,
+        predictions=predictions,
+        labels=labels,
+        partial=args.partial,
+        file=labels_file.name if labels_file is not None else name,
+        partial_hint="--partial",
+        replies=replies,
+        variant=variant if several else None,
+    )
     read = {"predictions": pred_file, **({"labels": labels_file} if labels_file else {})}
     identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
     record = run_record(entry, config, files, report, inputs=read, label_models=models, identity=identity, judge=judge)
@@ -174,10 +254,9 @@ def run(args: argparse.Namespace) -> int:
     if note := entry.note(config):
         print(f"note: {note}")
     if judge is not None and any(m != judge.model for m in models):
-        official = ("the official judge is" if several else "the official print_qa_metrics.py accepts only")
+        official = "the official judge is" if several else "the official print_qa_metrics.py accepts only"
         print(f"note: {labels_file.name} names judge model {', '.join(models)}; {official} {judge.model}")
     if args.out:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
-

@@ -20,23 +20,46 @@ from himga.errors import ConfigurationError, SourceFormatError, counted
 __all__ = ["add_judge_args", "run_judged"]
 
 #: The probe sets of the catalogue (``probe-<set>`` auxiliary files: LoCoMo's ``v1``, ``v2``).
-PROBE_SETS = sorted({label.removeprefix("probe-") for e in CATALOG.values() for _f, label, _p in e.auxiliary
-                     if label.startswith("probe-")})
+PROBE_SETS = sorted(
+    {
+        label.removeprefix("probe-")
+        for e in CATALOG.values()
+        for _f, label, _p in e.auxiliary
+        if label.startswith("probe-")
+    }
+)
 
 
 def add_judge_args(parser: argparse.ArgumentParser) -> None:
     """``--judge``, ``--judge-model``, ``--probe``, ``--probe-report`` on ``himga score``."""
     from himga.scoring import judges
 
-    parser.add_argument("--judge", metavar="NAME[,NAME]", default=None,
-                        help=f"score with named judges, side by side (one of {', '.join(judges())}); with --prompts or --labels")
-    parser.add_argument("--judge-model", metavar="MODEL", default=None,
-                        help="the judge model the requests name (default: each judge's published model)")
-    parser.add_argument("--probe", choices=PROBE_SETS, default=None,
-                        help="score the built-in wrong answers of the LoCoMo audit instead of predictions: the judges' "
-                             "false-accept rates (v1: specific but wrong, v2: vague but on topic)")
-    parser.add_argument("--probe-report", metavar="REPORT.json", action="append", default=None,
-                        help="the --out report of a --probe run of the same judge: its false-accept rates go into this report")
+    parser.add_argument(
+        "--judge",
+        metavar="NAME[,NAME]",
+        default=None,
+        help=f"score with named judges, side by side (one of {', '.join(judges())}); with --prompts or --labels",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        default=None,
+        help="the judge model the requests name (default: each judge's published model)",
+    )
+    parser.add_argument(
+        "--probe",
+        choices=PROBE_SETS,
+        default=None,
+        help="score the built-in wrong answers of the LoCoMo audit instead of predictions: the judges' "
+        "false-accept rates (v1: specific but wrong, v2: vague but on topic)",
+    )
+    parser.add_argument(
+        "--probe-report",
+        metavar="REPORT.json",
+        action="append",
+        default=None,
+        help="the --out report of a --probe run of the same judge: its false-accept rates go into this report",
+    )
 
 
 def _judges(args: argparse.Namespace) -> list:
@@ -50,7 +73,9 @@ def _judges(args: argparse.Namespace) -> list:
     found = [judge_named(n) for n in names]
     for judge in found:
         if not judge.applies_to(args.dataset):
-            raise ConfigurationError(f"judge {judge.name!r} applies to {', '.join(judge.benchmarks)}, not {args.dataset}")
+            raise ConfigurationError(
+                f"judge {judge.name!r} applies to {', '.join(judge.benchmarks)}, not {args.dataset}"
+            )
     return found
 
 
@@ -61,10 +86,17 @@ def _probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
     folder, pin = entry.auxiliary_pin(f"probe-{args.probe}")
     path = get_dataset(folder, files=[pin]) / pin.filename
     if not path.is_file():
-        raise ConfigurationError(f"{args.dataset}: {path} does not exist; put {pin.repo}'s {pin.filename} there ({pin.url})")
+        raise ConfigurationError(
+            f"{args.dataset}: {path} does not exist; put {pin.repo}'s {pin.filename} there ({pin.url})"
+        )
     digest = sha256_of(path)
-    return path, {"set": args.probe, "file": pin.filename, "sha256": digest, "is_pin": digest == pin.sha256,
-                  "pin": f"{pin.origin} {pin.filename}"}
+    return path, {
+        "set": args.probe,
+        "file": pin.filename,
+        "sha256": digest,
+        "is_pin": digest == pin.sha256,
+        "pin": f"{pin.origin} {pin.filename}",
+    }
 
 
 def _leniency(paths: list[str], reports: list[dict]) -> None:
@@ -75,18 +107,35 @@ def _leniency(paths: list[str], reports: list[dict]) -> None:
     for path in paths:
         probe = load_json(path)
         runs = probe.get("reports") if isinstance(probe, dict) and "reports" in probe else [probe]
-        if not all(isinstance(r, dict) and isinstance(r.get("probe"), dict) and isinstance(r.get("judge"), dict) for r in runs):
-            raise SourceFormatError(Path(path).name, "$", "expected the --out report of himga score --probe ... --judge ...")
+        if not all(
+            isinstance(r, dict) and isinstance(r.get("probe"), dict) and isinstance(r.get("judge"), dict) for r in runs
+        ):
+            raise SourceFormatError(
+                Path(path).name, "$", "expected the --out report of himga score --probe ... --judge ..."
+            )
         for report in reports:
             for r in runs:
-                if (r["judge"]["name"], r["judge"]["template_sha256"]) == (report["judge"]["name"], report["judge"]["template_sha256"]):
-                    report.setdefault("false_accept", []).append({
-                        "probe": r["probe"]["set"], "report": Path(path).name, "sha256": sha256_of(path),
-                        "model_requested": r["judge"]["model_requested"], "models_answered": r["judge"]["models_answered"],
-                        "overall": r["overall"], "per_type": {row["type"]: row for row in r["per_type"]}})
+                if (r["judge"]["name"], r["judge"]["template_sha256"]) == (
+                    report["judge"]["name"],
+                    report["judge"]["template_sha256"],
+                ):
+                    report.setdefault("false_accept", []).append(
+                        {
+                            "probe": r["probe"]["set"],
+                            "report": Path(path).name,
+                            "sha256": sha256_of(path),
+                            "model_requested": r["judge"]["model_requested"],
+                            "models_answered": r["judge"]["models_answered"],
+                            "overall": r["overall"],
+                            "per_type": {row["type"]: row for row in r["per_type"]},
+                        }
+                    )
         if not any(r["judge"]["name"] == rep["judge"]["name"] for r in runs for rep in reports):
-            raise ConfigurationError(f"--probe-report {Path(path).name}: a probe of judge "
-                                     f"{', '.join(r['judge']['name'] for r in runs)}, not of {', '.join(x['judge']['name'] for x in reports)}")
+            raise ConfigurationError(
+                f"--probe-report {Path(path).name}: a probe of judge "
+                f"{', '.join(r['judge']['name'] for r in runs)}, not of "
+                f"{', '.join(x['judge']['name'] for x in reports)}"
+            )
 
 
 def _leniency_lines(reports: list[dict]) -> list[str]:
@@ -96,9 +145,13 @@ def _leniency_lines(reports: list[dict]) -> list[str]:
             o = fa["overall"]
             ci = f" [{o['ci95'][0]:.4f}, {o['ci95'][1]:.4f}]" if o.get("ci95") else ""
             models = ", ".join(fa["models_answered"]) or fa["model_requested"]
-            per = ", ".join(f"{t} {row['mean']:.4f}" for t, row in fa["per_type"].items() if row.get("mean") is not None)
-            lines.append(f"false-accept: judge {report['judge']['name']} ({models}) accepts {o['mean']:.4f}{ci} of the "
-                         f"probe {fa['probe']} wrong answers ({fa['report']}): {per}")
+            per = ", ".join(
+                f"{t} {row['mean']:.4f}" for t, row in fa["per_type"].items() if row.get("mean") is not None
+            )
+            lines.append(
+                f"false-accept: judge {report['judge']['name']} ({models}) accepts {o['mean']:.4f}{ci} of the "
+                f"probe {fa['probe']} wrong answers ({fa['report']}): {per}"
+            )
     return lines
 
 
@@ -115,21 +168,37 @@ def run_judged(args: argparse.Namespace) -> int:
     from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
-    from himga.scoring import (check_hypotheses, check_ids, format_judged, in_subset, judge_requests, judged_scope,
-                               match_records, read_verdicts, score_judged)
+    from himga.scoring import (
+        check_hypotheses,
+        check_ids,
+        format_judged,
+        in_subset,
+        judge_requests,
+        judged_scope,
+        match_records,
+        read_verdicts,
+        score_judged,
+    )
 
     judges = _judges(args)
     if not (args.prompts or args.labels):
-        raise ConfigurationError("scoring with a judge needs --prompts OUT.jsonl (the requests: send them with himga judge) "
-                                 "or --labels REPLIES (the judge's replies)")
+        raise ConfigurationError(
+            "scoring with a judge needs --prompts OUT.jsonl (the requests: send them with himga judge) "
+            "or --labels REPLIES (the judge's replies)"
+        )
     if args.probe and args.predictions:
         raise ConfigurationError("--probe scores the probe's own answers: give no predictions file with it")
     if not args.probe and args.predictions is None:
         raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
     options = builder_options(args)
     outputs = {"--out": args.out, "--prompts": args.prompts}
-    inputs = {"predictions": args.predictions, "labels": args.labels, "ids": args.ids, "errata": args.errata,
-              "source": args.data_dir}
+    inputs = {
+        "predictions": args.predictions,
+        "labels": args.labels,
+        "ids": args.ids,
+        "errata": args.errata,
+        "source": args.data_dir,
+    }
     for i, path in enumerate(args.probe_report or []):
         inputs[f"probe report {i + 1}"] = path
     check_outputs(outputs, inputs)
@@ -144,27 +213,61 @@ def run_judged(args: argparse.Namespace) -> int:
         predictions, name = read_verdicts(path, {}, every).hypotheses, probe["file"]
     else:
         name = pred_file.name
-        predictions, _copied = match_records(((pred_file.where(n), r) for n, r in pred_file.lines), index, file=name)
+        predictions, _copied = match_records(
+            ((pred_file.where(n), r) for n, r in pred_file.lines),
+            index,
+            file=name,
+            type_maps=entry.scorer.type_maps,
+            category=entry.scorer.category,
+        )
     check_ids(name, predictions, every, partial=True)  # unknown ids
     predictions = {q: h for q, h in predictions.items() if q in questions}
     scope = {q for j in judges for q in judged_scope(args.dataset, questions, j)}
-    missing = check_ids(name, [q for q in predictions if q in scope], [q for q in questions if q in scope],
-                        partial=args.partial or args.labels is not None, partial_hint="--partial")
+    missing = check_ids(
+        name,
+        [q for q in predictions if q in scope],
+        [q for q in questions if q in scope],
+        partial=args.partial or args.labels is not None,
+        partial_hint="--partial",
+    )
     if args.prompts:
-        contexts = {j.name: sample_contexts(entry, args, options, predictions, j.context) for j in judges if j.context is not None}
-        requests = judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
+        contexts = {
+            j.name: sample_contexts(entry, args, options, predictions, j.context)
+            for j in judges
+            if j.context is not None
+        }
+        requests = judge_requests(
+            args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts
+        )
         write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests))
         counts = ", ".join(f"{j.name} {sum(r['judge'] == j.name for r in requests)}" for j in judges)
-        print(f"wrote {counted(len(requests), 'judge request')} ({counts}) to {args.prompts}"
-              + (f" ({counted(len(missing), 'question')} missing)" if missing else "") + f"; send them with: himga judge {args.prompts} --out REPLIES.jsonl")
+        print(
+            f"wrote {counted(len(requests), 'judge request')} ({counts}) to {args.prompts}"
+            + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
+            + f"; send them with: himga judge {args.prompts} --out REPLIES.jsonl"
+        )
         if not args.labels:
             return 0
     verdicts = read_verdicts(args.labels, {j.name: j for j in judges}, every)
-    verdicts.scores = {j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()}  # --ids
+    verdicts.scores = {
+        j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()
+    }  # --ids
     check_hypotheses(verdicts.name, verdicts.hypotheses, predictions, name)
-    reports = [score_judged(entry.scorer, questions, predictions, j, verdicts.scores.get(j.name, {}), partial=args.partial,
-                            file=verdicts.name, partial_hint="--partial", model=args.judge_model,
-                            models_answered=verdicts.models.get(j.name, ())) for j in judges]
+    reports = [
+        score_judged(
+            entry.scorer,
+            questions,
+            predictions,
+            j,
+            verdicts.scores.get(j.name, {}),
+            partial=args.partial,
+            file=verdicts.name,
+            partial_hint="--partial",
+            model=args.judge_model,
+            models_answered=verdicts.models.get(j.name, ()),
+        )
+        for j in judges
+    ]
     if probe is not None:
         for report in reports:
             report["probe"] = probe
@@ -173,9 +276,11 @@ def run_judged(args: argparse.Namespace) -> int:
     identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
     read = {"labels": args.labels, **({"predictions": pred_file} if pred_file else {"probe": path})}
     record = run_record(entry, config, files, reports[0], inputs=read, identity=identity)
-    record.update(scorer={"metric": "judges: " + "; ".join(r["metric"] for r in reports)},
-                  gold_options={j.name: {"gold": j.gold, "scope": j.scope} for j in judges},
-                  judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"])
+    record.update(
+        scorer={"metric": "judges: " + "; ".join(r["metric"] for r in reports)},
+        gold_options={j.name: {"gold": j.gold, "scope": j.scope} for j in judges},
+        judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"],
+    )
     print(format_judged(reports, what="false-accept rate" if probe else "score"))
     for line in _leniency_lines(reports):
         print(line)

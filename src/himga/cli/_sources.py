@@ -15,8 +15,7 @@ import urllib.request
 from dataclasses import dataclass
 
 from himga.catalog import NAMES, benchmark
-from himga.sources import file_sha256, provenance
-from himga.sources import RemoteFile, cache_root, datasets_root
+from himga.sources import RemoteFile, cache_root, datasets_root, file_sha256, provenance
 
 __all__ = ["Check", "all_pins", "check_pin", "check_pins", "describe_pins", "local_copy"]
 
@@ -26,8 +25,9 @@ def all_pins(names: list[str] | None = None) -> list[tuple[str, str, RemoteFile]
     ``(folder, label, pin)`` for the other files its builder reads (:meth:`~himga.catalog.Benchmark.auxiliary_pins`:
     ``("locomo-audit", "errata", ...)``), each once (LoCoMo and LoCoMo-Plus read the same errata)."""
     names = names or list(NAMES)
-    return ([(name, config, pin) for name in names for config, pin in benchmark(name).pins().items()]
-            + list(dict.fromkeys(pin for name in names for pin in benchmark(name).auxiliary_pins())))
+    return [(name, config, pin) for name in names for config, pin in benchmark(name).pins().items()] + list(
+        dict.fromkeys(pin for name in names for pin in benchmark(name).auxiliary_pins())
+    )
 
 
 def local_copy(name: str, pin: RemoteFile) -> str:
@@ -45,10 +45,14 @@ def local_copy(name: str, pin: RemoteFile) -> str:
         folder = root / name
         nested = [folder / pin.filename] if "/" in pin.filename else []  # the audit's ap-baseline/v1/... files
         for path in nested + (sorted(folder.iterdir()) if folder.is_dir() else []):
-            if path.is_file() and (pin.accepts_name(path.name) or path in nested):  # the names the builders read it under
+            if path.is_file() and (
+                pin.accepts_name(path.name) or path in nested
+            ):  # the names the builders read it under
                 if pin.sha256 is not None and path.stat().st_size == pin.size and file_sha256(path) == pin.sha256:
                     return f"verified copy at {path}"
-                return f"{folder}/{provenance(path, [pin])}"  # says how it differs (hashes only a file of the pinned size)
+                return (
+                    f"{folder}/{provenance(path, [pin])}"  # says how it differs (hashes only a file of the pinned size)
+                )
         return f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)"
     path = cache_root() / name / pin.filename
     if path.is_file():
@@ -63,8 +67,11 @@ def _local_copies(name: str, pin: RemoteFile) -> str:
     present = [part for part in pin.parts if (folder / part.local_path).is_file()]
     where = f"{folder}/{pin.filename}/"
     if not present:
-        return (f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)" if root is not None
-                else "none (downloaded into $HIMGA_CACHE on first use)")
+        return (
+            f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)"
+            if root is not None
+            else "none (downloaded into $HIMGA_CACHE on first use)"
+        )
     if root is None:  # the download cache: each file was verified when it was downloaded
         return f"{len(present)} of {len(pin.parts)} files, verified, at {where}"
     for part in present:
@@ -75,19 +82,25 @@ def _local_copies(name: str, pin: RemoteFile) -> str:
 
 
 def describe_pins(names: list[str] | None = None) -> str:
-    """The text of ``himga sources``: one block per dataset/config (URL, revision, size, sha256, licence, local copy)."""
+    """The text of ``himga sources``: one block per dataset/config (URL, revision, size, sha256, licence, local
+    copy)."""
     blocks = []
     for name, config, pin in all_pins(names):
-        blocks.append("\n".join([
-            f"{name}/{config}: {pin.filename}" + (f"/ ({len(pin.parts)} files; sha256: of their sha256sum listing)" if pin.parts else ""),
-            f"  url       {pin.url}",
-            f"  revision  {pin.revision or 'unknown'}",
-            f"  size      {f'{pin.size:,} bytes' if pin.size is not None else 'unknown'}",
-            f"  sha256    {pin.sha256 or 'unknown'}",
-            f"  licence   {pin.licence or 'unknown'}",
-            f"  evidence  {pin.evidence or 'unconfirmed'}",
-            f"  local     {local_copy(name, pin)}",
-        ]))
+        blocks.append(
+            "\n".join(
+                [
+                    f"{name}/{config}: {pin.filename}"
+                    + (f"/ ({len(pin.parts)} files; sha256: of their sha256sum listing)" if pin.parts else ""),
+                    f"  url       {pin.url}",
+                    f"  revision  {pin.revision or 'unknown'}",
+                    f"  size      {f'{pin.size:,} bytes' if pin.size is not None else 'unknown'}",
+                    f"  sha256    {pin.sha256 or 'unknown'}",
+                    f"  licence   {pin.licence or 'unknown'}",
+                    f"  evidence  {pin.evidence or 'unconfirmed'}",
+                    f"  local     {local_copy(name, pin)}",
+                ]
+            )
+        )
     return "\n\n".join(blocks)
 
 
@@ -119,7 +132,9 @@ def _compare(pin: RemoteFile, size: int | None, sha256: str | None) -> Check:
     if pin.sha256 is None and sha256 is not None:
         return Check("ok", f"{sizes}; no sha256 pinned: remote sha256 {sha256} (pin it)")
     if pin.sha256 is None or sha256 is None:
-        return Check("ok", f"{sizes}; sha256 {'not sent by the remote, checked on download' if pin.sha256 else 'unknown'}")
+        return Check(
+            "ok", f"{sizes}; sha256 {'not sent by the remote, checked on download' if pin.sha256 else 'unknown'}"
+        )
     return Check("ok", f"{sizes}, sha256 matches")
 
 
@@ -136,19 +151,25 @@ def check_pin(pin: RemoteFile, *, timeout: float = 10) -> Check:
         from huggingface_hub import get_hf_file_metadata, hf_hub_url
         from huggingface_hub.errors import HfHubHTTPError
 
-        url = hf_hub_url(pin.repo_id, pin.filename, repo_type="dataset", revision=pin.revision, endpoint=os.environ.get("HF_ENDPOINT"))
+        url = hf_hub_url(
+            pin.repo_id,
+            pin.filename,
+            repo_type="dataset",
+            revision=pin.revision,
+            endpoint=os.environ.get("HF_ENDPOINT"),
+        )
         try:
             meta = get_hf_file_metadata(url, timeout=timeout)
         except HfHubHTTPError as e:
             status = getattr(e.response, "status_code", None)
             return Check("missing", f"HTTP {status} for {url}" if status else f"{type(e).__name__}: {e}")
-        except Exception as e:  # noqa: BLE001 - offline, DNS, timeout: no answer
+        except Exception as e:
             return Check("unreachable", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
         etag = meta.etag if meta.etag and len(meta.etag) == 64 else None  # LFS files: the sha256
         return _compare(pin, meta.size, etag)
     request = urllib.request.Request(pin.url, method="HEAD", headers={"Accept-Encoding": "identity"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - a pinned https URL
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             length = response.headers.get("Content-Length")
             check = _compare(pin, int(length) if length and length.isdigit() else None, None)
             return Check(check.status, f"{check.detail} (HTTP {response.status})")
@@ -185,5 +206,8 @@ def check_pins(names: list[str] | None = None) -> tuple[list[str], bool]:
     checks = [_check_all(pin) for _name, _config, pin in pins]
     if (asked := [c for c in checks if c.status != "unpinned"]) and all(c.status == "unreachable" for c in asked):
         return [f"offline: no remote answered ({asked[0].detail}); no pin was checked"], False
-    lines = [f"{name}/{config} {pin.filename}: {check.status}: {check.detail}" for (name, config, pin), check in zip(pins, checks)]
+    lines = [
+        f"{name}/{config} {pin.filename}: {check.status}: {check.detail}"
+        for (name, config, pin), check in zip(pins, checks)
+    ]
     return lines, all(c.ok for c in checks)

@@ -10,15 +10,41 @@ Example:
     321
 """
 
-from himga.schema import (EvidenceRef, Message, QAPair, QuestionType, Relevance, Sample, Session, TemporalParser,
-                          answer_sessions, chronological, evidence_messages, evidence_sessions, item_id, iter_messages,
-                          noise_sessions, parse_date, qa_by_type, session_sort_key)
+from himga.schema import (
+    EvidenceRef,
+    Message,
+    QAPair,
+    QuestionType,
+    Relevance,
+    Sample,
+    Session,
+    TemporalParser,
+    answer_sessions,
+    chronological,
+    evidence_messages,
+    evidence_sessions,
+    item_id,
+    iter_messages,
+    noise_sessions,
+    parse_date,
+    qa_by_type,
+    session_sort_key,
+)
 
 _LOADERS = ("build_dataset", "load_dataset", "load_locomo", "load_longmemeval")
 _LAZY = ("LazySamples", "samples_from_dataset")
 #: The schema's names it imports on first use (the row converters: pyarrow; the features, the view: datasets).
-_SCHEMA = ("SAMPLE_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "row_to_sample", "sample_to_row",
-           "system_view", "table_to_samples", "view_ids")
+_SCHEMA = (
+    "SAMPLE_FEATURES",
+    "SystemQuestion",
+    "SystemSample",
+    "ViewIds",
+    "row_to_sample",
+    "sample_to_row",
+    "system_view",
+    "table_to_samples",
+    "view_ids",
+)
 
 
 def __getattr__(name: str):
@@ -38,6 +64,7 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
 
 __all__ = [
     "SAMPLE_FEATURES",

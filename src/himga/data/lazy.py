@@ -50,7 +50,9 @@ class LazySamples(Sequence[Sample]):
 
     __slots__ = ("_arrow", "_dataset", "_indices", "_qa_ids")
 
-    def __init__(self, dataset: datasets.Dataset, indices: range | None = None, *, qa_ids: frozenset[str] | None = None) -> None:
+    def __init__(
+        self, dataset: datasets.Dataset, indices: range | None = None, *, qa_ids: frozenset[str] | None = None
+    ) -> None:
         self._dataset = dataset
         self._indices = range(len(dataset)) if indices is None else indices
         self._qa_ids = qa_ids
@@ -161,18 +163,21 @@ def samples_from_dataset(dataset):
             are ignored.
     """
     from himga.errors import ConfigurationError
-
     from himga.schema.features import SAMPLE_FEATURES
 
     if not isinstance(dataset, (datasets.Dataset, datasets.IterableDataset)):
         raise ConfigurationError(
-            f"expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got {type(dataset).__name__}"
+            "expected a datasets.Dataset or IterableDataset (one split, e.g. split='test'), got "
+            f"{type(dataset).__name__}"
         )
     if dataset.features is not None:
         missing = sorted(set(SAMPLE_FEATURES) - set(dataset.features))
         retyped = [c for c in SAMPLE_FEATURES if c in dataset.features and dataset.features[c] != SAMPLE_FEATURES[c]]
         if missing or retyped:
-            detail = "; ".join(([f"missing columns {missing}"] if missing else []) + ([f"columns of another type {retyped}"] if retyped else []))
+            detail = "; ".join(
+                ([f"missing columns {missing}"] if missing else [])
+                + ([f"columns of another type {retyped}"] if retyped else [])
+            )
             raise ConfigurationError(f"the dataset does not have himga's Sample features ({detail})")
         if list(dataset.features) != list(SAMPLE_FEATURES):  # extra columns (or another order): ours only
             dataset = dataset.select_columns(list(SAMPLE_FEATURES))

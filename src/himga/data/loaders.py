@@ -15,10 +15,10 @@ import datasets
 from himga.cache import path_builder, prepare
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-
 from himga.schema.ids import read_ids, rows_with_ids
-from .lazy import LazySamples
 from himga.schema.sample import Sample
+
+from .lazy import LazySamples
 
 __all__ = ["build_dataset", "load_dataset", "load_locomo", "load_longmemeval"]
 
@@ -34,7 +34,8 @@ def build_dataset(
     """Build (or reuse) the Arrow cache of a benchmark and return it as a ``datasets.Dataset``.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         config: Builder config (LongMemEval: ``"s"``, ``"m"``, ``"oracle"``, ...); default the builder's.
         path: A folder of source ``.json`` files (read by the folder rule, see :func:`load_longmemeval`)
             or one file (any name); default: the pinned source, found or downloaded by
@@ -56,8 +57,9 @@ def build_dataset(
     return _build(entry, config, path, cache_dir, options)
 
 
-def _build(entry: Benchmark, config: str | None, path: str | Path | None, cache_dir: str | Path | None,
-           options: dict[str, Any]) -> datasets.Dataset:
+def _build(
+    entry: Benchmark, config: str | None, path: str | Path | None, cache_dir: str | Path | None, options: dict[str, Any]
+) -> datasets.Dataset:
     """:func:`build_dataset` with checked options (a file is ``data_files``, a folder ``data_dir``)."""
     return prepare(path_builder(entry, config, path, cache_dir=cache_dir, **options))
 
@@ -76,7 +78,9 @@ def _item_ids(dataset: datasets.Dataset) -> list[tuple[str, list[str]]]:
     for sample_id, name, length in zip(sample_ids, datasets_, lengths):
         local = question_ids[start : start + (length or 0)]
         start += length or 0
-        scoped = benchmark(name).relevance_rule.scoped_ids  # ids unique within a sample only: qualified, as item_id does
+        scoped = benchmark(
+            name
+        ).relevance_rule.scoped_ids  # ids unique within a sample only: qualified, as item_id does
         pairs.append((sample_id, [f"{sample_id}:{q}" for q in local] if scoped else local))
     return pairs
 
@@ -107,7 +111,12 @@ def _samples(dataset: datasets.Dataset, lazy: bool, ids: str | Path | None = Non
 
 
 def load_locomo(
-    path: str | Path, *, cache_dir: str | Path | None = None, lazy: bool = False, ids: str | Path | None = None, **options: Any
+    path: str | Path,
+    *,
+    cache_dir: str | Path | None = None,
+    lazy: bool = False,
+    ids: str | Path | None = None,
+    **options: Any,
 ) -> list[Sample] | LazySamples:
     """Load LoCoMo samples from a folder of ``.json`` files or from one file.
 
@@ -124,7 +133,8 @@ def load_locomo(
         **options: ``category_order`` (``"authors"`` default, or ``"seed"``),
             ``adversarial_answer`` (``"abstain"`` default, or ``"seed"``) and ``category3_answer``
             (``"scorer"`` default, or ``"full"``), ``gold`` (``"published"`` default, or ``"audited"``) and
-            ``errata`` (a file, with ``gold="audited"``); see ``docs/gold-and-subsets.md`` and the ``himga_locomo`` card.
+            ``errata`` (a file, with ``gold="audited"``); see ``docs/gold-and-subsets.md`` and the ``himga_locomo``
+            card.
 
     Returns:
         One Sample per conversation, in file order (``locomo10.json``: 10 samples, conv-26 first);
@@ -199,7 +209,8 @@ def load_dataset(
     """Load a benchmark by name, downloading the pinned source on first use.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         config: LongMemEval config (default ``"s"``; without ``data_dir`` it reads only its own file,
             ``longmemeval_s_cleaned.json``, see :func:`himga.sources.pinned_source`); LoCoMo has one config.
         data_dir: A local folder or file instead of the default source (see :func:`himga.utils.get_dataset`);

@@ -35,7 +35,8 @@ class JudgeRequest:
 
 
 def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, list[JudgeRequest]]:
-    """``(file name, requests)`` of a requests file (``himga score --prompts``), the model replaced by ``model`` when given.
+    """``(file name, requests)`` of a requests file (``himga score --prompts``), the model replaced by ``model`` when
+    given.
 
     Raises:
         SourceFormatError: a line that is not an object with ``question_id``, ``model`` (a string) and ``messages``
@@ -51,17 +52,23 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
             raise SourceFormatError(file.name, where, "no 'question_id'")
         check_id(file.name, f"{where}.question_id", value["question_id"])
         if not isinstance(value.get("messages"), list) or not value["messages"]:
-            raise SourceFormatError(file.name, f"{where}.messages", f"expected a non-empty array, got {type_name(value.get('messages'))}")
+            raise SourceFormatError(
+                file.name, f"{where}.messages", f"expected a non-empty array, got {type_name(value.get('messages'))}"
+            )
         if "request_id" in value:
             check_id(file.name, f"{where}.request_id", value["request_id"])
         if model is not None:
             value = {**value, "model": model}
         if not isinstance(value.get("model"), str):
-            raise SourceFormatError(file.name, f"{where}.model", f"expected a string (or give --model), got {type_name(value.get('model'))}")
+            raise SourceFormatError(
+                file.name, f"{where}.model", f"expected a string (or give --model), got {type_name(value.get('model'))}"
+            )
         ids = {k: value[k] for k in ID_KEYS if k in value}
         key = tuple(ids.get(k) for k in ID_KEYS)
         if key in seen:
-            raise SourceFormatError(file.name, where, f"the same question, judge, run, item and request id as line {seen[key]}")
+            raise SourceFormatError(
+                file.name, where, f"the same question, judge, run, item and request id as line {seen[key]}"
+            )
         seen[key] = number
         body = {k: v for k, v in value.items() if k not in ID_KEYS}
         digest = hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()

@@ -17,8 +17,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from himga.errors import ConfigurationError, MissingDependencyError, redacted
 from himga.endpoint._requests import JudgeRequest
+from himga.errors import ConfigurationError, MissingDependencyError, redacted
 from himga.sources import folder_blocker, path_kind
 
 __all__ = ["SendResult", "send_requests"]
@@ -47,8 +47,9 @@ def _libraries():
         import diskcache
         import openai
     except ImportError as e:
-        raise MissingDependencyError(f"himga judge needs the judge extra ({e.name} is not installed): "
-                                     "pip install 'himga[judge]'") from e
+        raise MissingDependencyError(
+            f"himga judge needs the judge extra ({e.name} is not installed): pip install 'himga[judge]'"
+        ) from e
     return openai, diskcache
 
 
@@ -58,8 +59,10 @@ def _key(api_key_env: str, base_url: str | None) -> str:
         return key
     if base_url:  # a local endpoint (vLLM, Ollama) takes any key
         return "not-needed"
-    raise ConfigurationError(f"no API key: set {api_key_env} (or name another variable with --api-key-env), "
-                             "or give --base-url for an endpoint without keys")
+    raise ConfigurationError(
+        f"no API key: set {api_key_env} (or name another variable with --api-key-env), "
+        "or give --base-url for an endpoint without keys"
+    )
 
 
 def _hide(text: str, secret: str) -> str:
@@ -78,9 +81,17 @@ def _opened(diskcache, folder: str | Path):
         raise ConfigurationError(f"{where} cannot be opened: {e}") from None
 
 
-def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_url: str | None = None,
-                  api_key_env: str = "OPENAI_API_KEY", concurrency: int = 8, max_retries: int = 5,
-                  timeout: float = 120.0, progress: bool = True) -> SendResult:
+def send_requests(
+    requests: list[JudgeRequest],
+    *,
+    cache_dir: str | Path,
+    base_url: str | None = None,
+    api_key_env: str = "OPENAI_API_KEY",
+    concurrency: int = 8,
+    max_retries: int = 5,
+    timeout: float = 120.0,
+    progress: bool = True,
+) -> SendResult:
     """Send every request without a cached reply; return every reply, in request order.
 
     Args:
@@ -122,7 +133,9 @@ def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_u
                     response = await client.chat.completions.create(**request.body)
                 except openai.APIError as e:
                     status = getattr(e, "status_code", None)
-                    result.failed.append((request.line, _hide(f"{type(e).__name__}{f' {status}' if status else ''}: {e}", secret)))
+                    result.failed.append(
+                        (request.line, _hide(f"{type(e).__name__}{f' {status}' if status else ''}: {e}", secret))
+                    )
                     return
             content = response.choices[0].message.content if response.choices else None
             cache.set(request.sha256, json.dumps({"reply": content, "model": response.model}))
@@ -131,7 +144,9 @@ def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_u
 
         async def main() -> None:
             gate = asyncio.Semaphore(concurrency)
-            async with openai.AsyncOpenAI(api_key=secret, base_url=base_url, max_retries=max_retries, timeout=timeout) as client:
+            async with openai.AsyncOpenAI(
+                api_key=secret, base_url=base_url, max_retries=max_retries, timeout=timeout
+            ) as client:
                 await asyncio.gather(*(ask(client, gate, r) for r in todo))
 
         try:
@@ -142,6 +157,7 @@ def send_requests(requests: list[JudgeRequest], *, cache_dir: str | Path, base_u
         for request in requests:
             if (stored := cache.get(request.sha256)) is not None:
                 reply = json.loads(stored)
-                result.replies.append({**request.ids, "reply": reply["reply"], "model": reply["model"],
-                                       "request_sha256": request.sha256})
+                result.replies.append(
+                    {**request.ids, "reply": reply["reply"], "model": reply["model"], "request_sha256": request.sha256}
+                )
     return result

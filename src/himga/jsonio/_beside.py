@@ -12,10 +12,9 @@ reader's own process.
 
 The child's lines (ASCII): ``ok START END`` for each item (its byte offsets in the file); ``fallback`` at the
 first item the fast path cannot vouch for (the reader then reads the file with its full reader, which words
-the error); last, ``end N HEX IDENTITY``:
-the items read, the content fingerprint (``-`` unless asked for) and the identity
-(:func:`himga.jsonio.file_identity`, four integers) of the file the child read, when it opened it and again
-at its end (the reader compares it with its own). A child that dies or says anything else vouches for nothing
+the error); last, ``end N HEX IDENTITY``: the items read, the content fingerprint (``-`` unless asked for) and the
+identity (:func:`himga.jsonio.file_identity`, four integers) of the file the child read, when it opened it and again at
+its end (the reader compares it with its own). A child that dies or says anything else vouches for nothing
 more: the reader falls back to its full reader, as for ``fallback``.
 """
 
@@ -84,7 +83,11 @@ class Checks:
         self._proc = subprocess.Popen(
             # -P: nothing from the working directory is imported (python -c puts it first on sys.path)
             [sys.executable, "-P", "-c", _CHILD, os.fspath(path), str(levels), "1" if content else "0"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
         self._end: list[str] | None = None
 
     def next_span(self, index: int) -> tuple[int, int] | None:
@@ -181,6 +184,7 @@ def _check(path: str, levels: int, content: bool, out) -> None:
         before = file_identity(os.fstat(f.fileno()))
         if f.read(3) != _BOM:
             f.seek(0)
+
         def vouch(start: int, end: int) -> None:
             out.write(b"ok %d %d\n" % (start, end))
             out.flush()

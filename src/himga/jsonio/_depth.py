@@ -9,7 +9,8 @@ and stops at :data:`MAX_DEPTH` levels. The benchmark files need fewer than 10 (L
 questions, question, ``haystack_sessions``, session, turn = 5; LoCoMo's ``qa[].evidence``: 4).
 
 Cost: escaped quotes are dropped, everything but quotes and brackets deleted, and strings cut out of
-each buffer with ``bytes.replace``/``translate``/``split``, and the brackets summed with ``itertools.accumulate``, all in C; only buffers where the depth could pass the
+each buffer with ``bytes.replace``/``translate``/``split``, and the brackets summed with ``itertools.accumulate``, all
+in C; only buffers where the depth could pass the
 bound or a top-level item ends are walked bracket by bracket in Python.
 """
 
@@ -89,11 +90,13 @@ class DepthGuard:
         if self._carry:
             data = data[:-1]
         if b'\\"' in data:  # drop escaped quotes: every '"' left delimits a string
-            if b'\\\\"' in data:  # a run of backslashes before a quote: drop the pairs first, left to right as JSON does
+            if (
+                b'\\\\"' in data
+            ):  # a run of backslashes before a quote: drop the pairs first, left to right as JSON does
                 data = data.replace(b"\\\\", b"")
             data = data.replace(b'\\"', b"")
         parts = data.translate(None, _NOT_QUOTE_OR_STRUCTURE).split(b'"')
-        outside = b"".join(parts[1 if self._in_string else 0::2])
+        outside = b"".join(parts[1 if self._in_string else 0 :: 2])
         if len(parts) % 2 == 0:
             self._in_string = not self._in_string
         steps = outside.translate(_STEP, _NOT_BRACKETS)
@@ -186,12 +189,12 @@ class OnceReader:
         data = self._f.read(n)
         end = start + len(data)
         if end > self._hashed:  # never a gap: the reader only rewinds
-            new = data[self._hashed - start:] if self._hashed > start else data
+            new = data[self._hashed - start :] if self._hashed > start else data
             for consume in self._consumers:
                 consume(new)
             if self._guard is not None and (safe := self._guard.feed_safe(new)) < len(new):
                 self._too_deep = TooDeep(self._guard.items if self._guard.array else None, self._guard.limit)
-                data = data[:len(data) - len(new) + safe]
+                data = data[: len(data) - len(new) + safe]
             self._hashed = end
         return data
 

@@ -68,7 +68,9 @@ def canonical(value: Any) -> bytes:
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:  # an integer beyond 64 bits
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode(
+            "utf-8"
+        )
 
 
 def _tree_ok(value: Any, levels: int, int64: bool) -> bool:
@@ -147,8 +149,12 @@ def decode(data: bytes, levels: int) -> Any:
     return _checked(data, levels, False, None, None)
 
 
-def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None = None,
-                spans: Callable[[int, int], Any] | None = None) -> Iterator[Any]:
+def array_items(
+    f: BinaryIO,
+    levels: int,
+    content: Callable[[bytes], Any] | None = None,
+    spans: Callable[[int, int], Any] | None = None,
+) -> Iterator[Any]:
     """The items of the top-level array that ``f`` is positioned at (its ``[``, or whitespace before it), checked,
     in file order.
 
@@ -188,7 +194,7 @@ def array_items(f: BinaryIO, levels: int, content: Callable[[bytes], Any] | None
             while pos < len(buf) and buf[pos] in _WHITESPACE:
                 pos += 1
             if pos < len(buf) or not more(0):
-                return buf[pos:pos + 1]
+                return buf[pos : pos + 1]
 
     if next_byte() != b"[":
         raise Fallback(0)

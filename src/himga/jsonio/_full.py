@@ -91,7 +91,7 @@ def _item_id(path: Path, index: int, id_key: str) -> str | None:
             for i, value in enumerate(backend.items(f, f"item.{id_key}", use_float=True)):
                 if i == index:
                     return value if isinstance(value, str) else None
-        except Exception:  # noqa: BLE001 - the error being reported is the caller's
+        except Exception:
             return None
     return None
 
@@ -100,7 +100,7 @@ def _top_level_id(f, id_key: str) -> str | None:
     """Best effort: the ``id_key`` string of a top-level object (a single item not wrapped in an array)."""
     try:
         value = next(iter(_ijson_backend().items(OnceReader(f, guard=DepthGuard()), id_key, use_float=True)), None)
-    except Exception:  # noqa: BLE001 - the error being reported is the caller's
+    except Exception:
         return None
     return value if isinstance(value, str) else None
 
@@ -129,7 +129,11 @@ def full_array_items(
                 raise SourceFormatError(path.name, "$", f"expected a JSON array, got {blank(f.tell())}")
             if first != b"[":
                 kind = _JSON_KINDS.get(first, "number" if first in b"-0123456789" else None)
-                detail = f"expected a JSON array at the top level, got {kind}" if kind else f"invalid JSON: unexpected {first!r} at the start"
+                detail = (
+                    f"expected a JSON array at the top level, got {kind}"
+                    if kind
+                    else f"invalid JSON: unexpected {first!r} at the start"
+                )
                 if kind == "object" and id_key is not None and (item_id := _top_level_id(f, id_key)) is not None:
                     detail += f" ({id_label or id_key} {item_id}; put it inside [...] to read it)"
                 raise SourceFormatError(path.name, "$", detail)
@@ -157,7 +161,9 @@ def full_array_items(
                 detail += f" ({id_label or id_key} {item_id})"
             raise SourceFormatError(path.name, f"$[{index}]", detail) from None
         except UnicodeDecodeError:  # yajl2_c on a lone surrogate escape in a key
-            raise SourceFormatError(path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)") from None
+            raise SourceFormatError(
+                path.name, f"$[{index}]", "expected valid Unicode text, got a lone surrogate (\\uD800-\\uDFFF escape)"
+            ) from None
         except ijson.JSONError as e:
             message = e.args[0] if e.args else str(e)
             if isinstance(message, bytes):
@@ -169,8 +175,10 @@ def full_array_items(
             elif "floating point) overflow" in detail:  # yajl: a literal such as 1e400
                 detail = f"{NOT_FINITE}: {detail.removeprefix('invalid JSON: ')}"
             elif "integer overflow" in detail:  # yajl2_c reads integers as 64-bit
-                detail += (" (this reader holds integers in 64 bits, -2**63+1 to 2**63-1; write a larger one as a string,"
-                           " or as a float if precision does not matter)")
+                detail += (
+                    " (this reader holds integers in 64 bits, -2**63+1 to 2**63-1; write a larger one as a string,"
+                    " or as a float if precision does not matter)"
+                )
             elif len(lines) > 2:  # yajl shows the text around the error, e.g. a NaN literal
                 detail += f" near {lines[1][:80]!r}"
             if "trailing garbage" in detail:  # bytes after the array's closing ]: no item is at fault
@@ -184,7 +192,8 @@ def full_array_items(
 def _first_duplicate(path: Path, start: int) -> tuple[int, str, str]:
     """``(item index, path of the object, key)`` of the first duplicate key in items ``start`` and later.
 
-    Reads the file again marking duplicates (only after :func:`~himga.jsonio._duplicate_keys.unique_key_dict` logged one).
+    Reads the file again marking duplicates (only after :func:`~himga.jsonio._duplicate_keys.unique_key_dict` logged
+    one).
     """
     with open_source(path) as source:
         raw = source.data

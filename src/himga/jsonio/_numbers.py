@@ -1,4 +1,5 @@
-"""The number hooks of the JSON reader: a literal beyond a double's range, an integer of more digits than Python converts."""
+"""The number hooks of the JSON reader: a literal beyond a double's range, an integer of more digits than Python
+converts."""
 
 from __future__ import annotations
 

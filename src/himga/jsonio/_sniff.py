@@ -3,7 +3,8 @@ pointer, an HTML page, an error text), or JSON Lines rather than one JSON docume
 
 :func:`not_json` is called by both readers of :mod:`himga.jsonio.reader` on a file's first KiB, before parsing, so
 that such a file gets an error saying what it is and how to get the real one instead of a JSON syntax error.
-:func:`json_lines_by_content` is the one content rule of every route: sources (:func:`himga.jsonio.jsonlines.is_json_lines`)
+:func:`json_lines_by_content` is the one content rule of every route: sources
+(:func:`himga.jsonio.jsonlines.is_json_lines`)
 and a run's records (:func:`himga.jsonio.run_inputs.read_records`).
 """
 
@@ -47,8 +48,11 @@ def not_utf8(name: str, data: bytes, start: int) -> SourceFormatError:
     start += len(_BOM) if data.startswith(_BOM) else 0
     line = data.count(b"\n", 0, start) + 1
     column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-    return SourceFormatError(name, "$", f"expected UTF-8 text, got invalid byte {data[start]:#04x} at line {line} column "
-                                        f"{column} (offset {start})")
+    return SourceFormatError(
+        name,
+        "$",
+        f"expected UTF-8 text, got invalid byte {data[start]:#04x} at line {line} column {column} (offset {start})",
+    )
 
 
 def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> SourceFormatError | None:
@@ -57,7 +61,8 @@ def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> Sourc
     Recognizes a compressed file (gzip, bzip2, xz, zstd, zip: by its leading bytes, whatever its name;
     the message names the format and the command that decompresses it), a Parquet file (a shard of a
     himga export, say: the message gives the way to load an export), a Git LFS pointer
-    (``version https://git-lfs.github.com/spec/v1``: a clone without Git LFS), an HTML page (a web page saved instead of the raw file) and, for files under 1 KiB, a short
+    (``version https://git-lfs.github.com/spec/v1``: a clone without Git LFS), an HTML page (a web page saved instead of
+    the raw file) and, for files under 1 KiB, a short
     text body that is not JSON (``Entry not found``, ``404: Not Found``: an error saved by a download).
 
     Args:
@@ -73,21 +78,33 @@ def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> Sourc
     for magic, (kind, command) in _COMPRESSED.items():
         if head.startswith(magic):
             return SourceFormatError(
-                name, "$", f"expected JSON text, got a {kind}-compressed file: decompress it first (`{command} {name}`) "
-                "and pass the decompressed file")
+                name,
+                "$",
+                f"expected JSON text, got a {kind}-compressed file: decompress it first (`{command} {name}`) "
+                "and pass the decompressed file",
+            )
     if head.startswith(_PARQUET):
         return SourceFormatError(
-            name, "$", "expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
-            "`himga.data.samples_from_dataset(datasets.load_dataset(\"<export folder>\", \"<config>\", split=\"test\"))`")
+            name,
+            "$",
+            "expected JSON, got a Parquet file (a shard of a himga export?): load an export folder with "
+            '`himga.data.samples_from_dataset(datasets.load_dataset("<export folder>", "<config>", split="test"))`',
+        )
     text = head.removeprefix(_BOM).lstrip()
-    fix = ("download the real file (`himga sources` lists the pinned URLs) or pass the right path" if source
-           else "pass the file the run wrote (JSON Lines, or a JSON array)")
+    fix = (
+        "download the real file (`himga sources` lists the pinned URLs) or pass the right path"
+        if source
+        else "pass the file the run wrote (JSON Lines, or a JSON array)"
+    )
     if text.startswith(b"version https://git-lfs.github.com/spec/v1"):
         fields = dict(line.split(" ", 1) for line in text.decode("utf-8", "replace").splitlines() if " " in line)
         detail = ", ".join(f"{k} {fields[k]}" for k in ("oid", "size") if k in fields)
         return SourceFormatError(
-            name, "$", f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
-            f"clone it comes from, or {fix}")
+            name,
+            "$",
+            f"expected JSON, got a Git LFS pointer ({detail}), not the file itself: run `git lfs pull` in the "
+            f"clone it comes from, or {fix}",
+        )
     lowered = text[:512].lower()
     if lowered.startswith(b"<") and (b"<html" in lowered or b"<!doctype html" in lowered):
         detail = f"expected JSON, got an HTML page ({size:,} bytes; a web page saved in place of the file?): {fix}"

@@ -98,8 +98,12 @@ def open_source(path: str | Path, digest: Any = None) -> Iterator[Source]:
             with reader(tee) as data:
                 yield Source(raw, data, kind, tee)
         except (EOFError, zlib.error, lzma.LZMAError, gzip.BadGzipFile) as e:
-            raise SourceFormatError(path.name, "$", f"expected a complete {kind} file, got {e} (truncated or corrupted file?)") from None
+            raise SourceFormatError(
+                path.name, "$", f"expected a complete {kind} file, got {e} (truncated or corrupted file?)"
+            ) from None
         except OSError as e:
             if e.errno is not None:  # bz2's "Invalid data stream" has none; a failing disk has one
                 raise
-            raise SourceFormatError(path.name, "$", f"expected a complete {kind} file, got {e} (truncated or corrupted file?)") from None
+            raise SourceFormatError(
+                path.name, "$", f"expected a complete {kind} file, got {e} (truncated or corrupted file?)"
+            ) from None

@@ -16,10 +16,10 @@ from typing import Any
 
 from himga.errors import SourceFormatError
 from himga.jsonio._content import ContentDigest
-from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
+from himga.jsonio._identity import check_unchanged, file_identity
 from himga.jsonio._sniff import json_lines_by_content, not_json
 from himga.jsonio.compressed import open_source, plain_suffix
-from himga.jsonio._identity import check_unchanged, file_identity
+from himga.jsonio.reader import iter_array_items, load_json, parse_json_text
 
 __all__ = ["JSON_LINES_SUFFIXES", "is_json_lines", "iter_json_lines", "iter_records", "leading_byte"]
 
@@ -74,7 +74,9 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:
-                raise SourceFormatError(path.name, f"line {number}", f"expected UTF-8 text, got invalid byte at column {e.start + 1}") from None
+                raise SourceFormatError(
+                    path.name, f"line {number}", f"expected UTF-8 text, got invalid byte at column {e.start + 1}"
+                ) from None
             if not text.strip():
                 continue
             count += 1
@@ -86,8 +88,13 @@ def iter_json_lines(path: str | Path, *, digest: Any = None) -> Iterator[tuple[i
 
 
 def iter_records(
-    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: ContentDigest | None = None, parallel: bool = False,
+    path: str | Path,
+    *,
+    id_key: str | None = None,
+    id_label: str | None = None,
+    digest: Any = None,
+    content: ContentDigest | None = None,
+    parallel: bool = False,
 ) -> Iterator[tuple[str, Any]]:
     """The records of a source file, streamed: a JSON Lines file's lines, a JSON array's items, or one object.
 
@@ -115,8 +122,9 @@ def iter_records(
             content.item(record)
         yield "$", record
     else:
-        for index, record in iter_array_items(path, id_key=id_key, id_label=id_label, digest=digest, content=content,
-                                                 parallel=parallel):
+        for index, record in iter_array_items(
+            path, id_key=id_key, id_label=id_label, digest=digest, content=content, parallel=parallel
+        ):
             yield f"$[{index}]", record
 
 

@@ -28,18 +28,19 @@ from pathlib import Path
 from typing import Any
 
 from himga.errors import SourceFormatError
-from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
 from himga.jsonio._beside import checks_beside, end_checks, spanned_items, start_checks
 from himga.jsonio._content import ContentDigest
+from himga.jsonio._depth import MAX_DEPTH, DepthGuard, OnceReader, TooDeep
+from himga.jsonio._duplicate_keys import DuplicateKey, duplicate_detail, duplicate_key, marking_hook, unique_keys, walk
 from himga.jsonio._fast import Fallback, array_items, canonical, decode
 from himga.jsonio._full import BOM, first_byte, full_array_items
+from himga.jsonio._identity import check_unchanged, file_identity
 from himga.jsonio._numbers import NOT_FINITE, TooManyDigits, bounded_int, finite_float
 from himga.jsonio._sniff import blank, not_json, not_utf8
 from himga.jsonio.compressed import open_source
-from himga.jsonio._duplicate_keys import DuplicateKey, duplicate_detail, duplicate_key, marking_hook, unique_keys, walk
-from himga.jsonio._identity import check_unchanged, file_identity
 
 __all__ = ["iter_array_items", "load_json", "parse_json_text", "reject_constant"]
+
 
 class _Literal(str):
     """A ``NaN``/``Infinity`` literal kept by a second parse, to find its JSON path."""
@@ -62,10 +63,10 @@ def load_json(path: str | Path, *, digest: Any = None) -> Any:
 
     Raises:
         SourceFormatError: the file is empty, not UTF-8, not valid JSON, uses ``NaN``/``Infinity``, is
-            nested more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate escape (``"\\ud800"``, which
-            Arrow cannot store) or an object with a duplicate key; the message names the file and the
-            line and column (or the JSON path, e.g. ``$[0].conversation.session_1``).
-            A Git LFS pointer, an HTML page or a short error text says so (see :func:`not_json`).
+            nested more than :data:`~himga.jsonio._depth.MAX_DEPTH` levels deep (path ``$[i]``), holds a lone surrogate
+            escape (``"\\ud800"``, which Arrow cannot store) or an object with a duplicate key; the message names the
+            file and the line and column (or the JSON path, e.g. ``$[0].conversation.session_1``). A Git LFS pointer, an
+            HTML page or a short error text says so (see :func:`not_json`).
         SourceChangedError: the file changed while it was read.
         OSError: the file cannot be read.
     """
@@ -99,8 +100,9 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
 
     Raises:
         SourceFormatError: invalid JSON (with line and column; only the column for a line), ``NaN``/
-            ``Infinity``, a number beyond a double, an integer of more digits than Python converts (4,300), nested more than :data:`~himga.jsonio._depth.MAX_DEPTH`
-            levels, a duplicate key or a lone surrogate (with the JSON path below ``where``).
+            ``Infinity``, a number beyond a double, an integer of more digits than Python converts (4,300), nested more
+            than :data:`~himga.jsonio._depth.MAX_DEPTH` levels, a duplicate key or a lone surrogate (with the JSON path
+            below ``where``).
     """
     data = data.removeprefix(BOM) if data is not None else text.encode("utf-8", "surrogatepass")
     try:
@@ -113,25 +115,44 @@ def parse_json_text(name: str, text: str, where: str = "$", *, data: bytes | Non
         raise SourceFormatError(name, where + e.path[1:] if e.path.startswith("$") else e.path, e.detail) from None
     overflow: list[str] = []  # number literals beyond a double's range (json makes them inf)
     try:
-        value = json.loads(text, parse_constant=reject_constant, object_pairs_hook=unique_keys, parse_float=finite_float(overflow),
-                           parse_int=bounded_int)
+        value = json.loads(
+            text,
+            parse_constant=reject_constant,
+            object_pairs_hook=unique_keys,
+            parse_float=finite_float(overflow),
+            parse_int=bounded_int,
+        )
     except TooManyDigits as e:
         at = f" at line {text.count(chr(10), 0, text.find(e.literal)) + 1}" if where == "$" else ""
-        raise SourceFormatError(name, where, f"expected an integer of at most {e.limit:,} digits, got one of "
-                                             f"{len(e.literal.lstrip('-')):,}{at}") from None
+        raise SourceFormatError(
+            name,
+            where,
+            f"expected an integer of at most {e.limit:,} digits, got one of {len(e.literal.lstrip('-')):,}{at}",
+        ) from None
     except DuplicateKey:
         at, key = duplicate_key(json.loads(text, object_pairs_hook=marking_hook), where) or (where, "?")
         raise SourceFormatError(name, f"{at}.{key}", duplicate_detail(key)) from None
     except json.JSONDecodeError as e:
         position = f"line {e.lineno} column {e.colno}" if where == "$" else f"column {e.colno}"
-        if e.msg == "Invalid control character at":  # json's wording ends at "at": the position follows in its own message
-            raise SourceFormatError(name, where, f"invalid JSON at {position}: control character {text[e.pos]!r} unescaped in a "
-                                                 "string") from None
+        if (
+            e.msg == "Invalid control character at"
+        ):  # json's wording ends at "at": the position follows in its own message
+            raise SourceFormatError(
+                name, where, f"invalid JSON at {position}: control character {text[e.pos]!r} unescaped in a string"
+            ) from None
         if e.msg == "Extra data":  # a complete value, then more: not a cut file
-            raise SourceFormatError(name, where, f"invalid JSON at {position}: Extra data (bytes after the complete "
-                                                 f"{'document' if where == '$' else 'value'})") from None
-        raise SourceFormatError(name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)") from None
-    except ValueError as e:  # from reject_constant; a whole document is parsed again, the literal kept, to name its path
+            raise SourceFormatError(
+                name,
+                where,
+                f"invalid JSON at {position}: Extra data (bytes after the complete "
+                f"{'document' if where == '$' else 'value'})",
+            ) from None
+        raise SourceFormatError(
+            name, where, f"invalid JSON at {position}: {e.msg} (truncated or corrupted file?)"
+        ) from None
+    except (
+        ValueError
+    ) as e:  # from reject_constant; a whole document is parsed again, the literal kept, to name its path
         found = walk(json.loads(text, parse_constant=_Literal), where) if where == "$" else ()
         at = next((at for at, item in found if type(item) is _Literal), where)
         raise SourceFormatError(name, at, f"expected standard JSON, got {e}") from None
@@ -164,8 +185,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def iter_array_items(
-    path: str | Path, *, id_key: str | None = None, id_label: str | None = None, digest: Any = None,
-    content: ContentDigest | None = None, parallel: bool = False,
+    path: str | Path,
+    *,
+    id_key: str | None = None,
+    id_label: str | None = None,
+    digest: Any = None,
+    content: ContentDigest | None = None,
+    parallel: bool = False,
 ) -> Iterator[tuple[int, Any]]:
     """Stream the items of a top-level JSON array, one at a time, in bounded memory.
 
@@ -173,7 +199,8 @@ def iter_array_items(
     that parse (:mod:`himga.jsonio._fast`); the whole file is never held in memory, only the item being
     yielded. With ``parallel``, for an uncompressed file of 64 MiB or more on a machine with two CPUs, a second
     process splits the file and runs the checks while this one parses (:mod:`himga.jsonio._beside`); each item
-    is still yielded only once it is vouched for, so the items and errors are the same. An item the fast path cannot vouch for (a malformed or hostile one) is read again by the full
+    is still yielded only once it is vouched for, so the items and errors are the same. An item the fast path cannot
+    vouch for (a malformed or hostile one) is read again by the full
     reader (``ijson`` C backend behind the depth guard), which words the error. Numbers: integers as
     ``int``, others as ``float``; objects as ``dict`` (test with ``isinstance(x, dict)``: the full reader's
     are a subclass).
@@ -219,8 +246,11 @@ def iter_array_items(
             first_byte(f)
             if parallel and checks_beside(before[0], not plain):
                 checks = start_checks(path, MAX_DEPTH - 1, content is not None)
-            items = (spanned_items(f, checks) if checks is not None
-                     else array_items(f, MAX_DEPTH - 1, content.item_text if content is not None else None))
+            items = (
+                spanned_items(f, checks)
+                if checks is not None
+                else array_items(f, MAX_DEPTH - 1, content.item_text if content is not None else None)
+            )
             for item in items:
                 yield done, item
                 done += 1

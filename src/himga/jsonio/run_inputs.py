@@ -8,8 +8,8 @@ sha256 is of exactly those bytes, for the run record. The guarantees are those o
 :func:`himga.jsonio.reader.parse_json_text` (nesting bound :data:`~himga.jsonio.MAX_DEPTH`, duplicate keys,
 finite numbers, with the line's JSON path); every id is checked by :func:`himga.identifiers.id_problem`
 (at most :data:`~himga.identifiers.MAX_QUALIFIED_ID_LENGTH` characters, no control characters) before any
-message shows it. A line longer than :data:`MAX_LINE_BYTES` (64 MiB) stops the read with an error naming ``file: line N``:
-``/dev/zero`` or an endless line would otherwise grow the process without bound.
+message shows it. A line longer than :data:`MAX_LINE_BYTES` (64 MiB) stops the read with an error naming ``file: line
+N``: ``/dev/zero`` or an endless line would otherwise grow the process without bound.
 """
 
 from __future__ import annotations
@@ -23,10 +23,19 @@ from typing import Any
 
 from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH, id_problem
-from himga.jsonio.reader import parse_json_text
 from himga.jsonio._sniff import blank, json_lines_by_content, not_json, not_utf8
+from himga.jsonio.reader import parse_json_text
 
-__all__ = ["MAX_LINE_BYTES", "STDIN", "InputFile", "check_id", "input_name", "read_id_lines", "read_json_lines", "read_records"]
+__all__ = [
+    "MAX_LINE_BYTES",
+    "STDIN",
+    "InputFile",
+    "check_id",
+    "input_name",
+    "read_id_lines",
+    "read_json_lines",
+    "read_records",
+]
 
 #: The name that reads standard input.
 STDIN = "-"
@@ -79,7 +88,8 @@ def _read_bytes(path: str | Path, what: str) -> bytes:
 
 
 def _bounded(f, name: str) -> bytes:
-    """All of ``f``'s bytes, read in 1 MiB chunks; a SourceFormatError at the first line longer than :data:`MAX_LINE_BYTES`."""
+    """All of ``f``'s bytes, read in 1 MiB chunks; a SourceFormatError at the first line longer than
+    :data:`MAX_LINE_BYTES`."""
     chunks, line, current = [], 1, 0  # current: the bytes read of line number ``line``
     while chunk := f.read(_CHUNK):
         chunks.append(chunk)
@@ -88,13 +98,20 @@ def _bounded(f, name: str) -> bytes:
                 line, current = line + 1, 0
             current += len(part)
             if current > MAX_LINE_BYTES:
-                raise SourceFormatError(name, f"line {line}", f"longer than {MAX_LINE_BYTES:,} bytes, the limit of a line of a run's "
-                                        "input (himga.jsonio.run_inputs.MAX_LINE_BYTES): write one record per line")
+                raise SourceFormatError(
+                    name,
+                    f"line {line}",
+                    f"longer than {MAX_LINE_BYTES:,} bytes, the limit of a line of a run's "
+                    "input (himga.jsonio.run_inputs.MAX_LINE_BYTES): write one record per line",
+                )
     return b"".join(chunks)
 
 
-def _text_lines(path: str | Path, what: str, *, json: bool, data: bytes | None = None) -> tuple[str, str, list[tuple[int, bytes, str]]]:
-    """``(name, sha256, [(number, raw bytes, text)])`` of the non-blank lines of a UTF-8 file (``data``: its bytes, read)."""
+def _text_lines(
+    path: str | Path, what: str, *, json: bool, data: bytes | None = None
+) -> tuple[str, str, list[tuple[int, bytes, str]]]:
+    """``(name, sha256, [(number, raw bytes, text)])`` of the non-blank lines of a UTF-8 file (``data``: its bytes,
+    read)."""
     name = input_name(path)
     data = _read_bytes(path, what) if data is None else data
     if json and (error := not_json(name, data[:1024], len(data), source=False)) is not None:
@@ -104,7 +121,9 @@ def _text_lines(path: str | Path, what: str, *, json: bool, data: bytes | None =
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r")
         except UnicodeDecodeError as e:
-            raise SourceFormatError(name, f"line {number}", f"expected UTF-8 text, got invalid byte at column {e.start + 1}") from None
+            raise SourceFormatError(
+                name, f"line {number}", f"expected UTF-8 text, got invalid byte at column {e.start + 1}"
+            ) from None
         if text.strip():
             lines.append((number, raw, text))
     return name, hashlib.sha256(data).hexdigest(), lines
@@ -141,8 +160,15 @@ def read_json_lines(path: str | Path, what: str = "predictions") -> InputFile:
 
 def _json_lines(path: str | Path, what: str, data: bytes | None) -> InputFile:
     name, sha, lines = _text_lines(path, what, json=True, data=data)
-    values = ((number, parse_json_text(name, text, f"line {number}", data=raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw))
-              for number, raw, text in lines)
+    values = (
+        (
+            number,
+            parse_json_text(
+                name, text, f"line {number}", data=raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
+            ),
+        )
+        for number, raw, text in lines
+    )
     return _objects(InputFile(name, sha), values, f"expected JSON Lines ({what}, one object per line), got no line")
 
 
@@ -178,7 +204,7 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
     """
     name = input_name(path)
     data = _read_bytes(path, what)
-    if json_lines_by_content(io.BytesIO(data).read):
+    if json_lines_by_content(io.BytesIO(data).read) or _one_object_line(data):
         return _json_lines(path, what, data)
     if (error := not_json(name, data[:1024], len(data), source=False)) is not None:
         raise error
@@ -194,19 +220,30 @@ def read_records(path: str | Path, what: str = "predictions") -> InputFile:
         out.layout, out.lines = "lines", [(1, value)]
         return out
     if not isinstance(value, list):
-        raise SourceFormatError(name, "$", f"expected a JSON array of objects or JSON Lines ({what}), got {type_name(value)}")
+        raise SourceFormatError(
+            name, "$", f"expected a JSON array of objects or JSON Lines ({what}), got {type_name(value)}"
+        )
     return _objects(out, enumerate(value), f"expected {what}, got an empty array")
 
 
+def _one_object_line(data: bytes) -> bool:
+    """Whether ``data`` is one line holding an object: one record, read by the JSON Lines rule, so that its errors are
+    placed as a longer file's are (``line 1.hypothesis``), not as a document's (``$.hypothesis``)."""
+    body = data.removeprefix(b"\xef\xbb\xbf").strip()
+    return body.startswith(b"{") and b"\n" not in body
+
+
 def read_id_lines(path: str | Path) -> InputFile:
-    """Read an ids file (one id per line, surrounding whitespace and blank lines ignored), as ``himga subset`` writes it.
+    """Read an ids file (one id per line, surrounding whitespace and blank lines ignored), as ``himga subset`` writes
+    it.
 
     Returns:
         An :class:`InputFile` whose ``lines`` hold the ids, in file order.
 
     Raises:
         SourceFormatError: not UTF-8, an invalid id (too long, control characters, whitespace), an id twice
-            (``ids.txt: line 7: 'conv-26:3' is also on line 2``), no id at all, a line longer than :data:`MAX_LINE_BYTES`.
+            (``ids.txt: line 7: 'conv-26:3' is also on line 2``), no id at all, a line longer than
+            :data:`MAX_LINE_BYTES`.
         ConfigurationError: the file does not exist or is a directory.
     """
     name, sha, lines = _text_lines(path, "ids", json=False)

@@ -6,11 +6,34 @@ The modules behind this face are private.
 from himga.publish._card import SPLIT, SplitSize, card_title, code_cell, data_files_pattern, pin_note, render_card
 from himga.publish._card_fields import field_reference
 from himga.publish._export import SHARD_BYTES, all_configs, export, shard_count
-from himga.publish._export_configs import (VIEWS, ExportConfig, export_config, export_configs, export_name, gold_options,
-                                           gold_record, view_name)
+from himga.publish._export_configs import (
+    VIEWS,
+    ExportConfig,
+    export_config,
+    export_configs,
+    export_name,
+    gold_options,
+    gold_record,
+    view_name,
+)
 from himga.publish._push import push
-from himga.publish._read_export import METADATA_KEY, check_card, check_export_target, checked_export, exported_configs, shard_metadata
-from himga.publish._source_labels import SourceFile, checked_sources, configs_named, describe, matching_pins, pinned_file, select_configs
+from himga.publish._read_export import (
+    METADATA_KEY,
+    check_card,
+    check_export_target,
+    checked_export,
+    exported_configs,
+    shard_metadata,
+)
+from himga.publish._source_labels import (
+    SourceFile,
+    checked_sources,
+    configs_named,
+    describe,
+    matching_pins,
+    pinned_file,
+    select_configs,
+)
 
 __all__ = [
     "METADATA_KEY",

@@ -5,10 +5,10 @@ Everything on the card is derived, never written twice: the front matter's ``con
 ones ``Dataset.push_to_hub`` uses) fed with :data:`~himga.schema.features.SAMPLE_FEATURES` and the split
 sizes of the export; the source table from the files the export was built from (name, size, sha256,
 compared with the builder's pins by :mod:`himga.publish._source_labels`), or, on a card of no export, from the
-pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the dataclass docstrings in
-:mod:`himga.schema.sample`; title from the catalogue entry; description, license and citation from the builder
-module; the data notes from ``card_notes.md`` beside the builder. The card holds no paths and no timestamps, so the same export
-gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
+pins themselves (the builder configs' ``remote_file()``); the field reference from the ``Attributes:`` sections of the
+dataclass docstrings in :mod:`himga.schema.sample`; title from the catalogue entry; description, license and citation
+from the builder module; the data notes from ``card_notes.md`` beside the builder. The card holds no paths and no
+timestamps, so the same export gives the same bytes (a test keeps the committed ``himga_locomo/README.md`` and
 ``himga_longmemeval/README.md`` equal to the generator's output).
 """
 
@@ -23,16 +23,17 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCardData
 
 from himga.catalog import Benchmark, benchmark
-from himga.schema.features import SAMPLE_FEATURES
-from himga.schema.view import SYSTEM_FEATURES
 from himga.publish._card_fields import field_reference
 from himga.publish._export_configs import export_config
 from himga.publish._source_labels import SourceFile, matching_pins, pinned_file
+from himga.schema.features import SAMPLE_FEATURES
+from himga.schema.view import SYSTEM_FEATURES
 from himga.sources import pin_coverage
 
 __all__ = ["SplitSize", "card_title", "data_files_pattern", "field_reference", "pin_note", "render_card"]
 
 SPLIT = "test"
+
 
 @dataclass(frozen=True)
 class SplitSize:
@@ -68,8 +69,10 @@ def _size_category(rows: int) -> str:
 def _sources(entry: Benchmark) -> list[tuple[str, str, str, str, str]]:
     """``(config, file, url, revision, sha256)`` of each pinned source file of ``entry`` (a pin of several files: its
     folder, ``"chats/100K/ (40 files)"``, and the sha256 of their ``sha256sum`` listing)."""
-    return [(config, f"{f.filename}/ ({len(f.parts)} files)" if f.parts else f.filename, f.url, f.revision, f.sha256)
-            for config, f in entry.pins().items()]
+    return [
+        (config, f"{f.filename}/ ({len(f.parts)} files)" if f.parts else f.filename, f.url, f.revision, f.sha256)
+        for config, f in entry.pins().items()
+    ]
 
 
 def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
@@ -79,8 +82,11 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
     pin = pinned_file(entry, config)
     where = f"[`{pin.filename}`]({pin.url})"
     if pin.parts and pin_coverage(pin, [(source.filename, source.sha256)])[0]:  # not a part, by its name and bytes
-        return (f"not a file of the pinned {where}" + (" (its bytes are a pinned file's: a copy under another name?)"
-                                                        if config in matching_pins(entry, source.sha256) else ""))
+        return f"not a file of the pinned {where}" + (
+            " (its bytes are a pinned file's: a copy under another name?)"
+            if config in matching_pins(entry, source.sha256)
+            else ""
+        )
     if config in matching_pins(entry, source.sha256):
         return f"identical to the pinned {where}"
     if pin.sha256 is None:
@@ -90,8 +96,11 @@ def pin_note(entry: Benchmark, config: str, source: SourceFile) -> str:
 
 def _source_section(entry: Benchmark, configs: list[str], sources: dict[str, list[SourceFile]] | None) -> str:
     if sources is None:  # the card of no export (the builder's own): the pins it downloads
-        rows = [(c, f"`{f}`", u, f"`{r}`" if r else "not pinned", f"`{h}`" if h else "not pinned")
-                for c, f, u, r, h in _sources(entry) if c in configs]
+        rows = [
+            (c, f"`{f}`", u, f"`{r}`" if r else "not pinned", f"`{h}`" if h else "not pinned")
+            for c, f, u, r, h in _sources(entry)
+            if c in configs
+        ]
         return "## Source\n\n" + _table(("config", "file", "pinned URL", "revision", "sha256"), rows)
     rows = [row for c in configs for row in _source_rows(entry, c, sources[c])]
     return (
@@ -105,9 +114,18 @@ def _source_rows(entry: Benchmark, config: str, files: list[SourceFile]) -> list
     files of a pin of several (BEAM's 40 files of ``chats/100K``)."""
     pin = pinned_file(entry, export_config(entry, config).config)
     if pin.parts and pin_coverage(pin, [(f.filename, f.sha256) for f in files]) == ([], []):  # exactly the pin's files
-        return [(config, code_cell(f"{pin.filename}/ ({len(files)} files)"), f"{sum(f.num_bytes for f in files):,}",
-                 f"`{pin.sha256}` (sha256sum listing)", f"identical to the pinned [`{pin.filename}`]({pin.url})")]
-    return [(config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files]
+        return [
+            (
+                config,
+                code_cell(f"{pin.filename}/ ({len(files)} files)"),
+                f"{sum(f.num_bytes for f in files):,}",
+                f"`{pin.sha256}` (sha256sum listing)",
+                f"identical to the pinned [`{pin.filename}`]({pin.url})",
+            )
+        ]
+    return [
+        (config, code_cell(f.filename), f"{f.num_bytes:,}", f"`{f.sha256}`", pin_note(entry, config, f)) for f in files
+    ]
 
 
 def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None:
@@ -122,14 +140,20 @@ def _gold_section(entry: Benchmark, golds: dict[str, dict] | None) -> str | None
             rows.append((f"`{config}`", f"`{g['variant']}`", "none", "", ""))
             continue
         same = g["errata_sha256"] == pin.sha256
-        note = (f"identical to the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}, {pin.licence})" if same
-                else f"differs from the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}): a user's errata file")
+        note = (
+            f"identical to the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}, {pin.licence})"
+            if same
+            else f"differs from the pinned [`{pin.filename}`]({pin.url}) ({pin.origin}): a user's errata file"
+        )
         rows.append((f"`{config}`", f"`{g['variant']}`", code_cell(g["errata"]), f"`{g['errata_sha256']}`", note))
-    return ("## Gold\n\nThe gold answers and evidence each config carries: the published ones, or those an errata "
-            "file corrects (each corrected QA pair's `raw` keeps the published QA and says what changed, in `gold_audit`; "
-            "each row's `raw.gold` names the variant and the errata file's sha256). Load one by its config name, e.g. "
-            f"`datasets.load_dataset(\"ORG/NAME\", \"{next(c for c, g in golds.items() if g['variant'] != entry.default_gold)}\", split=\"{SPLIT}\")`.\n\n"
-            + _table(("config", "gold", "errata file", "errata sha256", "pinned errata"), rows))
+    return (
+        "## Gold\n\nThe gold answers and evidence each config carries: the published ones, or those an errata "
+        "file corrects (each corrected QA pair's `raw` keeps the published QA and says what changed, in `gold_audit`; "
+        "each row's `raw.gold` names the variant and the errata file's sha256). Load one by its config name, e.g. "
+        '`datasets.load_dataset("ORG/NAME", '
+        f'"{next(c for c, g in golds.items() if g["variant"] != entry.default_gold)}", split="{SPLIT}")`.\n\n'
+        + _table(("config", "gold", "errata file", "errata sha256", "pinned errata"), rows)
+    )
 
 
 # --- the card ----------------------------------------------------------------------------------------
@@ -196,7 +220,8 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 #: Licence id (the card's ``license:`` tag) → what it means, in words, for the card's text.
 LICENCE_WORDS = {
-    "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with attribution",
+    "cc-by-nc-4.0": "Creative Commons Attribution-NonCommercial 4.0 International: non-commercial use only, with "
+    "attribution",
     "mit": "the MIT License",
     "unknown": "no licence is stated upstream; see the data notes",
 }
@@ -209,10 +234,13 @@ def licence_words(licence: str) -> str:
 
 def _views_sentence(entry: Benchmark, configs: list[str]) -> str:
     views = [c for c in configs if export_config(entry, c).view]
-    return (f", but {', '.join(f'`{c}`' for c in views)}: the system view of the rows, what a memory system under test may see "
-            "(no answer, evidence, question type or `raw`; every message dated; generated ids; `himga.data.system_view`), "
-            "with the fields `sample_id`, `dataset`, `sessions`, `questions` (`question_id`, `question`, `question_date`), "
-            "`speaker_a`, `speaker_b`")
+    return (
+        f", but {', '.join(f'`{c}`' for c in views)}: the system view of the rows, what a memory system under test may "
+        "see "
+        "(no answer, evidence, question type or `raw`; every message dated; generated ids; `himga.data.system_view`), "
+        "with the fields `sample_id`, `dataset`, `sessions`, `questions` (`question_id`, `question`, `question_date`), "
+        "`speaker_a`, `speaker_b`"
+    )
 
 
 def _gold_free(entry: Benchmark, configs: list[str]) -> bool:
@@ -227,14 +255,18 @@ def _gold_warning(entry: Benchmark, configs: list[str]) -> str | None:
     gold = [c for c in configs if not export_config(entry, c).view]
     if not views or not gold:
         return None
-    return (f"**This folder holds gold.** The configs {', '.join(f'`{c}`' for c in gold)} hold the gold answers, evidence "
-            "and `raw` (rubrics, trap answers), and the data notes below quote them: do not give this folder to a system "
-            f"under test. Give it the system view alone, exported into a folder of its own (`himga export {entry.name} "
-            "OUT --view system`), whose card holds no gold.")
+    return (
+        f"**This folder holds gold.** The configs {', '.join(f'`{c}`' for c in gold)} hold the gold answers, evidence "
+        "and `raw` (rubrics, trap answers), and the data notes below quote them: do not give this folder to a system "
+        f"under test. Give it the system view alone, exported into a folder of its own (`himga export {entry.name} "
+        "OUT --view system`), whose card holds no gold."
+    )
 
 
 def render_card(
-    entry: Benchmark, sizes: dict[str, SplitSize | None], sources: dict[str, list[SourceFile]] | None = None,
+    entry: Benchmark,
+    sizes: dict[str, SplitSize | None],
+    sources: dict[str, list[SourceFile]] | None = None,
     golds: dict[str, dict] | None = None,
 ) -> str:
     """The ``README.md`` of an export of dataset ``name``.
@@ -271,16 +303,33 @@ def render_card(
         *([warning] if (warning := _gold_warning(entry, configs)) else []),
         _source_section(entry, configs, sources),
         *([gold] if gold else []),
-        *(["## Fields\n\nThe system view's, listed above; nothing else (the Samples' fields, with the gold, are in "
-           f"the card of a gold export: `himga export {entry.name} OUT`)."] if _gold_free(entry, configs) else []),
-        *([] if _gold_free(entry, configs) else ["## Fields\n\n"
-        + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
-        + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
-        "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
-        "`.str.json_path_match('$.category')`, Python `json.loads`)."]),
-        "## Data notes\n\n" + ("Left out: the benchmark's data notes quote gold answers, evidence and rubrics, which a "
-                                "system under test must not see (they are on the card of a gold export)." if _gold_free(entry, configs)
-                                else entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else "")),
+        *(
+            [
+                "## Fields\n\nThe system view's, listed above; nothing else (the Samples' fields, with the gold, are "
+                "in "
+                f"the card of a gold export: `himga export {entry.name} OUT`)."
+            ]
+            if _gold_free(entry, configs)
+            else []
+        ),
+        *(
+            []
+            if _gold_free(entry, configs)
+            else [
+                "## Fields\n\n"
+                + _table(("column", "type", "meaning"), [(f"`{p}`", f"`{t}`", m) for p, t, m in field_reference()])
+                + "\n\n`string (JSON)` columns hold a JSON object as text, or `null` for an empty one; query them "
+                "with your reader's JSON functions (DuckDB `json_extract(raw, '$.category')`, polars "
+                "`.str.json_path_match('$.category')`, Python `json.loads`)."
+            ]
+        ),
+        "## Data notes\n\n"
+        + (
+            "Left out: the benchmark's data notes quote gold answers, evidence and rubrics, which a "
+            "system under test must not see (they are on the card of a gold export)."
+            if _gold_free(entry, configs)
+            else entry.notes.strip() + (f"\n\n{module.card_notes(variants)}" if hasattr(module, "card_notes") else "")
+        ),
         "## Loading\n\nWithout himga (this folder, or the Hub repository it was pushed to):\n\n```python\n"
         "import datasets\n\n"
         f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # or the Hub repo id "ORG/NAME"\n'
@@ -291,10 +340,10 @@ def render_card(
         "row group).\n\nWith himga installed: as dataclasses, or straight from the source files:\n\n```python\n"
         "import datasets\nimport himga\nfrom himga.data import samples_from_dataset\n\n"
         f'samples = samples_from_dataset(datasets.load_dataset("ORG/NAME"{config_arg}, split="{SPLIT}"))\n'
-        f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # runs the himga builder on the pinned source\n'
+        f'ds = datasets.load_dataset("{load_name}"{config_arg}, split="{SPLIT}")  # runs the himga builder on the '
+        "pinned source\n"
         "```",
         "## Citation\n\n```bibtex\n" + module._CITATION.strip() + "\n```",
         "<!-- Generated by `himga export`; edit src/himga/publish/_card.py, not this file. -->",
     ]
     return "\n\n".join(parts) + "\n"
-

@@ -29,7 +29,8 @@ under its card), and until the renames start an interrupted export leaves the pr
 nothing loadable. Running it again completes it. ``data/<config>/`` belongs to the export: re-exporting
 a config replaces the whole folder, but only one that an earlier export of the same dataset wrote (its
 card and its shards' himga records say so); anything else in the way (a file of your own, a filesystem
-root) is an error naming it, raised before anything is written (:func:`~himga.publish._read_export.check_export_target`).
+root) is an error naming it, raised before anything is written
+(:func:`~himga.publish._read_export.check_export_target`).
 """
 
 from __future__ import annotations
@@ -54,13 +55,29 @@ from himga.errors import ConfigurationError
 from himga.publish._card import SPLIT, SplitSize, render_card
 from himga.publish._export_configs import VIEWS, export_configs, export_name, gold_options, gold_record, view_name
 from himga.publish._export_folder import commit, kept_configs
-from himga.publish._read_export import (METADATA_KEY, STAGING, STAGING_MARK, check_card, check_export_target,
-                                       checked_export, exported_configs)
+from himga.publish._read_export import (
+    METADATA_KEY,
+    STAGING,
+    STAGING_MARK,
+    check_card,
+    check_export_target,
+    checked_export,
+    exported_configs,
+)
 from himga.publish._source_labels import checked_sources, select_configs
 from himga.run import check_outputs, source_inputs
 from himga.sources import cache_root
 
-__all__ = ["ROW_GROUP_BYTES", "SHARD_BYTES", "SHARD_MULTIPLE", "shard_count", "all_configs", "checked_export", "export", "exported_configs"]
+__all__ = [
+    "ROW_GROUP_BYTES",
+    "SHARD_BYTES",
+    "SHARD_MULTIPLE",
+    "all_configs",
+    "checked_export",
+    "export",
+    "exported_configs",
+    "shard_count",
+]
 
 logger = logging.getLogger("himga.publish")
 
@@ -109,7 +126,9 @@ def shard_count(rows: int, num_bytes: float, shard_bytes: int = SHARD_BYTES, num
     return min(SHARD_MULTIPLE * math.ceil(natural / SHARD_MULTIPLE), rows // SHARD_MULTIPLE * SHARD_MULTIPLE)
 
 
-def _write_config(ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict, num_shards: int | None = None) -> SplitSize:
+def _write_config(
+    ds, folder: Path, row_group_bytes: int, shard_bytes: int, metadata: dict, num_shards: int | None = None
+) -> SplitSize:
     """Write one config's rows as ``folder/test-0000i-of-0000N.parquet`` (``folder`` is created new)."""
     folder.mkdir(parents=True)
     num_bytes = ds.info.splits[SPLIT].num_bytes if ds.info.splits and SPLIT in ds.info.splits else ds.data.nbytes
@@ -156,8 +175,12 @@ def _view_dataset(ds, cache_dir: str | Path | None):
     from himga.schema.view import SYSTEM_FEATURES
 
     files = ";".join(f["filename"] for f in ds.cache_files)
-    return datasets.Dataset.from_generator(_view_rows, features=SYSTEM_FEATURES, gen_kwargs={"path": files},
-                                           cache_dir=str(cache_dir) if cache_dir is not None else None)
+    return datasets.Dataset.from_generator(
+        _view_rows,
+        features=SYSTEM_FEATURES,
+        gen_kwargs={"path": files},
+        cache_dir=str(cache_dir) if cache_dir is not None else None,
+    )
 
 
 def export(
@@ -184,7 +207,8 @@ def export(
     export leaves the previous export (or nothing loadable); running it again completes it.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         out_dir: The export folder (created if needed).
         configs: Configs to export. Default: with ``data_dir``, the configs whose source file it holds
             (LongMemEval: by file name, e.g. ``longmemeval_oracle.json`` → ``oracle`` and
@@ -219,10 +243,10 @@ def export(
     Raises:
         ConfigurationError: unknown dataset, config or gold variant, ``gold``/``errata`` for a benchmark
             without gold variants; ``out_dir`` is, holds or is inside a source file or folder, is a file or a link
-            to nothing, or cannot be written (:func:`himga.run.check_outputs`); a config whose file ``data_dir`` does not give
-            (or whose name says another config); a source file that is another config's pinned file;
-            ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of
-            ``name`` did not write (see :func:`~himga.publish._read_export.check_export_target`; nothing is changed).
+            to nothing, or cannot be written (:func:`himga.run.check_outputs`); a config whose file ``data_dir`` does
+            not give (or whose name says another config); a source file that is another config's pinned file;
+            ``out_dir`` is a filesystem root or holds, where the export writes, anything an export of ``name`` did not
+            write (see :func:`~himga.publish._read_export.check_export_target`; nothing is changed).
         SourceFormatError, DownloadError, ChecksumError: as for building the dataset.
     """
     out = Path(out_dir)
@@ -230,26 +254,40 @@ def export(
     name = entry.name
     options = gold_options(entry, gold, errata)
     if view is not None and (view not in VIEWS or options):
-        raise ConfigurationError(f"{name}: view: expected one of {', '.join(VIEWS)} (without gold/errata: a view has no gold), got {view!r}")
+        raise ConfigurationError(
+            f"{name}: view: expected one of {', '.join(VIEWS)} (without gold/errata: a view has no gold), got {view!r}"
+        )
     outputs, inputs = {"out_dir": out_dir}, {"source": data_dir, "errata": errata}
     check_card(entry, out)  # never overwrite a README.md that is not this dataset's card
     if card_only and data_dir is not None:  # the card an export of these files has, and nothing else
         check_export_target(name, out, [])
         check_outputs(outputs, inputs, folders=outputs)  # not among the sources, writable
         with tempfile.TemporaryDirectory(prefix="himga-card-") as tmp:
-            sizes = export(entry, Path(tmp) / "export", configs, data_dir=data_dir, cache_dir=cache_dir, num_shards=num_shards,
-                           gold=gold, errata=errata, view=view)
+            sizes = export(
+                entry,
+                Path(tmp) / "export",
+                configs,
+                data_dir=data_dir,
+                cache_dir=cache_dir,
+                num_shards=num_shards,
+                gold=gold,
+                errata=errata,
+                view=view,
+            )
             out.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(Path(tmp) / "export" / "README.md", out / "README.md")
         return sizes
     builder_configs = [] if card_only else select_configs(entry, configs, data_dir)
-    targets = {view_name(entry, c, view) if view else export_name(entry, c, options.get("gold")): c
-               for c in builder_configs}  # export config → builder config
+    targets = {
+        view_name(entry, c, view) if view else export_name(entry, c, options.get("gold")): c for c in builder_configs
+    }  # export config → builder config
     wanted = list(targets)
     check_export_target(name, out, wanted)  # never remove what himga did not write; changes nothing
     check_outputs(outputs, inputs, folders=outputs)  # not among the sources, writable
     described: dict = {}  # each file hashed once, before any build
-    sources = {target: checked_sources(entry, config, data_dir, described=described) for target, config in targets.items()}
+    sources = {
+        target: checked_sources(entry, config, data_dir, described=described) for target, config in targets.items()
+    }
     for config in set(targets.values()):  # the pinned files too
         check_outputs(outputs, {**inputs, **source_inputs(entry, config, data_dir)}, folders=outputs)
     record = gold_record(entry, options) if wanted else None  # the errata file hashed (or fetched) before any build
@@ -268,9 +306,18 @@ def export(
                     ds = _view_dataset(ds, cache_dir)
                     variant = {"builder_config": config, "view": view}
                 else:
-                    variant = {} if target == config else {"builder_config": config, "gold": record}  # published: as before variants
-                metadata = {"dataset": name, "config": target, **variant, "sources": [s.to_dict() for s in sources[target]]}
-                written[target] = _write_config(ds, staging / target, row_group_bytes, shard_bytes, metadata, num_shards)
+                    variant = (
+                        {} if target == config else {"builder_config": config, "gold": record}
+                    )  # published: as before variants
+                metadata = {
+                    "dataset": name,
+                    "config": target,
+                    **variant,
+                    "sources": [s.to_dict() for s in sources[target]],
+                }
+                written[target] = _write_config(
+                    ds, staging / target, row_group_bytes, shard_bytes, metadata, num_shards
+                )
                 logger.info("%s/%s: %d rows staged in %s", name, target, ds.num_rows, staging)
             kept = kept_configs(entry, out, wanted)
             order = [c.name for c in export_configs(entry)]
@@ -279,7 +326,10 @@ def export(
             golds = {c: record if c in written else kept[c][2] for c in sizes}
             if not sizes:
                 if any((out / "data").glob(f"*/{SPLIT}-*.parquet")):
-                    raise ConfigurationError(f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them again")
+                    raise ConfigurationError(
+                        f"{name}: {out} holds Parquet files without a card entry or a himga source record; export them "
+                        "again"
+                    )
                 sizes, sources, golds = dict.fromkeys(all_configs(entry)), None, None
             (staging / "README.md").write_text(render_card(entry, sizes, sources, golds), encoding="utf-8")
             commit(out, staging, wanted)

@@ -29,7 +29,16 @@ from typing import Any
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
 
-__all__ = ["VIEWS", "ExportConfig", "export_config", "export_configs", "export_name", "gold_options", "gold_record", "view_name"]
+__all__ = [
+    "VIEWS",
+    "ExportConfig",
+    "export_config",
+    "export_configs",
+    "export_name",
+    "gold_options",
+    "gold_record",
+    "view_name",
+]
 
 
 @dataclass(frozen=True)
@@ -67,7 +76,8 @@ VIEWS = ("system",)
 
 
 def view_name(entry: Benchmark, config: str, view: str = "system") -> str:
-    """The export config name of ``view`` of builder config ``config``: ``"system"`` (the default config) or ``"c_system"``."""
+    """The export config name of ``view`` of builder config ``config``: ``"system"`` (the default config) or
+    ``"c_system"``."""
     return view if config == benchmark(entry).default_config else f"{config}_{view}"
 
 
@@ -77,7 +87,9 @@ def export_configs(entry: Benchmark) -> list[ExportConfig]:
     entry = benchmark(entry)
     golds = list(entry.golds) or [entry.default_gold]
     samples = [ExportConfig(export_name(entry, c, g), c, g) for g in golds for c in entry.configs]
-    return samples + [ExportConfig(view_name(entry, c, v), c, entry.default_gold, v) for v in VIEWS for c in entry.configs]
+    return samples + [
+        ExportConfig(view_name(entry, c, v), c, entry.default_gold, v) for v in VIEWS for c in entry.configs
+    ]
 
 
 def export_config(entry: Benchmark, name: str) -> ExportConfig:
@@ -90,7 +102,9 @@ def export_config(entry: Benchmark, name: str) -> ExportConfig:
     for c in configs:
         if c.name == name:
             return c
-    raise ConfigurationError(f"{benchmark(entry).name}: unknown config {name!r}; expected one of {[c.name for c in configs]}")
+    raise ConfigurationError(
+        f"{benchmark(entry).name}: unknown config {name!r}; expected one of {[c.name for c in configs]}"
+    )
 
 
 def gold_options(entry: Benchmark, gold: str | None, errata: str | Path | None) -> dict[str, Any]:
@@ -104,7 +118,9 @@ def gold_options(entry: Benchmark, gold: str | None, errata: str | Path | None) 
     if gold is None and errata is None:
         return {}
     if not entry.golds:
-        raise ConfigurationError(f"{entry.name}: has no gold variants (gold=, errata= apply to benchmarks that have them)")
+        raise ConfigurationError(
+            f"{entry.name}: has no gold variants (gold=, errata= apply to benchmarks that have them)"
+        )
     gold = entry.default_gold if gold is None else gold
     if gold not in entry.golds:
         raise ConfigurationError(f"{entry.name}: gold: expected one of {list(entry.golds)}, got {gold!r}")

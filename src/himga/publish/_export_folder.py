@@ -21,7 +21,9 @@ __all__ = ["commit", "kept_configs"]
 logger = logging.getLogger("himga.publish")
 
 
-def kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, tuple[SplitSize | None, list[SourceFile], dict]]:
+def kept_configs(
+    entry: Benchmark, out: Path, replaced: list[str]
+) -> dict[str, tuple[SplitSize | None, list[SourceFile], dict]]:
     """The configs of an earlier export in ``out`` that stay on the new card: size, sources and gold of each.
 
     A config stays if the existing card lists it and its shards record (in their metadata) that they
@@ -36,11 +38,19 @@ def kept_configs(entry: Benchmark, out: Path, replaced: list[str]) -> dict[str, 
             continue
         meta = shard_metadata(shards[0])
         if config not in previous or meta is None or (meta.get("dataset"), meta.get("config")) != (entry.name, config):
-            logger.warning("%s: %s is not on the new card (no card entry or no himga source record); re-export it", entry.name, shards[0].parent)
+            logger.warning(
+                "%s: %s is not on the new card (no card entry or no himga source record); re-export it",
+                entry.name,
+                shards[0].parent,
+            )
             continue
         split = previous[config].splits.get(SPLIT) if previous[config].splits else None
         size = SplitSize(split.num_examples, split.num_bytes) if split is not None else None
-        kept[config] = (size, [SourceFile.from_dict(s) for s in meta["sources"]], meta.get("gold") or {"variant": entry.default_gold})
+        kept[config] = (
+            size,
+            [SourceFile.from_dict(s) for s in meta["sources"]],
+            meta.get("gold") or {"variant": entry.default_gold},
+        )
     return kept
 
 

@@ -39,7 +39,8 @@ def push(
     himga never reads, prints or logs it.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         repo_id: ``"ORG/NAME"``; created (as a dataset repository) if it does not exist.
         export_dir: An existing export folder to upload; default: export into a temporary folder first.
         configs: Configs to upload (default: all of the export's, or all of the builder's when exporting).
@@ -56,13 +57,13 @@ def push(
     Raises:
         ConfigurationError: unknown dataset or config, nothing to upload, or a folder that is not an
             export of ``name`` (see :func:`checked_export`; checked before any network call).
-        UploadError: no token, offline (any switch of :func:`himga.sources._offline.offline_switch`), an invalid ``repo_id``, or the Hub refused
-            or could not be reached; checked before anything is exported where possible.
+        UploadError: no token, offline (any switch of :func:`himga.sources._offline.offline_switch`), an invalid
+            ``repo_id``, or the Hub refused or could not be reached; checked before anything is exported where possible.
     """
     from huggingface_hub import HfApi, get_token
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     from himga.sources import offline_switch
-    from huggingface_hub.utils import HFValidationError, validate_repo_id
 
     try:
         validate_repo_id(repo_id)

@@ -12,11 +12,20 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from himga.publish._card import SPLIT
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
+from himga.publish._card import SPLIT
 
-__all__ = ["LOCK", "METADATA_KEY", "STAGING", "STAGING_MARK", "check_export_target", "checked_export", "exported_configs", "shard_metadata"]
+__all__ = [
+    "LOCK",
+    "METADATA_KEY",
+    "STAGING",
+    "STAGING_MARK",
+    "check_export_target",
+    "checked_export",
+    "exported_configs",
+    "shard_metadata",
+]
 
 #: Key of himga's entry (JSON: dataset, config, sources) in a shard's Parquet schema metadata.
 METADATA_KEY = b"himga"
@@ -42,7 +51,7 @@ def _foreign(name: str, config: str, folder: Path) -> Path | None:
             return entry
         try:
             meta = shard_metadata(entry) or {}
-        except Exception:  # noqa: BLE001 - not a Parquet file (pyarrow raises several types)
+        except Exception:
             return entry
         if (meta.get("dataset"), meta.get("config")) != (name, config):
             return entry
@@ -59,7 +68,8 @@ def check_export_target(name: str, folder: str | Path, configs: Sequence[str]) -
     and the staging folder holds himga's mark (:data:`STAGING_MARK`). Reads only; changes nothing.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         folder: The export folder (need not exist).
         configs: The configs to be exported (their ``data/<config>`` folders would be replaced).
 
@@ -73,14 +83,19 @@ def check_export_target(name: str, folder: str | Path, configs: Sequence[str]) -
     folder = Path(folder)
     resolved = folder.resolve()
     if resolved == Path(resolved.anchor):
-        raise ConfigurationError(f"{name}: refusing to export into the filesystem root {str(folder)!r}: give a folder of its own")
+        raise ConfigurationError(
+            f"{name}: refusing to export into the filesystem root {str(folder)!r}: give a folder of its own"
+        )
     if folder.exists() and not folder.is_dir():
         raise ConfigurationError(f"{name}: cannot export into {str(folder)!r}: it exists and is not a folder")
     if configs and (folder / "__init__.py").exists():
         raise ConfigurationError(
-            f"{name}: refusing to export into {str(folder)!r}: it is a Python package folder (it holds __init__.py), and data "
-            f"there would be mixed into the package; export into a folder of its own, e.g. exports/{benchmark(name).load_name}, "
-            "and load it by that path (--card-only writes only the card)")
+            f"{name}: refusing to export into {str(folder)!r}: it is a Python package folder (it holds __init__.py), "
+            "and data "
+            "there would be mixed into the package; export into a folder of its own, e.g. "
+            f"exports/{benchmark(name).load_name}, "
+            "and load it by that path (--card-only writes only the card)"
+        )
     card = check_card(name, folder)
     fix = "move it away or export into an empty folder; himga removes only what an export of this dataset wrote"
     staging = folder / STAGING
@@ -97,7 +112,9 @@ def check_export_target(name: str, folder: str | Path, configs: Sequence[str]) -
         if not (target.exists() or target.is_symlink()):
             continue
         if not card:
-            raise ConfigurationError(f"{name}: {str(target)!r} exists but {str(folder)!r} has no himga card of {name} (README.md): {fix}")
+            raise ConfigurationError(
+                f"{name}: {str(target)!r} exists but {str(folder)!r} has no himga card of {name} (README.md): {fix}"
+            )
         if (entry := _foreign(name, config, target)) is not None:
             what = "is not a folder" if entry == target else f"was not written by an export of {name}/{config}"
             raise ConfigurationError(f"{name}: {str(entry)!r} {what}: {fix}")
@@ -129,7 +146,8 @@ def check_card(entry: Benchmark, folder: str | Path) -> dict:
     if card.get("pretty_name") != title:
         raise ConfigurationError(
             f"{name}: {path} is not a {title} card (pretty_name {card.get('pretty_name')!r}): another dataset's "
-            "export, or a README of your own; use an empty folder or this dataset's export folder")
+            "export, or a README of your own; use an empty folder or this dataset's export folder"
+        )
     return card
 
 
@@ -162,19 +180,29 @@ def checked_export(entry: Benchmark, folder: str | Path, configs: Sequence[str] 
         raise ConfigurationError(f"{name}: unknown config {unknown[0]!r}; expected one of {known}")
     present = exported_configs(folder)
     if not present or not (folder / "README.md").is_file():
-        raise ConfigurationError(f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)")
+        raise ConfigurationError(
+            f"{name}: nothing to push from {folder} (expected README.md and data/<config>/{SPLIT}-*.parquet)"
+        )
     card = check_card(entry, folder)
     on_card = [c["config_name"] for c in card.get("configs") or []]
     if missing := [c for c in configs or () if c not in on_card or c not in present]:
-        raise ConfigurationError(f"{name}: config {', '.join(missing)} is not in the export {folder} (it has {', '.join(c for c in on_card if c in present)})")
+        raise ConfigurationError(
+            f"{name}: config {', '.join(missing)} is not in the export {folder} (it has "
+            f"{', '.join(c for c in on_card if c in present)})"
+        )
     selected = [c for c in on_card if c in (configs or present)]
     if not selected:
-        raise ConfigurationError(f"{name}: nothing to push from {folder}: the card lists {', '.join(on_card) or 'no config'}, the data has {', '.join(present)}")
+        raise ConfigurationError(
+            f"{name}: nothing to push from {folder}: the card lists {', '.join(on_card) or 'no config'}, the data has "
+            f"{', '.join(present)}"
+        )
     for config in selected:
         for shard in sorted((folder / "data" / config).glob(f"{SPLIT}-*.parquet")):
             meta = shard_metadata(shard) or {}
             if (meta.get("dataset"), meta.get("config")) != (name, config) or not meta.get("sources"):
-                found = f"{meta.get('dataset')}/{meta.get('config')}" if meta else "no himga source record; export it again"
+                found = (
+                    f"{meta.get('dataset')}/{meta.get('config')}" if meta else "no himga source record; export it again"
+                )
                 raise ConfigurationError(f"{name}: {shard.relative_to(folder)} is not {name}/{config} data ({found})")
             values = pq.read_table(shard, columns=["dataset"]).column(0).unique().to_pylist()
             if values != [name]:

@@ -1,7 +1,7 @@
 """Which source files an exported config is built from, and whether they are the pinned files.
 
-Used by :mod:`himga.publish._export` and :mod:`himga.publish._card` so that an export is never labelled with a config or a
-pin it did not come from:
+Used by :mod:`himga.publish._export` and :mod:`himga.publish._card` so that an export is never labelled with a config or
+a pin it did not come from:
 
 - :func:`configs_named`: the configs a file name belongs to (LongMemEval: ``longmemeval_s_cleaned.json``
   → ``s``; ``longmemeval_oracle.json`` → ``oracle`` and ``oracle_original``, whose files share that name;
@@ -21,12 +21,19 @@ from pathlib import Path
 
 from himga.catalog import Benchmark, benchmark
 from himga.errors import ConfigurationError
-from himga.sources import file_label, file_sha256
-from himga.sources import RemoteFile
-from himga.sources import check_source_kind
+from himga.sources import RemoteFile, check_source_kind, file_label, file_sha256
 
-__all__ = ["SourceFile", "checked_sources", "configs_named", "describe", "matching_pins", "pinned_file", "select_configs", "shown_name",
-           "source_paths"]
+__all__ = [
+    "SourceFile",
+    "checked_sources",
+    "configs_named",
+    "describe",
+    "matching_pins",
+    "pinned_file",
+    "select_configs",
+    "shown_name",
+    "source_paths",
+]
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,9 @@ def source_paths(entry: Benchmark, config: str, data_dir: str | Path | None) -> 
     return benchmark(entry).source_files(config, data_dir)
 
 
-def select_configs(entry: Benchmark, configs: list[str] | tuple[str, ...] | None, data_dir: str | Path | None) -> list[str]:
+def select_configs(
+    entry: Benchmark, configs: list[str] | tuple[str, ...] | None, data_dir: str | Path | None
+) -> list[str]:
     """The configs an export of ``data_dir`` is labelled with: only configs whose file is given.
 
     A dataset with one config (LoCoMo) always gets it. For LongMemEval with a local source:
@@ -154,7 +163,9 @@ def _configs_of_file(entry: Benchmark, path: Path, wanted: list[str] | None) -> 
     if wanted is None and not named:  # the builds' rule (BEAM: the tier folder the file is in), or its error
         return [entry.config_of(None, path)]
     if wanted is not None and named and (other := [c for c in wanted if c not in named]):
-        raise ConfigurationError(f"{entry.name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}")
+        raise ConfigurationError(
+            f"{entry.name}: {path.name} is the file of config {', '.join(named)}, not of {', '.join(other)}"
+        )
     return wanted or named
 
 
@@ -166,7 +177,9 @@ def _configs_of_folder(entry: Benchmark, path: Path, wanted: list[str] | None) -
         return [entry.config_of(None, path)]
     given = given if wanted is None else [c for c in entry.configs if entry.source_files(c, path)]
     if wanted is not None and (missing := [c for c in wanted if c not in given]):
-        raise ConfigurationError(f"{entry.name}: no source file of config {', '.join(missing)} in {path}; expected {entry.file_names()}")
+        raise ConfigurationError(
+            f"{entry.name}: no source file of config {', '.join(missing)} in {path}; expected {entry.file_names()}"
+        )
     return wanted or given
 
 
@@ -186,11 +199,18 @@ def checked_sources(
     entry = benchmark(entry)
     paths = entry.source_files(config, data_dir)
     if not paths:
-        raise ConfigurationError(f"{entry.name}: no source file of config {config!r} in {data_dir}; expected {entry.file_names()}")
+        raise ConfigurationError(
+            f"{entry.name}: no source file of config {config!r} in {data_dir}; expected {entry.file_names()}"
+        )
     described = {} if described is None else described
-    files = [described[p] if p in described else described.setdefault(p, replace(describe(p), filename=shown_name(entry, p)))
-             for p in paths]
+    files = [
+        described[p] if p in described else described.setdefault(p, replace(describe(p), filename=shown_name(entry, p)))
+        for p in paths
+    ]
     for f in files:
         if (pinned := matching_pins(entry, f.sha256)) and config not in pinned:
-            raise ConfigurationError(f"{entry.name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not of {config!r}")
+            raise ConfigurationError(
+                f"{entry.name}: {f.filename} is the pinned file of config {', '.join(pinned)} (sha256 {f.sha256}), not "
+                f"of {config!r}"
+            )
     return files

@@ -18,14 +18,21 @@ def _ranked(qid: str, docs: Any) -> list[tuple[str, Any]]:
     if isinstance(docs, Mapping):  # the shape ranx and pytrec_eval take: rank by score, ties by doc id
         for doc, score in docs.items():
             if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
-                raise ConfigurationError(f"run for query {qid!r}: document {doc!r} has score {score!r}, expected a finite number")
+                raise ConfigurationError(
+                    f"run for query {qid!r}: document {doc!r} has score {score!r}, expected a finite number"
+                )
         # trec_eval (and pytrec_eval) ignore the rank column and sort by score, then doc id descending: so do we
         return sorted(docs.items(), key=lambda item: (item[1], str(item[0])), reverse=True)
     if isinstance(docs, (str, bytes, Set)):
         what = "a set has no order" if isinstance(docs, Set) else f"a {type(docs).__name__} is not a ranking"
-        raise ConfigurationError(f"run for query {qid!r}: {what}; pass a list of doc ids best first, or a {{doc id: score}} mapping")
+        raise ConfigurationError(
+            f"run for query {qid!r}: {what}; pass a list of doc ids best first, or a {{doc id: score}} mapping"
+        )
     if not isinstance(docs, Iterable):
-        raise ConfigurationError(f"run for query {qid!r}: expected a list of doc ids best first or a {{doc id: score}} mapping, got {type(docs).__name__}")
+        raise ConfigurationError(
+            f"run for query {qid!r}: expected a list of doc ids best first or a {{doc id: score}} mapping, got "
+            f"{type(docs).__name__}"
+        )
     docs = list(docs)  # a tuple, a generator: their order is the ranking
     if len(set(docs)) != len(docs):
         raise ConfigurationError(f"run for query {qid!r}: expected a list of distinct doc ids")
@@ -57,7 +64,10 @@ def write_run(rankings: Mapping[str, Any], path: str | Path, *, tag: str = "himg
     lines: list[str] = []
     for qid, docs in rankings.items():
         trec_id(qid, "query id")
-        lines += [f"{qid} Q0 {trec_id(d, 'document id')} {r} {score!r} {tag}\n" for r, (d, score) in enumerate(_ranked(qid, docs), 1)]
+        lines += [
+            f"{qid} Q0 {trec_id(d, 'document id')} {r} {score!r} {tag}\n"
+            for r, (d, score) in enumerate(_ranked(qid, docs), 1)
+        ]
     from himga.run import write_text
 
     path = Path(path)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from himga.schema.relevance import check_granularity
-from himga.schema.view import view_ids
 from himga.errors import ConfigurationError
 from himga.qrels._write import _doc_id
+from himga.schema.relevance import check_granularity
+from himga.schema.view import view_ids
 
 __all__ = ["view_run"]
 
@@ -40,7 +40,9 @@ def view_run(samples: Iterable, rankings: Mapping[str, Any], granularity: str) -
             by_question[view_qid] = (sample, mapping, qid)
     for view_qid, docs in rankings.items():
         if view_qid not in by_question:
-            raise ConfigurationError(f"run: {view_qid!r} is no question of the views (expected an id like {next(iter(by_question), '?')!r})")
+            raise ConfigurationError(
+                f"run: {view_qid!r} is no question of the views (expected an id like {next(iter(by_question), '?')!r})"
+            )
         sample, mapping, qid = by_question[view_qid]
         local = mapping.sessions if granularity == "session" else mapping.turns
 

@@ -13,13 +13,13 @@ in :mod:`himga.schema.relevance`). Files written by :func:`write_qrels` into one
     identity.json             sources' sha256, config, gold   (:func:`export_qrels` only) what the labels come from
 
 Ids are unique and stable (they depend only on the source file) and bounded (source ids have at most
-:data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` = ``question_id``,
-documents = the haystack session id and ``<session_id>_<n>`` (the official ids); LoCoMo ``qid`` =
+:data:`~himga.identifiers.MAX_ID_LENGTH` = 128 characters, so a line has at most ~520): LongMemEval ``qid`` =
+``question_id``, documents = the haystack session id and ``<session_id>_<n>`` (the official ids); LoCoMo ``qid`` =
 ``<sample_id>:<question_id>`` (``conv-26:0``), documents = ``<sample_id>:S<n>`` (``conv-26:S1``) and
-``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids
-repeat across conversations. Excluded QA pairs have no qrels lines, so a TREC tool averaging over the
-qrels' queries gives LongMemEval's official averages; for LoCoMo, see the differences from its official
-recall in :mod:`himga.schema.relevance`. Every file is written completely or not at all.
+``<sample_id>:<turn_id>`` (``conv-26:D1:3``), qualified by the conversation because LoCoMo's own ids repeat across
+conversations. Excluded QA pairs have no qrels lines, so a TREC tool averaging over the qrels' queries gives
+LongMemEval's official averages; for LoCoMo, see the differences from its official recall in
+:mod:`himga.schema.relevance`. Every file is written completely or not at all.
 """
 
 from __future__ import annotations
@@ -32,11 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from himga.schema.ids import item_id
-from himga.schema.relevance import GRANULARITIES, check_granularity, rule_of
 from himga.errors import ConfigurationError, shown
 from himga.identifiers import trec_id
-from himga.qrels._run import write_run  # re-exported by the face
+from himga.schema.ids import item_id
+from himga.schema.relevance import GRANULARITIES, check_granularity, rule_of
 
 __all__ = ["IDENTITY", "QrelsSummary", "documents", "export_qrels", "qrels", "write_qrels"]
 
@@ -153,7 +152,8 @@ def _check_candidate_bytes(sample, candidates: Mapping[str, list[str]], qids: li
         raise ConfigurationError(
             f"cannot write TREC files: sample {shown(sample.sample_id)}: its candidates ({len(qids):,} questions × "
             f"{turns:,} turns) would take {projected:,} bytes, more than {CANDIDATE_BYTES_PER_CHARACTER} bytes per "
-            f"character of its text ({limit:,}); the released benchmarks need at most 42")
+            f"character of its text ({limit:,}); the released benchmarks need at most 42"
+        )
 
 
 def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
@@ -190,7 +190,9 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
         for n in names:
             handles[n] = open(out / f".{n}.tmp", "w", encoding="utf-8", newline="\n")
         for sample in samples:
-            candidates = {g: [trec_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES}
+            candidates = {
+                g: [trec_id(_doc_id(sample, c, g), "document id") for c in sample.candidates(g)] for g in GRANULARITIES
+            }
             _check_candidate_bytes(sample, candidates, [item_id(sample, qa) for qa in sample.qa_pairs])
             for qa in sample.qa_pairs:
                 qid = trec_id(item_id(sample, qa), "query id")
@@ -229,15 +231,23 @@ def write_qrels(samples: Iterable, out_dir: str | Path) -> QrelsSummary:
     return summary
 
 
-def export_qrels(name: str, out_dir: str | Path, config: str | None = None, *, data_dir: str | Path | None = None,
-                 cache_dir: str | Path | None = None, **options: Any) -> QrelsSummary:
+def export_qrels(
+    name: str,
+    out_dir: str | Path,
+    config: str | None = None,
+    *,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    **options: Any,
+) -> QrelsSummary:
     """Build (or reuse) a dataset and :func:`write_qrels` of all its samples, one Sample at a time, and
     :data:`IDENTITY` (``identity.json``): :func:`himga.run.run_identity` of the build (``dataset``,
     ``config`` as resolved, ``options``, ``sources`` with their sha256, ``gold``, ``errata``,
     ``errata_sha256``), so that qrels of the published and the audited LoCoMo gold can be told apart.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         out_dir: The output folder.
         config: The builder config (LongMemEval ``s``, ``m``, ``oracle``, ...).
         data_dir: Source files (a folder or one file); default the pinned source.

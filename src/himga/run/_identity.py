@@ -40,7 +40,8 @@ class GoldIdentity:
 
 def gold_identity(entry: Benchmark, options: dict[str, Any]) -> GoldIdentity:
     """The gold of rows built with builder ``options`` (``gold=``, ``errata=``): the one place the errata file of a
-    gold variant is found and hashed (a user's file named by ``errata=``, else the pinned one, found or downloaded once).
+    gold variant is found and hashed (a user's file named by ``errata=``, else the pinned one, found or downloaded
+    once).
 
     Raises:
         ConfigurationError, DownloadError, ChecksumError: the errata file is missing or cannot be fetched.
@@ -64,7 +65,8 @@ def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
 
 
 def source_hashes(entry: Benchmark, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:
-    """``(file name, sha256)`` of every file a build of ``config`` reads from ``data_dir`` (each hashed once per process),
+    """``(file name, sha256)`` of every file a build of ``config`` reads from ``data_dir`` (each hashed once per
+    process),
     the name as :func:`himga.sources.file_label` shows it (BEAM's ``chats/100K/3/chat.json``: every chat's file is
     ``chat.json``).
 
@@ -77,8 +79,9 @@ def source_hashes(entry: Benchmark, config: str | None, data_dir: str | Path | N
     return [(file_label(path, pins), file_sha256(path)) for path in build_files(entry, config, data_dir)]
 
 
-def run_identity(entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None,
-                 ids: Any = None, **options: Any) -> dict[str, Any]:
+def run_identity(
+    entry: Benchmark, config: str | None = None, *, data_dir: str | Path | None = None, ids: Any = None, **options: Any
+) -> dict[str, Any]:
     """What a score was computed on, for a report: the sources, the gold variant, the subset.
 
     The one place a scoring report gets these facts (no build is run: only the source and errata files

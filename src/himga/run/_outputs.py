@@ -1,4 +1,5 @@
-"""What every writing command writes (``himga score``, ``subset``, ``qrels``, ``export``, ``validate --json``): checked against its inputs
+"""What every writing command writes (``himga score``, ``subset``, ``qrels``, ``export``, ``validate --json``): checked
+against its inputs
 before any work (:func:`check_outputs`), written whole (:func:`write_text`).
 
 :func:`check_outputs` runs before the build and again once the build has said which source files it read
@@ -51,13 +52,16 @@ def _existing(path: Path) -> Path:
 
 
 def _check_writable(option: str, path: str | Path, folder: Path) -> None:
-    """Refuse ``path`` when files cannot be created in ``folder`` (or, if it does not exist yet, in the folder above)."""
+    """Refuse ``path`` when files cannot be created in ``folder`` (or, if it does not exist yet, in the folder
+    above)."""
     target = _existing(folder)
     if not os.access(target, os.W_OK | os.X_OK):
         import errno
 
         why = os.strerror(errno.EROFS) if _read_only_mount(target) else os.strerror(errno.EACCES)
-        raise ConfigurationError(f"{option} {_q(path)}: folder {_q(target)} is not writable ({why}): write it elsewhere")
+        raise ConfigurationError(
+            f"{option} {_q(path)}: folder {_q(target)} is not writable ({why}): write it elsewhere"
+        )
 
 
 def _read_only_mount(path: Path) -> bool:
@@ -101,12 +105,13 @@ def _among_sources(option: str, path: str | Path, folder: bool, what: str, sourc
         raise ConfigurationError(f"{option} {_q(path)} holds the {what} {kind} {_q(source)}: {why}")
 
 
-def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str, str | Path | None], *,
-                  folders: Collection[str] = ()) -> None:
+def check_outputs(
+    outputs: Mapping[str, str | Path | None], inputs: Mapping[str, str | Path | None], *, folders: Collection[str] = ()
+) -> None:
     """Refuse outputs that would overwrite an input or each other, land among the sources, or cannot be written.
 
-    The one check of every writing command (``himga score``, ``subset``, ``qrels``, ``export``, ``validate``), before any
-    work; see the module docstring for the rules.
+    The one check of every writing command (``himga score``, ``subset``, ``qrels``, ``export``, ``validate``), before
+    any work; see the module docstring for the rules.
 
     Args:
         outputs: ``{option: path}`` (``{"--out": "report.json"}``); ``None`` paths are skipped.
@@ -132,7 +137,9 @@ def check_outputs(outputs: Mapping[str, str | Path | None], inputs: Mapping[str,
         _check_shape(option, path, folder)
         for what, source in read.items():
             if _same(path, source) and not Path(source).is_dir():
-                raise ConfigurationError(f"{option} {_q(path)} is the {what} file {_q(source)}: refusing to overwrite an input")
+                raise ConfigurationError(
+                    f"{option} {_q(path)} is the {what} file {_q(source)}: refusing to overwrite an input"
+                )
         for what, source in read.items():
             _among_sources(option, path, folder, what, source)
         for other, earlier in seen.items():
@@ -183,7 +190,8 @@ def output_file(path: str | Path, *, newline: str = "\n", part: str | None = Non
 
 
 def _special(path: Path) -> bool:
-    """Whether ``path`` exists (through links) and is neither a regular file nor a folder: a device, a pipe, a socket."""
+    """Whether ``path`` exists (through links) and is neither a regular file nor a folder: a device, a pipe, a
+    socket."""
     try:
         mode = os.stat(path).st_mode
     except OSError:

@@ -43,8 +43,16 @@ def source_record(entry: Benchmark, files: list[str | Path]) -> list[dict]:
         digest = file_sha256(path)
         pin = next((p for p in pins if p.sha256 == digest), None)
         name = file_label(path, pins)
-        out.append({"name": name, "sha256": digest, "is_pin": pin is not None,
-                    "pin": f"{pin.origin} {pin.repo_path if pin.layout_path else pin.filename}" if pin is not None else None})
+        out.append(
+            {
+                "name": name,
+                "sha256": digest,
+                "is_pin": pin is not None,
+                "pin": f"{pin.origin} {pin.repo_path if pin.layout_path else pin.filename}"
+                if pin is not None
+                else None,
+            }
+        )
     return out
 
 
@@ -54,9 +62,18 @@ def _input(file) -> dict[str, str]:
     return {"name": Path(file).name, "sha256": file_sha256(file)}
 
 
-def run_record(entry: Benchmark, config: str | None, files: list[str | Path], report: dict, *,
-               inputs: dict[str, InputFile | str | Path] | None = None, label_models: list[str] | None = None,
-               created: str | None = None, identity: dict | None = None, judge=None) -> dict:
+def run_record(
+    entry: Benchmark,
+    config: str | None,
+    files: list[str | Path],
+    report: dict,
+    *,
+    inputs: dict[str, InputFile | str | Path] | None = None,
+    label_models: list[str] | None = None,
+    created: str | None = None,
+    identity: dict | None = None,
+    judge=None,
+) -> dict:
     """The ``run`` block of a report.
 
     Args:
@@ -94,7 +111,8 @@ def run_record(entry: Benchmark, config: str | None, files: list[str | Path], re
         "gold_options": bench.gold_options(),
         "gold": identity["gold"] if identity else GoldIdentity("published").as_dict(),
         "subset": {"ids": identity["ids"], "fingerprint": identity["subset_fingerprint"]}
-        if identity and identity["ids"] is not None else None,
+        if identity and identity["ids"] is not None
+        else None,
         "scorer": {"metric": bench.metric, **bench.source},
         "judge": described,
         "scored": report["scored"],

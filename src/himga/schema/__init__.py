@@ -11,8 +11,16 @@ system view (``datasets``) are imported on first use.
 """
 
 from .dates import TemporalParser, parse_date
-from .helpers import (answer_sessions, chronological, evidence_messages, evidence_sessions, iter_messages,
-                      noise_sessions, qa_by_type, session_sort_key)
+from .helpers import (
+    answer_sessions,
+    chronological,
+    evidence_messages,
+    evidence_sessions,
+    iter_messages,
+    noise_sessions,
+    qa_by_type,
+    session_sort_key,
+)
 from .ids import item_id
 from .relevance import Relevance, RelevanceRule
 from .sample import EvidenceRef, Message, QAPair, QuestionType, Sample, Session

@@ -35,8 +35,10 @@ class SessionColumns(NamedTuple):
         """The sessions as ``datasets`` rows hold them: one dict per session and per message."""
         sessions, start = [], 0
         for session_id, date, end in zip(self.session_ids, self.dates, self.ends):
-            messages = [{"role": role, "content": content, "turn_id": None, "date_str": None, "raw": raw}
-                        for role, content, raw in zip(self.roles[start:end], self.contents[start:end], self.raws[start:end])]
+            messages = [
+                {"role": role, "content": content, "turn_id": None, "date_str": None, "raw": raw}
+                for role, content, raw in zip(self.roles[start:end], self.contents[start:end], self.raws[start:end])
+            ]
             sessions.append({"session_id": session_id, "messages": messages, "date_str": date, "title": None})
             start = end
         return sessions

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from himga.jsonio.rawcell import raw_dict, raw_text
+
 from .sample import EvidenceRef, Message, QAPair, QuestionType, Sample, Session
 
 __all__ = ["row_to_sample", "sample_to_row", "table_to_samples"]
@@ -221,7 +222,13 @@ def _sessions(column: pa.Array) -> list[list[Session]]:
         )
     )
     sessions = list(
-        map(Session, s["session_id"].to_pylist(), _cut(messages, m_off), s["date_str"].to_pylist(), s["title"].to_pylist())
+        map(
+            Session,
+            s["session_id"].to_pylist(),
+            _cut(messages, m_off),
+            s["date_str"].to_pylist(),
+            s["title"].to_pylist(),
+        )
     )
     return _cut(sessions, s_off)
 

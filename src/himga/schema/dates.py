@@ -55,8 +55,10 @@ FORMATS: tuple[tuple[str, str], ...] = (
     ("iso_datetime", "%Y-%m-%d %H:%M:%S.%f"),
 )
 
-_EXAMPLES = ("'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', 'March-15-2024', '29.12.2023, 22:42:04', "
-             "'2024-03-01', '2024-03-01T14:30:00'")
+_EXAMPLES = (
+    "'1:56 pm on 8 May, 2023', '8 May, 2023', '2023/05/20 (Sat) 02:21', 'March-15-2024', '29.12.2023, 22:42:04', "
+    "'2024-03-01', '2024-03-01T14:30:00'"
+)
 
 # strptime's messages when a string simply has another shape (anything else is a bad value, e.g. day 31 in April)
 _SHAPE_MISMATCH = ("does not match format", "unconverted data remains")
@@ -140,9 +142,7 @@ class TemporalParser:
         st = time.strptime(text, fmt)
         parsed = dt.datetime(*st[:6])
         if st.tm_wday != parsed.weekday():
-            raise DateFormatError(
-                value, f"the weekday does not match the date: {parsed:%Y-%m-%d} is a {parsed:%A}"
-            )
+            raise DateFormatError(value, f"the weekday does not match the date: {parsed:%Y-%m-%d} is a {parsed:%A}")
         return parsed
 
 

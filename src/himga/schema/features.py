@@ -71,5 +71,5 @@ def features_for(cls: type) -> dict[str, object]:
     return {f.name: _feature_for_type(hints[f.name]) for f in dataclasses.fields(cls)}
 
 
-#: The features of one Sample row, shared by both builders.
+#: The features of one Sample row, shared by every builder.
 SAMPLE_FEATURES: datasets.Features = datasets.Features(features_for(Sample))

@@ -26,8 +26,16 @@ from himga.errors import ConfigurationError
 from .dates import parse_date
 from .sample import Message, QAPair, QuestionType, Sample, Session
 
-__all__ = ["answer_sessions", "chronological", "evidence_messages", "evidence_sessions", "iter_messages", "noise_sessions",
-           "qa_by_type", "session_sort_key"]
+__all__ = [
+    "answer_sessions",
+    "chronological",
+    "evidence_messages",
+    "evidence_sessions",
+    "iter_messages",
+    "noise_sessions",
+    "qa_by_type",
+    "session_sort_key",
+]
 
 
 def iter_messages(sample: Sample) -> Iterator[tuple[Session, Message]]:
@@ -78,6 +86,7 @@ def qa_by_type(samples: Iterable[Sample], qtype: QuestionType | str) -> list[tup
 
 
 # --- chronological view ------------------------------------------------------------------------------
+
 
 def _parse(value: str | None) -> dt.datetime | None:
     try:

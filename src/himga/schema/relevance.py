@@ -60,8 +60,19 @@ from dataclasses import dataclass, field
 
 from himga.errors import ConfigurationError
 
-__all__ = ["EVIDENCE_TURNS", "GRANULARITIES", "LOCOMO", "LONGMEMEVAL", "Relevance", "RelevanceRule", "candidates", "check_granularity",
-           "register_rule", "relevance", "rule_of"]
+__all__ = [
+    "EVIDENCE_TURNS",
+    "GRANULARITIES",
+    "LOCOMO",
+    "LONGMEMEVAL",
+    "Relevance",
+    "RelevanceRule",
+    "candidates",
+    "check_granularity",
+    "register_rule",
+    "relevance",
+    "rule_of",
+]
 
 #: The two retrieval granularities.
 GRANULARITIES = ("session", "turn")
@@ -148,7 +159,9 @@ def _locomo_relevance(sample, qa) -> Relevance:
     another form (LoCoMo-Plus's inserted turns, ``cue:1``) counts the session holding it."""
     turns = list(qa.evidence.turn_ids)
     holder = {m.turn_id: s.session_id for s in sample.sessions for m in s.messages if m.turn_id is not None}
-    sessions = _unique(s for t in turns if (s := (m[1] if (m := _LOCOMO_TURN.fullmatch(t)) else holder.get(t))) is not None)
+    sessions = _unique(
+        s for t in turns if (s := (m[1] if (m := _LOCOMO_TURN.fullmatch(t)) else holder.get(t))) is not None
+    )
     dangling = [t for t in turns if t not in holder]
     reason = None if turns else "no evidence"
     return Relevance(sessions, turns, reason is None, reason, dangling)
@@ -163,7 +176,9 @@ def _evidence_relevance(sample, qa) -> Relevance:
     turns = list(qa.evidence.turn_ids)
     present = {m.turn_id for s in sample.sessions for m in s.messages}
     reason = None if turns else "no evidence"
-    return Relevance(list(qa.evidence.session_ids), turns, reason is None, reason, [t for t in turns if t not in present])
+    return Relevance(
+        list(qa.evidence.session_ids), turns, reason is None, reason, [t for t in turns if t not in present]
+    )
 
 
 def _speaker_lines(session) -> str:

@@ -1,10 +1,9 @@
 """The unified data model: the dataclasses a memory system ingests and is scored on.
 
 These are plain :func:`dataclasses.dataclass` types (construction, field access, ``==``). Their
-field names, order, types and defaults are the public API of the HiMGA seed (``himga.data.schema``, which re-exports them);
-additions are trailing fields with defaults only. The Arrow ``Features`` of a dataset row are
-derived from these classes (:mod:`himga.schema.features`), so this module is the single source of
-truth for the schema.
+field names, order, types and defaults are the public API of the HiMGA seed (``himga.data.schema``, which re-exports
+them); additions are trailing fields with defaults only. The Arrow ``Features`` of a dataset row are derived from these
+classes (:mod:`himga.schema.features`), so this module is the single source of truth for the schema.
 
 Timestamps stay raw strings (``date_str``); :mod:`himga.schema.dates` parses them.
 """
@@ -132,8 +131,9 @@ class QAPair:
         ``_abs`` (those questions keep their ordinary ``question_type``). BEAM: the abstention ability
         (``QuestionType.ABSTENTION``).
         """
-        return (self.question_type in (QuestionType.ADVERSARIAL, QuestionType.ABSTENTION)
-                or self.question_id.endswith("_abs"))
+        return self.question_type in (QuestionType.ADVERSARIAL, QuestionType.ABSTENTION) or self.question_id.endswith(
+            "_abs"
+        )
 
 
 @dataclass
@@ -145,7 +145,8 @@ class Sample:
 
     Attributes:
         sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
-            BEAM: the tier and the chat's folder (``"100K-1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item; REALTALK the
+            BEAM: the tier and the chat's folder (``"100K-1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item;
+                REALTALK the
             file's stem (``"Chat_1_Emi_Elise"``).
         dataset: The benchmark's catalogue name: ``"locomo"``, ``"longmemeval"``, ``"beam"``, ``"locomo_plus"``,
             ``"realtalk"``.
@@ -171,8 +172,10 @@ class Sample:
         """Ids and counts, one line (a LoCoMo sample's full repr ran to ~245,000 characters); the content is
         one call away: ``dataclasses.asdict(sample)``, ``sample.sessions``, ``sample.qa_pairs``."""
         speakers = f", speakers=({self.speaker_a!r}, {self.speaker_b!r})" if self.speaker_a or self.speaker_b else ""
-        return (f"Sample(sample_id={self.sample_id!r}, dataset={self.dataset!r}, sessions={len(self.sessions)}, "
-                f"messages={sum(len(s.messages) for s in self.sessions)}, qa_pairs={len(self.qa_pairs)}{speakers})")
+        return (
+            f"Sample(sample_id={self.sample_id!r}, dataset={self.dataset!r}, sessions={len(self.sessions)}, "
+            f"messages={sum(len(s.messages) for s in self.sessions)}, qa_pairs={len(self.qa_pairs)}{speakers})"
+        )
 
     @property
     def question_datetime(self) -> _dt.datetime | None:
@@ -266,8 +269,10 @@ class Sample:
     def _own(self, qa: QAPair) -> None:
         """Refuse a QA pair of another sample: its evidence would be looked up among this sample's turns."""
         if not any(q is qa for q in self.qa_pairs) and qa not in self.qa_pairs:
-            raise ConfigurationError(f"QA pair {getattr(qa, 'question_id', qa)!r} is not among the QA pairs of sample "
-                                     f"{self.sample_id!r}: ask the sample it belongs to")
+            raise ConfigurationError(
+                f"QA pair {getattr(qa, 'question_id', qa)!r} is not among the QA pairs of sample "
+                f"{self.sample_id!r}: ask the sample it belongs to"
+            )
 
     def candidates(self, granularity: str) -> list[str]:
         """The ids a retriever ranks for this sample's questions: ``"session"`` or ``"turn"`` ids.

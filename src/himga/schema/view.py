@@ -31,8 +31,18 @@ from .ids import item_id
 from .relevance import rule_of
 from .sample import Message, Sample, Session
 
-__all__ = ["SYSTEM_FEATURES", "SystemQuestion", "SystemSample", "ViewIds", "system_row", "system_view", "view_id",
-           "view_ids", "view_question_ids", "view_sample_id"]
+__all__ = [
+    "SYSTEM_FEATURES",
+    "SystemQuestion",
+    "SystemSample",
+    "ViewIds",
+    "system_row",
+    "system_view",
+    "view_id",
+    "view_ids",
+    "view_question_ids",
+    "view_sample_id",
+]
 
 
 @dataclass(frozen=True)
@@ -72,8 +82,10 @@ class SystemSample:
     speaker_b: str | None = None
 
     def __repr__(self) -> str:
-        return (f"SystemSample(sample_id={self.sample_id!r}, dataset={self.dataset!r}, sessions={len(self.sessions)}, "
-                f"messages={sum(len(s.messages) for s in self.sessions)}, questions={len(self.questions)})")
+        return (
+            f"SystemSample(sample_id={self.sample_id!r}, dataset={self.dataset!r}, sessions={len(self.sessions)}, "
+            f"messages={sum(len(s.messages) for s in self.sessions)}, questions={len(self.questions)})"
+        )
 
     #: ``(session, message)`` for every message, in order (:meth:`himga.data.Sample.iter_messages`).
     iter_messages = Sample.iter_messages
@@ -130,10 +142,20 @@ def system_view(sample: Sample) -> SystemSample:
     """
     sid = view_sample_id(sample)
     sessions = [
-        Session(session_id=f"S{n}", title=s.title, date_str=s.date_str,
-                messages=[Message(role=m.role, content=m.content, turn_id=f"S{n}:{k}",
-                                  date_str=m.date_str if m.date_str is not None else s.date_str)
-                          for k, m in enumerate(s.messages, 1)])
+        Session(
+            session_id=f"S{n}",
+            title=s.title,
+            date_str=s.date_str,
+            messages=[
+                Message(
+                    role=m.role,
+                    content=m.content,
+                    turn_id=f"S{n}:{k}",
+                    date_str=m.date_str if m.date_str is not None else s.date_str,
+                )
+                for k, m in enumerate(s.messages, 1)
+            ],
+        )
         for n, s in enumerate(sample.sessions, 1)
     ]
     date = _question_date(sample)

@@ -7,7 +7,8 @@ papers' metrics) and :mod:`.report` (the tables):
 
 - :func:`locomo_score` (:mod:`himga.scoring.rules._locomo`): LoCoMo's per-QA score, equal to the official code's
   (snap-research/locomo@92286325, ``task_eval/evaluation.py``); needs ``pip install 'himga[scoring]'``.
-- :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label` (:mod:`himga.scoring.judges._longmemeval`):
+- :func:`longmemeval_judge_prompt`, :func:`judge_request`, :func:`judge_label`
+  (:mod:`himga.scoring.judges._longmemeval`):
   LongMemEval's judge prompts, byte-identical to ``get_anscheck_prompt`` (xiaowu0162/LongMemEval@9e0b455); himga
   calls no model.
 - :func:`locomo_plus_judge_prompt`, :func:`locomo_plus_judge_request`, :func:`locomo_plus_label`,
@@ -15,17 +16,17 @@ papers' metrics) and :mod:`.report` (the tables):
   label rule correct/partial/wrong → 1/0.5/0, model and parameters, sha256); requests byte-identical to
   ``llm_as_judge.py``'s (xjtuleeyf/Locomo-Plus@059f4e3).
 - REALTALK's F1 is LoCoMo's (:data:`REALTALK_SCORER`, danny911kr/REALTALK@b903e06 ``eval_memory/qa_tool.py``).
-- :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring.judges.beam._prompts`): BEAM's judge
-  as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the official
-  reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
-- :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring.report._official`): per-type n, mean, 95% interval and
-  the benchmark's totals; :func:`himga.run.run_record`: what produced them.
+- :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring.judges.beam._prompts`):
+  BEAM's judge as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the
+  official reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
+- :func:`score_samples`, :func:`format_table` (:mod:`himga.scoring.report._official`): per-type n, mean, 95% interval
+  and the benchmark's totals; :func:`himga.run.run_record`: what produced them.
 - :func:`score_records` (:mod:`himga.scoring.report._official`, :mod:`himga.scoring.inputs._run_records`): the
   evaluation loop's records as it writes them (a list, ``hypothesis`` or ``response``, ids qualified, as ``sample_id``
   + ``question_id``, or the system view's).
-- :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring.metrics._paper_metrics`, ``.paper_tables``): the metrics
-  memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to its
-  source code's output; pooled or per-sample aggregation, with or without category 5.
+- :func:`paper_scores`, :func:`paper_tables` (:mod:`himga.scoring.metrics._paper_metrics`, ``.paper_tables``): the
+  metrics memory-system papers print (A-Mem, mem0, MAGMA: exact match, set F1, BLEU-1), **not official**, each equal to
+  its source code's output; pooled or per-sample aggregation, with or without category 5.
 - :func:`judges`, :func:`judge_named` (:mod:`himga.scoring.judges`): every judge by name, the benchmarks' official
   ones and the published ones, as data (template, source commit, label rule, model, sha256); :func:`judge_requests`,
   :func:`read_verdicts`, :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
@@ -41,16 +42,31 @@ Example:
     True
 """
 
+from himga.scoring._scorers import (
+    BEAM_SCORER,
+    LOCOMO_SCORER,
+    LONGMEMEVAL_SCORER,
+    REALTALK_SCORER,
+    Row,
+    Scorer,
+    register_scorer,
+    scorer,
+)
 from himga.scoring.inputs._longmemeval_labels import read_labels
-from himga.scoring.inputs._predictions import (brief, check_hypotheses, check_ids, in_subset, labels_of, predictions_of,
-                                              read_predictions, replies_of)
+from himga.scoring.inputs._predictions import (
+    brief,
+    check_hypotheses,
+    check_ids,
+    in_subset,
+    labels_of,
+    predictions_of,
+    read_predictions,
+    replies_of,
+)
 from himga.scoring.inputs._run_records import RecordIndex, match_records, record_index
 from himga.scoring.inputs._verdicts import Verdicts, read_verdicts
 from himga.scoring.judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring.judges import register as register_judge
-from himga.scoring.judges.beam._prompts import OFFICIAL_JUDGE as BEAM_JUDGE
-from himga.scoring.judges.beam._prompts import judge_prompt as beam_judge_prompt
-from himga.scoring.judges.beam._prompts import parse_reply as beam_parse_reply
 from himga.scoring.judges._locomo_plus import CATEGORY_NAMES as LOCOMO_PLUS_CATEGORIES
 from himga.scoring.judges._locomo_plus import COGNITIVE as LOCOMO_PLUS_COGNITIVE
 from himga.scoring.judges._locomo_plus import JUDGE_RECORD as LOCOMO_PLUS_JUDGE
@@ -61,16 +77,24 @@ from himga.scoring.judges._locomo_plus import judge_prompt as locomo_plus_judge_
 from himga.scoring.judges._locomo_plus import judge_request as locomo_plus_judge_request
 from himga.scoring.judges._locomo_plus import read_label as locomo_plus_label
 from himga.scoring.judges._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
+from himga.scoring.judges.beam._prompts import OFFICIAL_JUDGE as BEAM_JUDGE
+from himga.scoring.judges.beam._prompts import judge_prompt as beam_judge_prompt
+from himga.scoring.judges.beam._prompts import parse_reply as beam_parse_reply
 from himga.scoring.metrics._intervals import normal_interval, summarize, wilson_interval
 from himga.scoring.metrics._paper_metrics import FAMILIES as PAPER_FAMILIES
 from himga.scoring.metrics._paper_metrics import paper_scores
-from himga.scoring.metrics._paper_tables import (PAPER_AGGREGATIONS, PAPER_ROW_ORDERS, PaperOptions, PaperRules,
-                                                format_paper_table, paper_record, paper_tables)
+from himga.scoring.metrics._paper_tables import (
+    PAPER_AGGREGATIONS,
+    PAPER_ROW_ORDERS,
+    PaperOptions,
+    PaperRules,
+    format_paper_table,
+    paper_record,
+    paper_tables,
+)
 from himga.scoring.report._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
 from himga.scoring.report._official import format_table, questions_by_id, score_questions, score_records, score_samples
 from himga.scoring.rules._locomo import locomo_score
-from himga.scoring._scorers import (BEAM_SCORER, LOCOMO_SCORER, LONGMEMEVAL_SCORER, REALTALK_SCORER, Row, Scorer,
-                                   register_scorer, scorer)
 
 __all__ = [
     "BEAM_JUDGE",

@@ -11,16 +11,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from himga.scoring.judges.beam._judges import BEAM_JUDGES
-from himga.scoring.judges.beam import _prompts as beam
 from himga.scoring.judges import _longmemeval as longmemeval
 from himga.scoring.judges._judge import Judge
+from himga.scoring.judges.beam import _prompts as beam
+from himga.scoring.judges.beam._judges import BEAM_JUDGES
 from himga.scoring.metrics._intervals import summarize
 from himga.scoring.metrics._paper_tables import PaperRules
 from himga.scoring.rules import _locomo as locomo
 
-__all__ = ["BEAM_SCORER", "LOCOMO_PAPER_RULES", "LOCOMO_SCORER", "LONGMEMEVAL_SCORER", "REALTALK_SCORER", "Row", "Scorer",
-           "register_scorer", "release_ids", "scorer"]
+__all__ = [
+    "BEAM_SCORER",
+    "LOCOMO_PAPER_RULES",
+    "LOCOMO_SCORER",
+    "LONGMEMEVAL_SCORER",
+    "REALTALK_SCORER",
+    "Row",
+    "Scorer",
+    "register_scorer",
+    "release_ids",
+    "scorer",
+]
 
 #: One scored question: ``(question_id, table row key, score)``.
 Row = tuple[str, str, float]
@@ -45,6 +55,9 @@ class Scorer:
             where the papers print none.
         judges: ``{variant: Judge}``: the benchmark's official judge, the official behaviour first (BEAM:
             ``official``, ``fixed``); empty when himga computes the score (:attr:`score`).
+        type_maps: The label sets a run's records may copy ``question_type`` in (name → category → label; LoCoMo:
+            the authors', the seed's, MemPalace's, Zep's README), read with :attr:`category`.
+        category: ``qa -> category`` of a QA pair, the key of :attr:`type_maps`.
     """
 
     name: str
@@ -57,6 +70,8 @@ class Scorer:
     gold_options: Callable[[], dict]
     paper: PaperRules | None = None
     judges: Mapping[str, Judge] = field(default_factory=dict)
+    type_maps: Mapping[str, Mapping] = field(default_factory=dict)
+    category: Callable | None = None
 
     @property
     def judge_variants(self) -> tuple[str, ...]:
@@ -76,7 +91,9 @@ class Scorer:
         if variant not in self.judges:
             from himga.errors import ConfigurationError
 
-            raise ConfigurationError(f"{self.name}: judge variant: expected one of {', '.join(self.judges)}, got {variant!r}")
+            raise ConfigurationError(
+                f"{self.name}: judge variant: expected one of {', '.join(self.judges)}, got {variant!r}"
+            )
         return self.judges[variant]
 
 
@@ -87,7 +104,9 @@ _BY_DATASET: dict[str, Scorer] = {}
 _RELEASES: dict[str, Callable[[], Mapping[str, str]]] = {}
 
 
-def register_scorer(dataset: str, scorer_: Scorer, *, release_ids: Callable[[], Mapping[str, str]] | None = None) -> None:
+def register_scorer(
+    dataset: str, scorer_: Scorer, *, release_ids: Callable[[], Mapping[str, str]] | None = None
+) -> None:
     """Make ``scorer_`` the scorer of ``dataset`` (a catalogue entry registers its own when it is made), and
     ``release_ids`` its configs' sample ids (:attr:`himga.entry.Benchmark.release_ids`).
 
@@ -133,8 +152,10 @@ def _locomo_key(qa) -> str:
 
 
 def _locomo_summaries(rows: Sequence[Row]) -> dict:
-    return {"overall": summarize([s for _, _, s in rows]),
-            "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]])}
+    return {
+        "overall": summarize([s for _, _, s in rows]),
+        "overall_without_category_5": summarize([s for _, key, s in rows if key != locomo.CATEGORY_NAMES[5]]),
+    }
 
 
 def _locomo_reference(qa, family: str):
@@ -149,11 +170,18 @@ def _locomo_reference(qa, family: str):
 
 
 #: The paper tables of LoCoMo (and of the runs of its family that print them).
-LOCOMO_PAPER_RULES = PaperRules(reference=_locomo_reference, category=lambda qa: locomo.qa_record(qa)["category"],
-                                names=locomo.CATEGORY_NAMES, paper_order=locomo.CATEGORY_ORDER, adversarial=5)
+LOCOMO_PAPER_RULES = PaperRules(
+    reference=_locomo_reference,
+    category=lambda qa: locomo.qa_record(qa)["category"],
+    names=locomo.CATEGORY_NAMES,
+    paper_order=locomo.CATEGORY_ORDER,
+    adversarial=5,
+)
 
-_F1_METRIC = ("official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
-              "category 5: abstention phrase 0/1)")
+_F1_METRIC = (
+    "official answer score: token F1 of Porter-stemmed normalized tokens (category 1: multi-answer F1; "
+    "category 5: abstention phrase 0/1)"
+)
 
 LOCOMO_SCORER = Scorer(
     name="locomo",
@@ -165,6 +193,8 @@ LOCOMO_SCORER = Scorer(
     summaries=_locomo_summaries,
     gold_options=locomo.gold_options,
     paper=LOCOMO_PAPER_RULES,
+    type_maps=locomo.TYPE_LABELS,
+    category=lambda qa: locomo.qa_record(qa)["category"],
 )
 
 #: REALTALK's categories: LoCoMo's 1-3 (``evaluate_memory.py`` skips "categories 4 and 5 (which are only in LoCoMo
@@ -173,10 +203,18 @@ _REALTALK_TYPES = tuple(locomo.CATEGORY_NAMES[c] for c in (1, 2, 3))
 
 #: REALTALK's memory-probing F1: LoCoMo's rule, function for function (``QATool.compute_lexical_score`` is
 #: ``eval_question_answering``'s score; checked against the authors' code on 2,184 predictions).
-REALTALK_SOURCE = {"repository": "danny911kr/REALTALK", "path": "eval_memory/qa_tool.py",
-                   "commit": "b903e06a9770bf4e5fe9018c3e132889666d3b4a",
-                   "functions": ["QATool.compute_lexical_score", "QATool.f1", "QATool.f1_score", "QATool.normalize_answer",
-                                 "evaluate_memory.run_evaluate"]}
+REALTALK_SOURCE = {
+    "repository": "danny911kr/REALTALK",
+    "path": "eval_memory/qa_tool.py",
+    "commit": "b903e06a9770bf4e5fe9018c3e132889666d3b4a",
+    "functions": [
+        "QATool.compute_lexical_score",
+        "QATool.f1",
+        "QATool.f1_score",
+        "QATool.normalize_answer",
+        "evaluate_memory.run_evaluate",
+    ],
+}
 
 
 def _overall(rows: Sequence[Row]) -> dict:
@@ -191,14 +229,24 @@ REALTALK_SCORER = Scorer(
     row_key=_locomo_key,
     score=locomo.locomo_score,
     summaries=_overall,
-    gold_options=lambda: {**{k: v for k, v in locomo.gold_options().items() if k not in ("category_order", "category_5")},
-                          "category_order": {str(c): locomo.CATEGORY_NAMES[c] for c in (1, 2, 3)},
-                          "gold": "answer of the source QA record (evaluate_memory.py: qa.get('answer', ''))"},
+    gold_options=lambda: {
+        **{k: v for k, v in locomo.gold_options().items() if k not in ("category_order", "category_5")},
+        "category_order": {str(c): locomo.CATEGORY_NAMES[c] for c in (1, 2, 3)},
+        "gold": "answer of the source QA record (evaluate_memory.py: qa.get('answer', ''))",
+    },
+    type_maps=locomo.TYPE_LABELS,
+    category=lambda qa: locomo.qa_record(qa)["category"],
 )
 
 #: print_qa_metrics.py's task order.
-_LME_TYPES = ("single-session-user", "single-session-preference", "single-session-assistant", "multi-session",
-              "temporal-reasoning", "knowledge-update")
+_LME_TYPES = (
+    "single-session-user",
+    "single-session-preference",
+    "single-session-assistant",
+    "multi-session",
+    "temporal-reasoning",
+    "knowledge-update",
+)
 
 
 def _lme_key(qa) -> str:
@@ -215,15 +263,20 @@ def _lme_summaries(rows: Sequence[Row]) -> dict:
     if empty:
         task["undefined"] = f"no questions of {', '.join(empty)} (print_qa_metrics.py prints nan)"
     all_scores = [s for v in by_type.values() for s in v]  # print_qa_metrics.py's all_acc: grouped by task
-    return {"overall": summarize(all_scores), "task_averaged": task,
-            "abstention": summarize([s for qid, _, s in rows if "_abs" in qid])}
+    return {
+        "overall": summarize(all_scores),
+        "task_averaged": task,
+        "abstention": summarize([s for qid, _, s in rows if "_abs" in qid]),
+    }
 
 
 def _lme_gold_options() -> dict:
-    return {"type_order": list(_LME_TYPES),
-            "answer": "raw answer of the source question, formatted by str.format (an integer as str(int))",
-            "abstention": "'_abs' in question_id: the abstention template; its own question_type row too",
-            "label": "'yes' in reply.strip().lower()"}
+    return {
+        "type_order": list(_LME_TYPES),
+        "answer": "raw answer of the source question, formatted by str.format (an integer as str(int))",
+        "abstention": "'_abs' in question_id: the abstention template; its own question_type row too",
+        "label": "'yes' in reply.strip().lower()",
+    }
 
 
 LONGMEMEVAL_SCORER = Scorer(
@@ -239,8 +292,18 @@ LONGMEMEVAL_SCORER = Scorer(
 )
 
 #: report_results.py's column order.
-_BEAM_TYPES = ("abstention", "contradiction_resolution", "event_ordering", "information_extraction", "instruction_following",
-               "knowledge_update", "multi_session_reasoning", "preference_following", "summarization", "temporal_reasoning")
+_BEAM_TYPES = (
+    "abstention",
+    "contradiction_resolution",
+    "event_ordering",
+    "information_extraction",
+    "instruction_following",
+    "knowledge_update",
+    "multi_session_reasoning",
+    "preference_following",
+    "summarization",
+    "temporal_reasoning",
+)
 
 
 def _beam_summaries(rows: Sequence[Row]) -> dict:
@@ -257,15 +320,18 @@ def _beam_summaries(rows: Sequence[Row]) -> dict:
 
 
 def _beam_gold_options() -> dict:
-    return {"type_order": list(_BEAM_TYPES), "answer": "the ability's reference (answer, ideal_response, ideal_answer, "
-            "ideal_summary, expected_compliance); the judge reads the rubric, not the answer",
-            "score": "mean of the rubric items' judge scores per question; event ordering: tau_norm (report_results.py)"}
+    return {
+        "type_order": list(_BEAM_TYPES),
+        "answer": "the ability's reference (answer, ideal_response, ideal_answer, "
+        "ideal_summary, expected_compliance); the judge reads the rubric, not the answer",
+        "score": "mean of the rubric items' judge scores per question; event ordering: tau_norm (report_results.py)",
+    }
 
 
 BEAM_SCORER = Scorer(
     name="beam",
     metric="official judge score: the mean of the rubric items' scores (0, 0.5, 1) per question; event ordering: "
-           "Kendall tau-b of the judge-aligned order, normalised to 0-1",
+    "Kendall tau-b of the judge-aligned order, normalised to 0-1",
     source=beam.SOURCE,
     type_order=_BEAM_TYPES,
     row_key=lambda qa: str(qa.question_type),

@@ -15,16 +15,41 @@ Whether a local file is byte-identical to a pinned one, or holds the same conten
 answer; :func:`offline_switch` is the one offline decision. The modules behind this face are private.
 """
 
-from himga.sources._checks import (OneFileEach, check_source_kind, folder_blocker, named_paths, path_kind, reading_sources, source_path,
-                                  unreadable_source)
+from himga.sources._checks import (
+    OneFileEach,
+    check_source_kind,
+    folder_blocker,
+    named_paths,
+    path_kind,
+    reading_sources,
+    source_path,
+    unreadable_source,
+)
 from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._known import KnownFolder, order_folders, register_folders
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
-from himga.sources._provenance import file_label, file_sha256, pin_coverage, provenance, provenance_lines, record_content, record_sha256, warn_if_modified
 from himga.sources._pin import RemoteFile, listing_sha256
-from himga.sources._remote import (cache_root, dataset_folder, datasets_root, download, get_dataset, pinned_files,
-                                   pinned_source, where_to_put)
+from himga.sources._provenance import (
+    file_label,
+    file_sha256,
+    pin_coverage,
+    provenance,
+    provenance_lines,
+    record_content,
+    record_sha256,
+    warn_if_modified,
+)
+from himga.sources._remote import (
+    cache_root,
+    dataset_folder,
+    datasets_root,
+    download,
+    get_dataset,
+    pinned_files,
+    pinned_source,
+    where_to_put,
+)
 from himga.sources._verified import check_cached, sha256_of
 
 __all__ = [

@@ -14,10 +14,25 @@ from typing import Any
 
 from himga.errors import ConfigurationError, HimgaError, SourceFormatError, SourceUnreadableError
 
-__all__ = ["OneFileEach", "check_source_kind", "folder_blocker", "named_paths", "path_kind", "reading_sources", "source_path", "unreadable_source"]
+__all__ = [
+    "OneFileEach",
+    "check_source_kind",
+    "folder_blocker",
+    "named_paths",
+    "path_kind",
+    "reading_sources",
+    "source_path",
+    "unreadable_source",
+]
 
-_KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISREG, "a regular file"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def folder_blocker(path: str | Path) -> Path | None:
@@ -56,15 +71,19 @@ def check_source_kind(name: str, path: str | Path) -> None:
 
     Raises:
         ConfigurationError: a path that is no ``str`` or ``os.PathLike`` (``123``); an empty path (``--data-dir ""``:
-            ``Path("")`` is the working directory);
-            ``"locomo: source '/dev/zero' is a character device, not a file or a folder of
+            ``Path("")`` is the working directory); ``"locomo: source '/dev/zero' is a character device, not a file or a
+            folder of
             files: no source can be read from it"``.
         SourceUnreadableError: ``path`` cannot even be examined (a folder above it denies access).
     """
     if not isinstance(path, (str, os.PathLike)):  # load_locomo(123): Path() would raise a bare TypeError
-        raise ConfigurationError(f"{name}: the source path must be a str or a path (os.PathLike), got {type(path).__name__} {path!r}")
+        raise ConfigurationError(
+            f"{name}: the source path must be a str or a path (os.PathLike), got {type(path).__name__} {path!r}"
+        )
     if str(path) == "":  # Path("") is "." : an empty --data-dir "" would read the working directory
-        raise ConfigurationError(f"{name}: the source path is empty: give a file or a folder (leave it out for the pinned source)")
+        raise ConfigurationError(
+            f"{name}: the source path is empty: give a file or a folder (leave it out for the pinned source)"
+        )
     kind = path_kind(Path(path).expanduser())
     if kind.startswith("unreadable"):
         try:
@@ -72,7 +91,10 @@ def check_source_kind(name: str, path: str | Path) -> None:
         except OSError as e:
             raise SourceUnreadableError(name, path, e.strerror or str(e), e.errno) from None
     if kind not in ("a regular file", "a folder", "missing"):
-        raise ConfigurationError(f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it")
+        raise ConfigurationError(
+            f"{name}: source {str(path)!r} is {kind}, not a file or a folder of files: no source can be read from it"
+        )
+
 
 def source_path(name: str, path: str | Path) -> Path:
     """``path`` (``~`` expanded) when it is a file or a folder: the one check, and the one wording, of a source path
@@ -102,7 +124,9 @@ def named_paths(data_dir: Any, data_files: Any) -> list[str]:
     return [str(f) for f in data_files]
 
 
-def unreadable_source(name: str, error: BaseException, roots: Iterable[str | Path] | None = None) -> SourceUnreadableError | None:
+def unreadable_source(
+    name: str, error: BaseException, roots: Iterable[str | Path] | None = None
+) -> SourceUnreadableError | None:
     """The :class:`~himga.errors.SourceUnreadableError` for an ``OSError`` met while reading benchmark ``name``'s
     sources, else ``None``: the one translation of every route (a build, the cache key, ``himga validate``).
 
@@ -175,5 +199,9 @@ class OneFileEach:
             return
         name, other = Path(file).name, Path(first).name
         if first == str(file):
-            raise SourceFormatError(name, where, f"{self.noun} {sample_id} is also at {first_where}: each {self.noun} once")
-        raise SourceFormatError(name, where, f"{self.noun} {sample_id} is also in {other if other != name else first}; {self.hint}")
+            raise SourceFormatError(
+                name, where, f"{self.noun} {sample_id} is also at {first_where}: each {self.noun} once"
+            )
+        raise SourceFormatError(
+            name, where, f"{self.noun} {sample_id} is also in {other if other != name else first}; {self.hint}"
+        )

@@ -43,7 +43,11 @@ def content_tree(value: Any, depth: int) -> Any:
     """
     if depth == 0 or not isinstance(value, (dict, list)):
         return _node(value)
-    children = {k: content_tree(v, depth - 1) for k, v in value.items()} if isinstance(value, dict) else [content_tree(v, depth - 1) for v in value]
+    children = (
+        {k: content_tree(v, depth - 1) for k, v in value.items()}
+        if isinstance(value, dict)
+        else [content_tree(v, depth - 1) for v in value]
+    )
     return [_node(value), children]
 
 

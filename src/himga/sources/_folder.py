@@ -32,12 +32,14 @@ def check_source_entry(path: Path) -> bool:
     if kind in ("a folder", "a regular file"):
         return kind == "a regular file"
     if kind.startswith(("a symbolic link", "missing", "unreadable")):
-        raise SourceFormatError(path.name, "$", f"cannot be read as a source: {kind.replace('missing', 'gone while the folder was read')}")
+        raise SourceFormatError(
+            path.name, "$", f"cannot be read as a source: {kind.replace('missing', 'gone while the folder was read')}"
+        )
     raise SourceFormatError(path.name, "$", f"cannot be read as a source: it is {kind}, not a regular file")
 
 
 def no_source_files(folder: Path, name: str) -> SourceFormatError:
-    """The error for a source folder of benchmark ``name`` without any source file (both builders raise it).
+    """The error for a source folder of benchmark ``name`` without any source file (every builder raises it).
 
     A datasets root (``../shared/data``, holding ``locomo/`` and ``longmemeval/``) given as the folder is
     the usual cause: the message then names the benchmark's subfolder to pass instead.
@@ -46,8 +48,10 @@ def no_source_files(folder: Path, name: str) -> SourceFormatError:
 
     detail = "expected at least one .json file in the directory, found none"
     if (folder / name).is_dir():
-        detail += (f"; it holds {name}/, as a datasets root does: pass {str(folder / name)!r} "
-                   f"(or set HIMGA_DATASETS_ROOT={str(folder)!r} and pass no folder)")
+        detail += (
+            f"; it holds {name}/, as a datasets root does: pass {str(folder / name)!r} "
+            f"(or set HIMGA_DATASETS_ROOT={str(folder)!r} and pass no folder)"
+        )
     elif others := [n for n in benchmark_names() if (folder / n).is_dir()]:
         detail += f"; it holds {', '.join(n + '/' for n in others)}, the folder of another benchmark than {name}"
     return SourceFormatError(folder.name or str(folder), "$", detail)
@@ -63,7 +67,11 @@ def json_files(folder: str | Path, name: str) -> list[Path]:
             as a file (a link to nothing, a FIFO, a device: :func:`check_source_entry`).
     """
     folder = Path(folder)
-    files = sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and check_source_entry(p))
+    files = sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix in SOURCE_SUFFIXES and not p.name.startswith(".") and check_source_entry(p)
+    )
     if not files:
         raise no_source_files(folder, name)
     return files

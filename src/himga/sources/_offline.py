@@ -39,6 +39,8 @@ def offline_switch() -> str | None:
     if hub is not None and getattr(hub, "HF_HUB_OFFLINE", False):
         return "HF_HUB_OFFLINE"
     config = sys.modules.get("datasets.config")
-    if config is not None and (getattr(config, "HF_HUB_OFFLINE", False) or getattr(config, "HF_DATASETS_OFFLINE", False)):
+    if config is not None and (
+        getattr(config, "HF_HUB_OFFLINE", False) or getattr(config, "HF_DATASETS_OFFLINE", False)
+    ):
         return "HF_DATASETS_OFFLINE"
     return None

@@ -101,7 +101,7 @@ class RemoteFile:
         if self.layout_path is None:
             return True
         tail = Path(self.layout_path).parts
-        return path.parts[-len(tail):] == tail
+        return path.parts[-len(tail) :] == tail
 
     def shown_name(self, path: str | Path) -> str:
         """``path`` as messages name it: its layout path when it is this pin's file of a layout, else its base name."""

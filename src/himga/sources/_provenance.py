@@ -22,14 +22,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from himga.sources import _remote, _verified
-from himga.sources._content import content_sha256, first_difference
 from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
+from himga.sources import _remote, _verified
+from himga.sources._content import content_sha256, first_difference
 from himga.sources._pin import RemoteFile
 
-__all__ = ["file_label", "file_sha256", "pin_coverage", "provenance", "provenance_lines", "record_content", "record_sha256",
-           "warn_if_modified"]
+__all__ = [
+    "file_label",
+    "file_sha256",
+    "pin_coverage",
+    "provenance",
+    "provenance_lines",
+    "record_content",
+    "record_sha256",
+    "warn_if_modified",
+]
 
 logger = logging.getLogger("himga.sources")
 
@@ -76,7 +84,8 @@ def record_content(path: str | Path, fingerprint: str, pins: Iterable[RemoteFile
 
 
 def _content(path: Path, pins: list[RemoteFile]) -> tuple[str, dict[str, str | None]] | None:
-    """The recorded content of ``path``, else (when a pin has a content fingerprint and the file is small) parsed now."""
+    """The recorded content of ``path``, else (when a pin has a content fingerprint and the file is small) parsed
+    now."""
     key = _stat_key(path)
     if key in _CONTENT_SEEN or not any(pin.content_sha256 for pin in pins) or path.stat().st_size > _PARSE_LIMIT:
         return _CONTENT_SEEN.get(key)
@@ -147,7 +156,8 @@ def provenance(path: str | Path, pins: Iterable[RemoteFile], *, sha256: str | No
 
 
 def _provenance(path: Path, name: str, pins: list[RemoteFile], named: list[RemoteFile], sha256: str | None) -> str:
-    """:func:`provenance` of ``path``, shown as ``name``, against ``pins`` (single files), ``named`` those whose name it has."""
+    """:func:`provenance` of ``path``, shown as ``name``, against ``pins`` (single files), ``named`` those whose name it
+    has."""
     size = path.stat().st_size
     digest = sha256 or _SHA256_SEEN.get(_stat_key(path))
     if digest is None and any(pin.size is None or pin.size == size for pin in pins):
@@ -165,8 +175,10 @@ def _provenance(path: Path, name: str, pins: list[RemoteFile], named: list[Remot
         return f"{name}: {compressed}-compressed, not a pinned file (the pins are uncompressed; sha256 {digest})"
     if digest is None:
         if named:
-            return (f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release "
-                    f"({size:,} bytes, pinned {named[0].size:,})")
+            return (
+                f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release "
+                f"({size:,} bytes, pinned {named[0].size:,})"
+            )
         return f"{name}: not a pinned file ({size:,} bytes; no pin has that size)"
     if content is not None:
         fingerprint, differences = content
@@ -181,7 +193,10 @@ def _provenance(path: Path, name: str, pins: list[RemoteFile], named: list[Remot
         origins = ", ".join(pin.origin for pin in named if pin.sha256 is None)
         return f"{name}: sha256 {digest} (no sha256 is pinned for {origins} to compare with)"
     if named:
-        return f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release (sha256 {digest})"
+        return (
+            f"{name}: differs from the pinned {named[0].local_path}: a modified copy or another release "
+            f"(sha256 {digest})"
+        )
     return f"{name}: not a pinned file (sha256 {digest})"
 
 
@@ -209,8 +224,15 @@ def warn_if_modified(path: str | Path, sha256: str, pins: Iterable[RemoteFile], 
     if named and all(pin.sha256 != sha256 for pin in named):
         pin = named[0]
         logger.warning(
-            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, pinned %s); "
-            "the official file is %s", path, pin.local_path, pin.origin, sha256, pin.sha256, pin.url,
+            "himga: warning: %s: differs from the pinned %s (%s): a modified copy or another release (sha256 %s, "
+            "pinned %s); "
+            "the official file is %s",
+            path,
+            pin.local_path,
+            pin.origin,
+            sha256,
+            pin.sha256,
+            pin.url,
         )
 
 
@@ -236,7 +258,9 @@ def pin_coverage(pin: RemoteFile, files: Iterable[tuple[str, str | None]]) -> tu
         number (``chats/100K/21``) or an 11th REALTALK chat is not in the pin, whatever its bytes.
     """
     parts = {part.local_path: part.sha256 for part in pin.parts}
-    flat = {Path(name).name: name for name in parts}  # a flat copy names a part by its base name, when those are distinct
+    flat = {
+        Path(name).name: name for name in parts
+    }  # a flat copy names a part by its base name, when those are distinct
     flat = flat if len(flat) == len(parts) else {}
     given = [(name if name in parts else flat.get(name, name), sha256) for name, sha256 in files]
     extra = [name for name, sha256 in given if name not in parts or (parts[name] is not None and parts[name] != sha256)]
@@ -256,7 +280,9 @@ def _part_names(files: list[Path], pin: RemoteFile) -> list[str]:
     names = []
     for f in files:
         part = next((p.local_path for p in pin.parts if p.accepts(f)), None)
-        names.append(part or (f.relative_to(root).as_posix() if root is not None and f.is_relative_to(root) else f.name))
+        names.append(
+            part or (f.relative_to(root).as_posix() if root is not None and f.is_relative_to(root) else f.name)
+        )
     return names
 
 
@@ -275,8 +301,12 @@ def provenance_lines(entry, files: list[str | Path]) -> list[str]:
     if len(lines) > 3 and all(line.endswith(", sha256 ok") for line in lines):  # a release of many files, all pinned
         origins = sorted({line.split(" = ", 1)[1].removesuffix(", sha256 ok").split(" (", 1)[0] for line in lines})
         paths = [Path(f) for f in files]
-        covered = [(pin, pin_coverage(pin, zip(_part_names(paths, pin), map(file_sha256, paths)))) for pin in pins if pin.parts]
-        folders = [(pin, found) for pin, found in covered if len(found[0]) < len(paths)]  # pins holding any of the files
+        covered = [
+            (pin, pin_coverage(pin, zip(_part_names(paths, pin), map(file_sha256, paths)))) for pin in pins if pin.parts
+        ]
+        folders = [
+            (pin, found) for pin, found in covered if len(found[0]) < len(paths)
+        ]  # pins holding any of the files
         if len(folders) == 1:
             pin, (extra, missing) = folders[0]
             if extra or missing:

@@ -1,5 +1,6 @@
 """Pinned remote files and the folders they are found in: :func:`get_dataset`, verified downloads (the pin itself,
-:class:`~himga.sources._pin.RemoteFile`, is :mod:`himga.sources._pin`; a cached file's check, :mod:`himga.sources._verified`)."""
+:class:`~himga.sources._pin.RemoteFile`, is :mod:`himga.sources._pin`; a cached file's check,
+:mod:`himga.sources._verified`)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,23 @@ import os
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from himga.sources._known import benchmark_names, known_folders, option_for
 from himga.errors import ChecksumError, ConfigurationError, DownloadError
+from himga.sources._known import benchmark_names, known_folders, option_for
 from himga.sources._offline import offline_switch
 from himga.sources._pin import RemoteFile
 from himga.sources._verified import check_cached, record_verified, sha256_of
 
-__all__ = ["cache_root", "dataset_folder", "datasets_root", "download", "get_dataset", "pinned_files", "pinned_source",
-           "where_to_put"]
+__all__ = [
+    "cache_root",
+    "dataset_folder",
+    "datasets_root",
+    "download",
+    "get_dataset",
+    "pinned_files",
+    "pinned_source",
+    "where_to_put",
+]
+
 
 def datasets_root() -> Path | None:
     """``$HIMGA_DATASETS_ROOT`` as a Path, or ``None`` when unset or empty (``HIMGA_DATASETS_ROOT=`` is unset)."""
@@ -34,10 +44,11 @@ def cache_root() -> Path:
     from himga.sources._checks import folder_blocker, path_kind
 
     if (blocker := folder_blocker(root)) is not None:
-
         where = "" if blocker == root else f": {str(blocker)!r}"
-        raise ConfigurationError(f"the download cache {str(root)!r} (HIMGA_CACHE){where} is {path_kind(blocker)}, not a folder: "
-                                 "point HIMGA_CACHE at a folder")
+        raise ConfigurationError(
+            f"the download cache {str(root)!r} (HIMGA_CACHE){where} is {path_kind(blocker)}, not a folder: "
+            "point HIMGA_CACHE at a folder"
+        )
     return root
 
 
@@ -50,9 +61,14 @@ def where_to_put(remote: RemoteFile, folder: Path) -> str:
     """
     option = option_for(folder.name, remote)
     return (
-        f"download {remote.url} yourself and put it in {(folder / remote.local_path).parent}/ (a copy there that has the pinned sha256 is used and not downloaded again), "
-        f"or in {(PurePosixPath('<dir>', folder.name) / remote.local_path).parent}/ " + (f"after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {option} pointing at it" if option else
-                                          "and `export HIMGA_DATASETS_ROOT=<dir>`")
+        f"download {remote.url} yourself and put it in {(folder / remote.local_path).parent}/ (a copy there that has "
+        "the pinned sha256 is used and not downloaded again), "
+        f"or in {(PurePosixPath('<dir>', folder.name) / remote.local_path).parent}/ "
+        + (
+            f"after `export HIMGA_DATASETS_ROOT=<dir>`, or pass {option} pointing at it"
+            if option
+            else "and `export HIMGA_DATASETS_ROOT=<dir>`"
+        )
     )
 
 
@@ -98,7 +114,9 @@ def download(remote: RemoteFile, folder: Path) -> Path:
     except ChecksumError:
         raise
     except Exception as e:  # network failures of every kind
-        raise DownloadError(f"{remote.filename}: could not download {remote.url} ({type(e).__name__}: {e}); {hint}") from e
+        raise DownloadError(
+            f"{remote.filename}: could not download {remote.url} ({type(e).__name__}: {e}); {hint}"
+        ) from e
     finally:
         tmp.unlink(missing_ok=True)
     return target
@@ -113,9 +131,16 @@ def _hub_download(remote: RemoteFile, folder: Path, hint: str) -> Path:
     staging = folder / ".download"
     try:
         with _hub_warnings_silenced():
-            path = Path(hf_hub_download(remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging))
+            path = Path(
+                hf_hub_download(
+                    remote.repo_id, remote.filename, repo_type="dataset", revision=remote.revision, local_dir=staging
+                )
+            )
     except Exception as e:  # offline, not found, network failures of every kind
-        raise DownloadError(f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); {hint}") from e
+        raise DownloadError(
+            f"{remote.filename}: could not download from {remote.repo_id}@{remote.revision} ({type(e).__name__}: {e}); "
+            f"{hint}"
+        ) from e
     if remote.sha256 is not None and (actual := sha256_of(path)) != remote.sha256:
         path.unlink(missing_ok=True)
         raise ChecksumError(f"{remote.filename}: expected sha256 {remote.sha256}, got {actual} (from {remote.url})")
@@ -139,13 +164,19 @@ def dataset_folder(name: str) -> Path | None:
     if folder.is_dir():
         return folder
     subfolders = ", ".join(f"{d}/" for d in benchmark_names())
-    message = (f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
-               f"expected a folder holding one subfolder per dataset ({subfolders})")
+    message = (
+        f"$HIMGA_DATASETS_ROOT is set to {str(root)!r}, but {str(folder)!r} is not a folder; "
+        f"expected a folder holding one subfolder per dataset ({subfolders})"
+    )
     if not root.is_dir():
         from himga.sources._checks import path_kind
 
         kind = path_kind(root)
-        message += f", and {str(root)!r} does not exist" if kind == "missing" else f", and {str(root)!r} is {kind}, not a folder"
+        message += (
+            f", and {str(root)!r} does not exist"
+            if kind == "missing"
+            else f", and {str(root)!r} is {kind}, not a folder"
+        )
     elif root.name == name or any(p.suffix == ".json" for p in root.iterdir()):
         message += f"; it looks like the {name} folder itself: set HIMGA_DATASETS_ROOT={root.parent}"
     raise ConfigurationError(message + " (unset it to download the pinned files)")
@@ -192,7 +223,8 @@ def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -
     files of ``$HIMGA_DATASETS_ROOT/<name>/``.
 
     Args:
-        name: ``"locomo"`` or ``"longmemeval"``.
+        name: a benchmark of the catalogue (``"locomo"``, ``"longmemeval"``, ``"beam"``, ...:
+            :data:`himga.catalog.NAMES`).
         remote: The config's pinned file (its ``remote_file()``).
         config: The config's name, for the message.
 
@@ -208,7 +240,11 @@ def pinned_source(name: str, remote: RemoteFile, *, config: str | None = None) -
     for candidate in remote.local_names:
         if (folder / candidate).is_file():
             return folder / candidate
-    found = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else []
+    found = (
+        sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        if folder.is_dir()
+        else []
+    )
     which = f"{name} (config {config!r})" if config else name
     raise ConfigurationError(
         f"{which}: no source file in {folder}; looked for {', '.join(remote.local_names)}"
@@ -232,8 +268,13 @@ def pinned_files(name: str, remote: RemoteFile, *, config: str | None = None) ->
     paths = [folder / part.local_path for part in remote.parts]
     if missing := [p for p in paths if not p.is_file()]:
         which = f"{name} (config {config!r})" if config else name
-        shown = ", ".join(str(p.relative_to(folder)) for p in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        shown = ", ".join(str(p.relative_to(folder)) for p in missing[:3]) + (
+            f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        )
         raise ConfigurationError(
-            f"{which}: {len(missing)} of the {len(paths)} pinned files of {remote.repo_path} are not in {folder}: {shown} "
-            "(a copy in the repository's layout is read from there; pass data_dir= / --data-dir for a folder of another layout)")
+            f"{which}: {len(missing)} of the {len(paths)} pinned files of {remote.repo_path} are not in {folder}: "
+            f"{shown} "
+            "(a copy in the repository's layout is read from there; pass data_dir= / --data-dir for a folder of "
+            "another layout)"
+        )
     return paths

@@ -60,9 +60,11 @@ def check_cached(remote: RemoteFile, path: Path) -> None:
         expected = f"{remote.size:,} bytes" if actual is None else f"sha256 {remote.sha256}"
         folder = path.parents[len(Path(remote.local_path).parts) - 1]  # the dataset's folder of the download cache
         raise ChecksumError(
-            f"{remote.local_path} in the download cache {folder}/ is not the pinned file {remote.origin} {remote.repo_path} "
+            f"{remote.local_path} in the download cache {folder}/ is not the pinned file {remote.origin} "
+            f"{remote.repo_path} "
             f"(expected {expected}, got {got}): delete it to download the pinned file again, or read your copy "
-            f"with --data-dir / data_dir= (or from <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)")
+            f"with --data-dir / data_dir= (or from <dir>/{folder.name}/ after `export HIMGA_DATASETS_ROOT=<dir>`)"
+        )
     record_verified(remote, path)
 
 

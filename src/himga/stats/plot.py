@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from himga.schema.sample import Sample
 from himga.errors import ConfigurationError, HimgaError, MissingDependencyError
+from himga.schema.sample import Sample
 from himga.stats.summary import dataset_stats
 
 __all__ = ["MAX_BARS", "plot_stats", "require_matplotlib"]

@@ -1,4 +1,5 @@
-"""``python -m himga.testing OUT.json [--questions N] [--sessions N | --m-scale] [--seed N]``: a LongMemEval-shaped file;
+"""``python -m himga.testing OUT.json [--questions N] [--sessions N | --m-scale] [--seed N]``: a LongMemEval-shaped
+file;
 ``python -m himga.testing beam-like ROOT [--tier 10M] [--chats N] ...``: BEAM-shaped chats."""
 
 import sys

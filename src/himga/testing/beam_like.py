@@ -34,15 +34,42 @@ from pathlib import Path
 
 __all__ = ["GeneratedChat", "main", "write_beam_like"]
 
-_WORDS = ("budget", "tracker", "deadline", "sprint", "deploy", "cache", "schema", "mentor", "garden", "recipe", "training",
-          "interview", "budgeting", "naive", "plan", "review", "meeting", "schedule", "goal", "progress")
+_WORDS = (
+    "budget",
+    "tracker",
+    "deadline",
+    "sprint",
+    "deploy",
+    "cache",
+    "schema",
+    "mentor",
+    "garden",
+    "recipe",
+    "training",
+    "interview",
+    "budgeting",
+    "naive",
+    "plan",
+    "review",
+    "meeting",
+    "schedule",
+    "goal",
+    "progress",
+)
 #: Rarer: non-ASCII text (3% of the real messages: accents, CJK; one in 43,790 outside the BMP).
 _RARE = ("café", "naïve", "résumé", "北京", "🙂")
-_ABILITIES = (("abstention", "ideal_response"), ("contradiction_resolution", "ideal_answer"), ("event_ordering", "answer"),
-              ("information_extraction", "answer"), ("instruction_following", "expected_compliance"),
-              ("knowledge_update", "answer"), ("multi_session_reasoning", "answer"),
-              ("preference_following", "expected_compliance"), ("summarization", "ideal_summary"),
-              ("temporal_reasoning", "answer"))
+_ABILITIES = (
+    ("abstention", "ideal_response"),
+    ("contradiction_resolution", "ideal_answer"),
+    ("event_ordering", "answer"),
+    ("information_extraction", "answer"),
+    ("instruction_following", "expected_compliance"),
+    ("knowledge_update", "answer"),
+    ("multi_session_reasoning", "answer"),
+    ("preference_following", "expected_compliance"),
+    ("summarization", "ideal_summary"),
+    ("temporal_reasoning", "answer"),
+)
 
 
 @dataclass(frozen=True)
@@ -74,7 +101,9 @@ def _text(rng: random.Random, words: int) -> str:
     return text
 
 
-def _messages(rng: random.Random, batch: int, anchor: str, first_id: int, groups: int, words: int) -> Iterator[list[dict]]:
+def _messages(
+    rng: random.Random, batch: int, anchor: str, first_id: int, groups: int, words: int
+) -> Iterator[list[dict]]:
     """The turn groups of one batch; ids from ``first_id``."""
     next_id = first_id
     for n in range(1, groups + 1):
@@ -88,8 +117,10 @@ def _messages(rng: random.Random, batch: int, anchor: str, first_id: int, groups
         if rng.random() < 0.3:
             kind = rng.choice(("followup_question", "answer_ai_question"))
             marker = f" ->-> {batch},N/A" if rng.random() < 0.5 else ""
-            group += [{"role": "user", "id": next_id + 2, "question_type": kind, "content": _text(rng, words) + marker},
-                      {"role": "assistant", "id": next_id + 3, "content": _text(rng, words * 2)}]
+            group += [
+                {"role": "user", "id": next_id + 2, "question_type": kind, "content": _text(rng, words) + marker},
+                {"role": "assistant", "id": next_id + 3, "content": _text(rng, words * 2)},
+            ]
         next_id += len(group)
         yield group
 
@@ -101,9 +132,15 @@ def _questions(rng: random.Random, last_id: int) -> dict:
         items = []
         for i in range(2):
             ids = sorted(rng.sample(range(0, last_id + 1, 2), 3))
-            q = {"question": f"{ability} {i}: {_text(rng, 6)}?", reference: f"About {rng.randint(2, 12)} weeks, {_text(rng, 5)}.",
-                 "difficulty": rng.choice(("easy", "medium", "hard")),
-                 "rubric": [f"LLM response should state: {rng.randint(2, 12)} weeks", f"LLM response should mention: {_text(rng, 3)}"]}
+            q = {
+                "question": f"{ability} {i}: {_text(rng, 6)}?",
+                reference: f"About {rng.randint(2, 12)} weeks, {_text(rng, 5)}.",
+                "difficulty": rng.choice(("easy", "medium", "hard")),
+                "rubric": [
+                    f"LLM response should state: {rng.randint(2, 12)} weeks",
+                    f"LLM response should mention: {_text(rng, 3)}",
+                ],
+            }
             if ability in ("contradiction_resolution", "knowledge_update", "temporal_reasoning"):
                 q["source_chat_ids"] = {"first_statement": ids[:1], "second_statement": ids[1:]}
             elif ability == "event_ordering":
@@ -124,7 +161,7 @@ def _write_chat(folder: Path, rng: random.Random, plans: int, batches: int, grou
         f.write("[")
         for p in range(plans):
             if plans > 1:
-                f.write(("," if p else "") + json.dumps(f"plan-{p + 1}") .join(("{", ":[")))
+                f.write(("," if p else "") + json.dumps(f"plan-{p + 1}").join(("{", ":[")))
             for b in range(1, batches + 1):
                 anchor = (start + dt.timedelta(days=7 * (p * batches + b))).strftime("%B-%d-%Y")
                 f.write(("," if b > 1 or (p and plans == 1) else "") + '{"batch_number":' + str(b) + ',"turns":[')
@@ -141,12 +178,22 @@ def _write_chat(folder: Path, rng: random.Random, plans: int, batches: int, grou
     part.replace(folder / "chat.json")
     (folder / "probing_questions").mkdir(exist_ok=True)
     (folder / "probing_questions" / "probing_questions.json").write_text(
-        json.dumps(_questions(rng, next_id - 1), ensure_ascii=False, indent=4), encoding="utf-8")
+        json.dumps(_questions(rng, next_id - 1), ensure_ascii=False, indent=4), encoding="utf-8"
+    )
     return GeneratedChat(folder, count, written, markers, 20, (folder / "chat.json").stat().st_size)
 
 
-def write_beam_like(root: str | Path, tier: str = "10M", *, chats: int = 1, plans: int = 10, batches: int = 10,
-                    groups: int = 78, words: int = 125, seed: int = 0) -> list[GeneratedChat]:
+def write_beam_like(
+    root: str | Path,
+    tier: str = "10M",
+    *,
+    chats: int = 1,
+    plans: int = 10,
+    batches: int = 10,
+    groups: int = 78,
+    words: int = 125,
+    seed: int = 0,
+) -> list[GeneratedChat]:
     """Write ``chats`` chats of tier ``tier`` under ``root/chats/<tier>/`` in BEAM's layout.
 
     Args:
@@ -162,8 +209,17 @@ def write_beam_like(root: str | Path, tier: str = "10M", *, chats: int = 1, plan
     Returns:
         One :class:`GeneratedChat` per chat, in order.
     """
-    return [_write_chat(Path(root) / "chats" / tier / str(n), random.Random(f"beam-like:{seed}:{tier}:{n}"), plans, batches, groups,
-                        words) for n in range(1, chats + 1)]
+    return [
+        _write_chat(
+            Path(root) / "chats" / tier / str(n),
+            random.Random(f"beam-like:{seed}:{tier}:{n}"),
+            plans,
+            batches,
+            groups,
+            words,
+        )
+        for n in range(1, chats + 1)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,8 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     for name, default in (("chats", 1), ("plans", 10), ("batches", 10), ("groups", 78), ("words", 125), ("seed", 0)):
         ap.add_argument(f"--{name}", type=int, default=default)
     args = ap.parse_args(argv)
-    for chat in write_beam_like(args.root, args.tier, chats=args.chats, plans=args.plans, batches=args.batches,
-                                groups=args.groups, words=args.words, seed=args.seed):
+    for chat in write_beam_like(
+        args.root,
+        args.tier,
+        chats=args.chats,
+        plans=args.plans,
+        batches=args.batches,
+        groups=args.groups,
+        words=args.words,
+        seed=args.seed,
+    ):
         print(f"{chat.folder}: {chat.batches} batches, {chat.messages:,} messages, {chat.num_bytes:,} bytes")
     return 0
 

@@ -160,7 +160,9 @@ def _plan(seed: int) -> list[tuple[str, bool]]:
 
 def _question(q: int, qtype: str, is_abs: bool, sessions: int, seed: int) -> dict:
     rng = _rng(seed, "question", q)
-    forced = q % 100  # 0 and 7 share a filler, 1 blank turn, 2 giant turn, 3 duplicate id, 4 int answer, 5 late session, 6 unsorted
+    forced = (
+        q % 100
+    )  # 0 and 7 share a filler, 1 blank turn, 2 giant turn, 3 duplicate id, 4 int answer, 5 late session, 6 unsorted
     qid = f"{rng.randrange(16**8):08x}" if rng.random() < 0.7 else f"gpt4_{rng.randrange(16**8):08x}"
     evidence_hex = f"{rng.randrange(16**8):08x}"
     if is_abs:
@@ -289,8 +291,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=500, help="questions (default 500)")
     scale = ap.add_mutually_exclusive_group()
     scale.add_argument("--sessions", type=int, default=48, help="mean haystack sessions per question (48 ≈ S, 480 ≈ M)")
-    scale.add_argument("--m-scale", dest="sessions", action="store_const", const=M_SESSIONS,
-                       help=f"an M-scale file: --sessions {M_SESSIONS} (~2.6 GB)")
+    scale.add_argument(
+        "--m-scale",
+        dest="sessions",
+        action="store_const",
+        const=M_SESSIONS,
+        help=f"an M-scale file: --sessions {M_SESSIONS} (~2.6 GB)",
+    )
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     try:

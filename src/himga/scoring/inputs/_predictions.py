@@ -14,8 +14,16 @@ from himga.errors import SourceFormatError, shown, type_name
 from himga.identifiers import MAX_QUALIFIED_ID_LENGTH
 from himga.jsonio.run_inputs import InputFile, check_id, input_name, read_json_lines
 
-__all__ = ["brief", "check_hypotheses", "check_ids", "in_subset", "labels_of", "predictions_of",
-           "read_predictions", "replies_of"]
+__all__ = [
+    "brief",
+    "check_hypotheses",
+    "check_ids",
+    "in_subset",
+    "labels_of",
+    "predictions_of",
+    "read_predictions",
+    "replies_of",
+]
 
 V = TypeVar("V")
 _SHOWN = 20  # ids listed in an error message before "... and N more"
@@ -62,7 +70,9 @@ def _unique(name: str, pairs: Iterable[tuple[int, str, object]]) -> dict[str, ob
 
 def predictions_of(file: InputFile) -> dict[str, str]:
     """``{question_id: hypothesis}`` of a predictions file read by :func:`~himga.jsonio.run_inputs.read_json_lines`."""
-    return _unique(file.name, ((n, _qid(file.name, n, v), _string(file.name, n, v, "hypothesis")) for n, v in file.lines))
+    return _unique(
+        file.name, ((n, _qid(file.name, n, v), _string(file.name, n, v, "hypothesis")) for n, v in file.lines)
+    )
 
 
 def read_predictions(path: str | Path) -> dict[str, str]:
@@ -79,9 +89,13 @@ def read_predictions(path: str | Path) -> dict[str, str]:
         OSError: the file cannot be read.
     """
     if path != "-" and _starts_an_array(path):
-        raise SourceFormatError(input_name(path), "$", "expected JSON Lines (a {\"question_id\", \"hypothesis\"} object per line), "
-                                                      "got a JSON array: json.load it and pass the records to score_records, "
-                                                      "or score the file with himga score, which reads both")
+        raise SourceFormatError(
+            input_name(path),
+            "$",
+            'expected JSON Lines (a {"question_id", "hypothesis"} object per line), '
+            "got a JSON array: json.load it and pass the records to score_records, "
+            "or score the file with himga score, which reads both",
+        )
     return predictions_of(read_json_lines(path, "predictions"))
 
 
@@ -99,12 +113,16 @@ def _label(name: str, number: int, value: dict, judge_label) -> bool | float:
     if "autoeval_label" in value:  # the official evaluate_qa.py output (*.eval-results-<model>)
         label = value["autoeval_label"].get("label") if isinstance(value["autoeval_label"], dict) else None
         if not isinstance(label, bool):
-            raise SourceFormatError(name, f"line {number}.autoeval_label.label", f"expected a boolean, got {type_name(label)}")
+            raise SourceFormatError(
+                name, f"line {number}.autoeval_label.label", f"expected a boolean, got {type_name(label)}"
+            )
         return label
     return judge_label(_string(name, number, value, "reply"))
 
 
-def labels_of(file: InputFile, read_label: Callable[[str], bool | float]) -> tuple[dict[str, bool | float], list[str], dict[str, str]]:
+def labels_of(
+    file: InputFile, read_label: Callable[[str], bool | float]
+) -> tuple[dict[str, bool | float], list[str], dict[str, str]]:
     """The verdicts of a labels file read by :func:`~himga.jsonio.run_inputs.read_json_lines`.
 
     Args:
@@ -152,8 +170,12 @@ def replies_of(file: InputFile) -> tuple[dict[str, str], list[str]]:
     return _unique(file.name, rows), sorted(models)
 
 
-def in_subset(verdicts: Mapping[str, V], scored: Collection[str], every: Collection[str],
-              question_of: Callable[[str], str] | None = None) -> dict[str, V]:
+def in_subset(
+    verdicts: Mapping[str, V],
+    scored: Collection[str],
+    every: Collection[str],
+    question_of: Callable[[str], str] | None = None,
+) -> dict[str, V]:
     """The verdicts a subset run reads: those on questions of the dataset outside the scored subset (``--ids``) are
     ignored, as its other predictions are (a labels file made for the whole run serves any subset of it).
 
@@ -163,6 +185,7 @@ def in_subset(verdicts: Mapping[str, V], scored: Collection[str], every: Collect
         every: Every question id of the dataset: a verdict on a question outside it is kept, for the caller to refuse.
         question_of: ``key -> question id`` when the keys are not question ids (BEAM's request ids).
     """
+
     def outside(key: str) -> bool:
         qid = question_of(key) if question_of is not None else key
         return qid not in scored and qid in every
@@ -184,12 +207,19 @@ def check_hypotheses(file: str, judged: dict[str, str], predictions: dict[str, s
     """
     differ = [brief(qid) for qid, text in judged.items() if qid in predictions and predictions[qid] != text]
     if differ:
-        raise SourceFormatError(file, "$", f"{len(differ)} verdicts judged another hypothesis than {predictions_file}'s: "
-                                           f"{_listing(differ)}")
+        raise SourceFormatError(
+            file, "$", f"{len(differ)} verdicts judged another hypothesis than {predictions_file}'s: {_listing(differ)}"
+        )
 
 
-def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, partial: bool = False,
-              partial_hint: str = "partial=True") -> list[str]:
+def check_ids(
+    file: str,
+    given: Iterable[str],
+    expected: Iterable[str],
+    *,
+    partial: bool = False,
+    partial_hint: str = "partial=True",
+) -> list[str]:
     """Compare a file's question ids with the dataset's.
 
     Args:
@@ -215,6 +245,10 @@ def check_ids(file: str, given: Iterable[str], expected: Iterable[str], *, parti
     have = set(given)
     missing = [qid for qid in expected if qid not in have]
     if missing and not partial:
-        raise SourceFormatError(file, "$", f"{len(missing)} of {len(expected)} question ids missing ({partial_hint} scores "
-                                           f"the given ones): {_listing([brief(m) for m in missing])}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{len(missing)} of {len(expected)} question ids missing ({partial_hint} scores "
+            f"the given ones): {_listing([brief(m) for m in missing])}",
+        )
     return missing

@@ -15,13 +15,22 @@ they claim to be: a loop that answered stale or edited gold, or gold read with o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from himga.errors import SourceFormatError, counted, type_name
 from himga.scoring.inputs._predictions import brief
+from himga.scoring.inputs._type_labels import matching_map
 
-__all__ = ["COPIED_FIELDS", "HYPOTHESIS_KEYS", "RecordIndex", "match_records", "record_index", "records_of", "unmatched_hint"]
+__all__ = [
+    "COPIED_FIELDS",
+    "HYPOTHESIS_KEYS",
+    "RecordIndex",
+    "match_records",
+    "record_index",
+    "records_of",
+    "unmatched_hint",
+]
 
 #: Where a record holds the system's answer, in the order looked up.
 HYPOTHESIS_KEYS = ("hypothesis", "response")
@@ -127,7 +136,10 @@ def _resolve(record: dict, index: RecordIndex) -> str | None:
         return qid
     if (sample, question) in index.pairs:
         return index.pairs[(sample, question)]
-    if qid is not None and sample in (index.sample_of[qid], question.rpartition(":")[0] if question in index.views else None):
+    if qid is not None and sample in (
+        index.sample_of[qid],
+        question.rpartition(":")[0] if question in index.views else None,
+    ):
         return qid
     return None
 
@@ -140,12 +152,18 @@ def _dict_form(file: str, where: str, record: dict, index: RecordIndex) -> None:
     named = sum(1 for key in record if _resolve({"question_id": key}, index) is not None or key in local)
     if not named:
         return
-    raise SourceFormatError(file, where, (
-        f"a {{question_id: answer}} object ({len(record):,} keys), not the loop's records: the dict form is refused, "
-        f"because keyed by the ids of questions within a sample it has already lost answers (one kept per key: "
-        f"{len(local):,} distinct for {len(index.questions):,} questions) and it holds no copied field to check; "
-        f"write one record per answer, a JSON array or JSON Lines, the answer under 'hypothesis' or 'response' and "
-        f"the question as {index.example().removeprefix('expected ')}"))
+    raise SourceFormatError(
+        file,
+        where,
+        (
+            f"a {{question_id: answer}} object ({len(record):,} keys), not the loop's records: the dict form is "
+            "refused, "
+            f"because keyed by the ids of questions within a sample it has already lost answers (one kept per key: "
+            f"{len(local):,} distinct for {len(index.questions):,} questions) and it holds no copied field to check; "
+            f"write one record per answer, a JSON array or JSON Lines, the answer under 'hypothesis' or 'response' and "
+            f"the question as {index.example().removeprefix('expected ')}"
+        ),
+    )
 
 
 def _hypothesis(file: str, where: str, record: dict):
@@ -166,11 +184,21 @@ def _gold(qa, name: str) -> tuple[str, ...]:
     if name != "question_type":
         return (getattr(qa, name),)
     source = qa.raw.get("question_type")
-    return (qa.question_type.value, *((source,) if isinstance(source, str) and source != qa.question_type.value else ()))
+    return (
+        qa.question_type.value,
+        *((source,) if isinstance(source, str) and source != qa.question_type.value else ()),
+    )
 
 
-def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, file: str = "records",
-                  check_copied: bool = True) -> tuple[dict[str, str], dict[str, int]]:
+def match_records(
+    records: Iterable[tuple[str, dict]],
+    index: RecordIndex,
+    *,
+    file: str = "records",
+    check_copied: bool = True,
+    type_maps: Mapping[str, Mapping] | None = None,
+    category: Callable | None = None,
+) -> tuple[dict[str, str], dict[str, int | str]]:
     """Match records to the questions of ``index``.
 
     Args:
@@ -178,24 +206,30 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
         index: The questions scored (:func:`record_index`).
         file: The records' name, for messages.
         check_copied: Compare :data:`COPIED_FIELDS` with the gold (default); ``False`` ignores them.
+        type_maps: The benchmark's known label maps of ``question_type`` (name → category → label,
+            :attr:`himga.scoring.Scorer.type_maps`): a copied type that is not the gold's is accepted when every such
+            record's label is its question's ``category(qa)`` under one of them (:mod:`._type_labels`).
+        category: ``qa -> category`` for ``type_maps``.
 
     Returns:
-        ``({item id: hypothesis}, {field: records whose copy was checked})``, records in file order.
+        ``({item id: hypothesis}, {field: records whose copy was checked})``, records in file order; with
+        ``"question_type_labels"``: the name of the label map the copied types were read with, when not the gold's.
 
     Raises:
         SourceFormatError: a ``{question_id: answer}`` object instead of records (the dict form); a record without a
             hypothesis (or with a non-string one); records answering another config's samples (BEAM's tiers reuse chat
             numbers: ``"1 records answer questions of config 500K, not of the data scored (config 100K): ..."``);
             records naming no question of the data (all listed, with the accepted forms and a real example); two
-            records for one question (all
-            listed with their places); copied fields that differ from the gold (all listed).
+            records for one question (all listed with their places); copied fields that differ from the gold (all
+            listed).
     """
     out: dict[str, str] = {}
     places: dict[str, list[str]] = {}
     unmatched: list[tuple[str, dict]] = []
-    differ: list[str] = []
-    checked = dict.fromkeys(COPIED_FIELDS, 0)
-    for where, record in records:
+    differ: list[tuple[int, str]] = []  # (place in the file, message line)
+    relabelled: list[tuple[int, str, object, object]] = []  # (place, line, category, copied type): in other labels?
+    checked: dict[str, int | str] = dict.fromkeys(COPIED_FIELDS, 0)
+    for n, (where, record) in enumerate(records):
         _dict_form(file, where, record, index)
         hypothesis = _hypothesis(file, where, record)
         qid = _resolve(record, index)
@@ -211,19 +245,47 @@ def match_records(records: Iterable[tuple[str, dict]], index: RecordIndex, *, fi
                 gold = _gold(index.questions[qid], name)
                 if (str(record[name]) if isinstance(record[name], (str, int)) else record[name]) not in gold:
                     shown = " or ".join(brief(repr(g)) for g in gold)
-                    differ.append(f"{where} {brief(qid)} {name} {brief(repr(record[name]))}, gold {shown}")
+                    line = f"{where} {brief(qid)} {name} {brief(repr(record[name]))}, gold {shown}"
+                    if name == "question_type" and type_maps and isinstance(record[name], str):
+                        relabelled.append((n, line, category(index.questions[qid]), record[name]))
+                    else:
+                        differ.append((n, line))
     if unmatched and (foreign := _foreign_records(unmatched, index)):
         raise SourceFormatError(file, "$", foreign)
     if unmatched:
-        raise SourceFormatError(file, "$", f"{counted(len(unmatched), 'record')} name{'s' if len(unmatched) == 1 else ''} no question of the data: {_listing([u for u, _ in unmatched])}; "
-                                           f"{index.example()}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{counted(len(unmatched), 'record')} name{'s' if len(unmatched) == 1 else ''} no question of the data: "
+            f"{_listing([u for u, _ in unmatched])}; "
+            f"{index.example()}",
+        )
     duplicated = [f"{brief(qid)} ({', '.join(ps)})" for qid, ps in places.items() if len(ps) > 1]
     if duplicated:
-        raise SourceFormatError(file, "$", f"{counted(len(duplicated), 'question')} answered twice: {_listing(duplicated)}")
+        raise SourceFormatError(
+            file, "$", f"{counted(len(duplicated), 'question')} answered twice: {_listing(duplicated)}"
+        )
+    hint = ""
+    if relabelled:
+        labels, misses = matching_map([(c, label) for _, _, c, label in relabelled], type_maps)
+        if labels is not None and not misses:
+            checked["question_type_labels"] = labels
+        else:
+            differ = sorted([*differ, *((relabelled[i][0], relabelled[i][1]) for i in misses)])
+            if labels is not None:
+                others = len(relabelled) - len(misses)
+                verb = "is" if others == 1 else "are"
+                hint = f"the other {counted(others, 'copied question type')} {verb} in the {labels} labels"
     if differ:
-        raise SourceFormatError(file, "$", f"{counted(len(differ), 'copied field')} differ{'s' if len(differ) == 1 else ''} from the gold (answers to stale or edited "
-                                           "gold, or to gold read with other options than the Samples scored: himga score "
-                                           f"reads the default gold, --gold names another): {_listing(differ)}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{counted(len(differ), 'copied field')} differ{'s' if len(differ) == 1 else ''} from the gold (answers to "
+            "stale or edited "
+            "gold, or to gold read with other options than the Samples scored: himga score "
+            f"reads the default gold, --gold names another): {_listing([line for _, line in differ])}"
+            + (f"; {hint}" if hint else ""),
+        )
     return out, {k: v for k, v in checked.items() if v}
 
 
@@ -234,9 +296,14 @@ def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> s
     if not hits:
         return None
     configs = sorted({config for _, (_sample, config) in hits})
-    return (f"{counted(len(hits), 'record')} answer{'s' if len(hits) == 1 else ''} questions of config {', '.join(configs)}, not of the data scored (config "
-            f"{', '.join(scored)}): {_listing([f'{where} (sample {sample}, config {config})' for where, (sample, config) in hits])}; "
-            "the configs hold other samples under the same numbers: score them against their own config (--config / config=)")
+    return (
+        f"{counted(len(hits), 'record')} answer{'s' if len(hits) == 1 else ''} questions of config "
+        f"{', '.join(configs)}, not of the data scored (config "
+        f"{', '.join(scored)}): "
+        f"{_listing([f'{where} (sample {sample}, config {config})' for where, (sample, config) in hits])}; "
+        "the configs hold other samples under the same numbers: score them against their own config (--config / "
+        "config=)"
+    )
 
 
 def _listing(items: list[str]) -> str:
@@ -253,10 +320,12 @@ def unmatched_hint(unknown: list[str], index: RecordIndex) -> str | None:
     local = {question for _, question in index.pairs}
     if not unknown or not all(key in local for key in unknown):
         return None
-    return (f"keys like {unknown[0]!r} are question ids within a sample ({len(local):,} distinct for "
-            f"{len(index.questions):,} questions): a dict keyed by them has kept one answer per key and lost the rest; "
-            f"key it by himga.data.item_id(sample, qa), or pass the loop's records to himga.scoring.score_records "
-            f"({index.example()})")
+    return (
+        f"keys like {unknown[0]!r} are question ids within a sample ({len(local):,} distinct for "
+        f"{len(index.questions):,} questions): a dict keyed by them has kept one answer per key and lost the rest; "
+        f"key it by himga.data.item_id(sample, qa), or pass the loop's records to himga.scoring.score_records "
+        f"({index.example()})"
+    )
 
 
 def records_of(value) -> list[tuple[str, dict]]:
@@ -271,4 +340,3 @@ def records_of(value) -> list[tuple[str, dict]]:
             raise SourceFormatError("records", f"$[{n}]", f"expected an object, got {type_name(record)}")
         out.append((f"$[{n}]", dict(record)))
     return out
-

@@ -45,13 +45,18 @@ class Verdicts:
     def add(self, where: str, judge: Judge, qid: str, run: int, score, item: int = 1) -> None:
         items = self.scores.setdefault(judge.name, {}).setdefault(qid, {}).setdefault(run, {})
         if item in items:
-            raise SourceFormatError(self.name, where, f"a second verdict of judge {judge.name} on {qid} run {run}"
-                                                      + (f" item {item}" if judge.itemized else ""))
+            raise SourceFormatError(
+                self.name,
+                where,
+                f"a second verdict of judge {judge.name} on {qid} run {run}"
+                + (f" item {item}" if judge.itemized else ""),
+            )
         items[item] = score
 
 
 def _is_document(data: bytes) -> bool:
-    """A JSON document (indented EverMemOS results) rather than JSON Lines: its first non-blank line is not a whole object."""
+    """A JSON document (indented EverMemOS results) rather than JSON Lines: its first non-blank line is not a whole
+    object."""
     first = next((line.strip() for line in data.lstrip(b"\xef\xbb\xbf").splitlines() if line.strip()), b"")
     return first in (b"{", b"[") or not first.endswith((b"}", b"]"))
 
@@ -61,7 +66,9 @@ def _judge_of(value: dict, judges: Mapping[str, Judge], name: str, where: str) -
     if "judge" not in value:
         if len(judges) == 1:
             return next(iter(judges.values()))
-        raise SourceFormatError(name, where, f"no 'judge': with {len(judges)} judges every verdict names its judge (himga judge writes it)")
+        raise SourceFormatError(
+            name, where, f"no 'judge': with {len(judges)} judges every verdict names its judge (himga judge writes it)"
+        )
     if value["judge"] not in judges:
         from himga.scoring.judges import judges as registered
 
@@ -74,7 +81,9 @@ def _judge_of(value: dict, judges: Mapping[str, Judge], name: str, where: str) -
 def _run(value: dict, judge: Judge, name: str, where: str) -> int:
     run = value.get("run", 1)
     if isinstance(run, bool) or not isinstance(run, int) or not 1 <= run <= judge.runs:
-        raise SourceFormatError(name, f"{where}.run", f"expected 1-{judge.runs} (judge {judge.name} runs {judge.runs} times), got {run!r}")
+        raise SourceFormatError(
+            name, f"{where}.run", f"expected 1-{judge.runs} (judge {judge.name} runs {judge.runs} times), got {run!r}"
+        )
     return run
 
 
@@ -91,10 +100,14 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     qid = check_id(out.name, f"{where}.question_id", value.get("question_id")) if "question_id" in value else None
     if qid is None:
         if "request_id" in value:  # a reply to a benchmark's own requests (himga score beam --prompts, without --judge)
-            raise SourceFormatError(out.name, where, "no 'question_id': a {request_id, reply} line answers the requests "
-                                    "of himga score without --judge; the replies --judge reads carry the question_id, "
-                                    "judge, run and item of the requests --judge writes (score without --judge, or ask "
-                                    "again from --judge NAME --prompts)")
+            raise SourceFormatError(
+                out.name,
+                where,
+                "no 'question_id': a {request_id, reply} line answers the requests "
+                "of himga score without --judge; the replies --judge reads carry the question_id, "
+                "judge, run and item of the requests --judge writes (score without --judge, or ask "
+                "again from --judge NAME --prompts)",
+            )
         raise SourceFormatError(out.name, where, "no 'question_id'")
     if (judge := _judge_of(value, judges, out.name, where)) is None:
         return None
@@ -106,7 +119,9 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     if "autoeval_label" in value:  # LongMemEval's evaluate_qa.py output
         label = value["autoeval_label"].get("label") if isinstance(value["autoeval_label"], dict) else None
         if not isinstance(label, bool):
-            raise SourceFormatError(out.name, f"{where}.autoeval_label.label", f"expected a boolean, got {type_name(label)}")
+            raise SourceFormatError(
+                out.name, f"{where}.autoeval_label.label", f"expected a boolean, got {type_name(label)}"
+            )
         if isinstance(value["autoeval_label"].get("model"), str):
             out.models.setdefault(judge.name, set()).add(value["autoeval_label"]["model"])
         return out.add(where, judge, qid, _run(value, judge, out.name, where), float(label))
@@ -126,24 +141,34 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
 def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments) -> None:
     """``{"judgment_1": bool, ...}`` (EverMemOS, MemOS, the locomo-audit probe): one verdict per run."""
     if not isinstance(judgments, dict) or not judgments:
-        raise SourceFormatError(out.name, f"{where}.llm_judgments", f"expected an object of judgment_<run>, got {type_name(judgments)}")
+        raise SourceFormatError(
+            out.name, f"{where}.llm_judgments", f"expected an object of judgment_<run>, got {type_name(judgments)}"
+        )
     for key, label in judgments.items():
         run = int(key.removeprefix("judgment_")) if re.fullmatch(r"judgment_[1-9][0-9]*", key) else 0
         if not 1 <= run <= judge.runs:
-            raise SourceFormatError(out.name, f"{where}.llm_judgments.{key}", f"expected judgment_1 to judgment_{judge.runs}")
+            raise SourceFormatError(
+                out.name, f"{where}.llm_judgments.{key}", f"expected judgment_1 to judgment_{judge.runs}"
+            )
         if not isinstance(label, bool):
-            raise SourceFormatError(out.name, f"{where}.llm_judgments.{key}", f"expected a boolean, got {type_name(label)}")
+            raise SourceFormatError(
+                out.name, f"{where}.llm_judgments.{key}", f"expected a boolean, got {type_name(label)}"
+            )
         out.add(f"{where}.llm_judgments.{key}", judge, qid, run, float(label))
 
 
 def _read_document(out: Verdicts, data, judges: Mapping[str, Judge], questions: Mapping) -> None:
     groups = data.get("detailed_results") if isinstance(data, dict) else None
     if isinstance(groups, dict):
-        entries = [(f"$.detailed_results.{g}[{i}]", e) for g, items in groups.items() for i, e in enumerate(items or [])]
+        entries = [
+            (f"$.detailed_results.{g}[{i}]", e) for g, items in groups.items() for i, e in enumerate(items or [])
+        ]
     elif isinstance(groups, list):
         entries = [(f"$.detailed_results[{i}]", e) for i, e in enumerate(groups)]
     else:
-        raise SourceFormatError(out.name, "$", "expected JSON Lines, or a judged-results object with 'detailed_results'")
+        raise SourceFormatError(
+            out.name, "$", "expected JSON Lines, or a judged-results object with 'detailed_results'"
+        )
     ids = evermemos_ids(questions)
     for where, entry in entries:
         if not isinstance(entry, dict):
@@ -154,8 +179,11 @@ def _read_document(out: Verdicts, data, judges: Mapping[str, Judge], questions: 
             raise SourceFormatError(out.name, f"{where}.question_id", f"{raw!r} names no question of the dataset")
         qa = questions[qid]
         if isinstance(entry.get("question"), str) and entry["question"] != getattr(qa, "question", entry["question"]):
-            raise SourceFormatError(out.name, f"{where}.question", f"{raw} is {qid}, whose question is {qa.question!r}, "
-                                                                   f"not {entry['question']!r}")
+            raise SourceFormatError(
+                out.name,
+                f"{where}.question",
+                f"{raw} is {qid}, whose question is {qa.question!r}, not {entry['question']!r}",
+            )
         if isinstance(entry.get("generated_answer"), str):
             out.hypotheses[qid] = entry["generated_answer"]
         if judges and (judge := _judge_of(entry, judges, out.name, where)) is not None:  # no judges: the answers only

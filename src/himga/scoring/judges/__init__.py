@@ -14,4 +14,13 @@ from himga.scoring.judges import _longmemeval  # noqa: F401  isort: skip
 from himga.scoring.judges.beam import _judges  # noqa: F401  isort: skip
 from himga.scoring.judges import _mem0, _zep, _memos, _evermemos, _magma  # noqa: F401  isort: skip
 
-__all__ = ["Judge", "LabelRule", "UnreadableReply", "judge_named", "judges", "judges_for", "register", "template_sha256"]
+__all__ = [
+    "Judge",
+    "LabelRule",
+    "UnreadableReply",
+    "judge_named",
+    "judges",
+    "judges_for",
+    "register",
+    "template_sha256",
+]

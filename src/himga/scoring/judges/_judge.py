@@ -143,7 +143,9 @@ class Judge:
         if dataset not in self.benchmarks:
             raise ConfigurationError(f"judge {self.name!r} applies to {', '.join(self.benchmarks)}, not {dataset}")
         if not isinstance(hypothesis, str):
-            raise ConfigurationError(f"judge {self.name}: hypothesis: expected a string, got {type(hypothesis).__name__}")
+            raise ConfigurationError(
+                f"judge {self.name}: hypothesis: expected a string, got {type(hypothesis).__name__}"
+            )
         if self.context is not None:
             return self.messages(qa, hypothesis, context)
         return self.messages(qa, hypothesis)
@@ -188,9 +190,18 @@ class Judge:
         return self.request_body(found)
 
     def describe(self) -> dict:
-        """The judge for a report's ``run.judge``: name, source, template sha256, model, parameters, runs, label rule."""
-        return {"name": self.name, "title": self.title, **dict(self.source), "template_sha256": self.sha256,
-                **({"variant": self.variant} if self.variant is not None else {}),
-                "model": self.model, "parameters": dict(self.parameters), "runs": self.runs,
-                "label_rule": {"name": self.label.name, "kind": self.label.kind, "description": self.label.description},
-                "gold": self.gold, "scope": self.scope}
+        """The judge for a report's ``run.judge``: name, source, template sha256, model, parameters, runs, label
+        rule."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            **dict(self.source),
+            "template_sha256": self.sha256,
+            **({"variant": self.variant} if self.variant is not None else {}),
+            "model": self.model,
+            "parameters": dict(self.parameters),
+            "runs": self.runs,
+            "label_rule": {"name": self.label.name, "kind": self.label.kind, "description": self.label.description},
+            "gold": self.gold,
+            "scope": self.scope,
+        }

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from himga.scoring.judges._judge import Judge
+from himga.scoring.judges._registry import register
 from himga.scoring.rules._locomo import qa_record
 
-__all__ = ["GOLD_RULE", "SCOPE", "category", "chat", "judge_gold", "question"]
+__all__ = ["GOLD_RULE", "SCOPE", "category", "chat", "judge_gold", "locomo_judge", "question"]
 
-GOLD_RULE = ("str() of the QA record's whole answer (category 3 not cut at ';'); under gold='audited' the errata's "
-             "corrected answer")
+GOLD_RULE = (
+    "str() of the QA record's whole answer (category 3 not cut at ';'); under gold='audited' the errata's "
+    "corrected answer"
+)
 SCOPE = "LoCoMo categories 1-4 (category 5 is not judged)"
 
 
@@ -38,8 +42,15 @@ def judge_gold(qa) -> str | None:
     return str(audit["answer"] if isinstance(audit, Mapping) and "answer" in audit else record["answer"])
 
 
-def chat(template: str, qa, hypothesis: str, *, system: str | None = None, answer: str = "generated_answer",
-         gold: str = "gold_answer") -> list[dict] | None:
+def chat(
+    template: str,
+    qa,
+    hypothesis: str,
+    *,
+    system: str | None = None,
+    answer: str = "generated_answer",
+    gold: str = "gold_answer",
+) -> list[dict] | None:
     """``[system?, user]`` messages: ``template.format(question=..., <gold>=..., <answer>=hypothesis)``; ``None``
     for category 5. ``answer`` and ``gold`` name the template's fields (Zep and MemOS say ``response``)."""
     gold_text = judge_gold(qa)
@@ -47,3 +58,15 @@ def chat(template: str, qa, hypothesis: str, *, system: str | None = None, answe
         return None
     user = {"role": "user", "content": template.format(question=question(qa), **{gold: gold_text, answer: hypothesis})}
     return [{"role": "system", "content": system}, user] if system is not None else [user]
+
+
+def locomo_judge(**fields) -> Judge:
+    """A published LoCoMo judge, registered, with the settings they share unless given: the judge model they publish
+    (``gpt-4o-mini``), LoCoMo's QA pairs, :data:`GOLD_RULE` and :data:`SCOPE`. The prompt texts stay each judge's own,
+    byte for byte, in its module.
+
+    Raises:
+        ConfigurationError: another judge has the name (:func:`himga.scoring.judges.register`).
+    """
+    shared = {"model": "gpt-4o-mini", "benchmarks": ("locomo",), "gold": GOLD_RULE, "scope": SCOPE}
+    return register(Judge(**{**shared, **fields}))

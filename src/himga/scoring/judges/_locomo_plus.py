@@ -1,19 +1,18 @@
 """LoCoMo-Plus's judge, as data: the official judge prompts, the request the official code sends, and its label rule.
 
 The judge registry's unit (template text, source, label rule, model, parameters, sha256), like
-:mod:`himga.scoring.judges._longmemeval`. himga calls no model: :func:`judge_prompt` fills a template as ``get_judge_prompt``
-does, :func:`judge_request` is the request ``call_llm`` sends (one user message: :data:`REQUEST_PREFIX` + the prompt,
-stripped), :func:`parse_reply` and :func:`label_score` read the reply as ``_parse_judge_response`` and
-``label_to_score`` do.
+:mod:`himga.scoring.judges._longmemeval`. himga calls no model: :func:`judge_prompt` fills a template as
+``get_judge_prompt`` does, :func:`judge_request` is the request ``call_llm`` sends (one user message:
+:data:`REQUEST_PREFIX` + the prompt, stripped), :func:`parse_reply` and :func:`label_score` read the reply as
+``_parse_judge_response`` and ``label_to_score`` do.
 
 Source: xjtuleeyf/Locomo-Plus, commit ``059f4e3d38f7f1f96765e8e2cb7de3097551bffb``:
 ``evaluation_framework/task_eval/prompt.py`` (``PROMPT_TEMPLATES``), ``llm_as_judge.py`` (``get_judge_prompt``,
 ``_parse_judge_response``, ``label_to_score``, ``_judge_one_record``, the ``--model``/``--temperature``/``--max-tokens``
 defaults that ``scripts/judge.sh`` keeps) and ``utils.py`` (``call_model`` → ``call_llm`` → ``_prepend_conv_prefix``).
 No licence is stated in that repository. The template texts (:mod:`himga.scoring.judges._locomo_plus_templates`) are
-copied from it verbatim;
-``tests/fixtures/locomo_plus/official-judge.json`` holds the official code's requests (its client replaced) for all
-2,387 items, and the tests compare them byte for byte.
+copied from it verbatim; ``tests/fixtures/locomo_plus/official-judge.json`` holds the official code's requests (its
+client replaced) for all 2,387 items, and the tests compare them byte for byte.
 
 The official quirks, kept: the judge request starts with the answering model's conversation preamble naming the
 speakers ``A`` and ``B`` (``call_llm`` is called without a category, so ``_prepend_conv_prefix`` adds it); a reply
@@ -30,15 +29,38 @@ from himga.errors import ConfigurationError, type_name
 from himga.scoring.judges._judge import template_sha256
 from himga.scoring.judges._locomo_plus_templates import REQUEST_PREFIX, TEMPLATES
 
-__all__ = ["CATEGORY_NAMES", "COGNITIVE", "JUDGE", "JUDGE_RECORD", "JUDGE_TEMPLATES", "LABEL_SCORES", "REQUEST_PREFIX", "SOURCE", "TEMPLATES",
-           "cue_text", "evidence_text", "judge_prompt", "judge_request", "label_score", "parse_reply", "read_label",
-           "templates_sha256"]
+__all__ = [
+    "CATEGORY_NAMES",
+    "COGNITIVE",
+    "JUDGE",
+    "JUDGE_RECORD",
+    "JUDGE_TEMPLATES",
+    "LABEL_SCORES",
+    "REQUEST_PREFIX",
+    "SOURCE",
+    "TEMPLATES",
+    "cue_text",
+    "evidence_text",
+    "judge_prompt",
+    "judge_request",
+    "label_score",
+    "parse_reply",
+    "read_label",
+    "templates_sha256",
+]
 
-SOURCE = {"repository": "xjtuleeyf/Locomo-Plus", "commit": "059f4e3d38f7f1f96765e8e2cb7de3097551bffb",
-          "path": "evaluation_framework/task_eval/prompt.py",
-          "functions": ["llm_as_judge.get_judge_prompt", "llm_as_judge._parse_judge_response", "llm_as_judge.label_to_score",
-                        "utils.call_llm"],
-          "licence": "none stated upstream"}
+SOURCE = {
+    "repository": "xjtuleeyf/Locomo-Plus",
+    "commit": "059f4e3d38f7f1f96765e8e2cb7de3097551bffb",
+    "path": "evaluation_framework/task_eval/prompt.py",
+    "functions": [
+        "llm_as_judge.get_judge_prompt",
+        "llm_as_judge._parse_judge_response",
+        "llm_as_judge.label_to_score",
+        "utils.call_llm",
+    ],
+    "licence": "none stated upstream",
+}
 
 #: The request parameters of ``llm_as_judge.py`` as ``scripts/judge.sh`` runs it (``--model`` default ``gpt-4o-mini``,
 #: ``--temperature`` 0.0, ``--max-tokens`` 512; ``call_llm`` passes ``float``/``int`` of them).
@@ -52,7 +74,9 @@ COGNITIVE = "Cognitive"
 #: ``llm_as_judge.LABEL_TO_SCORE``: correct 1, partial 0.5, wrong 0 (any other label, or none, 0).
 LABEL_SCORES = {"correct": 1.0, "partial": 0.5, "wrong": 0.0}
 
-_LABEL_AND_REASON = re.compile(r'\{[^{}]*"label"\s*:\s*["\']([^"\']+)["\'][^{}]*"reason"\s*:\s*["\']([^"\']*)["\']', re.DOTALL)
+_LABEL_AND_REASON = re.compile(
+    r'\{[^{}]*"label"\s*:\s*["\']([^"\']+)["\'][^{}]*"reason"\s*:\s*["\']([^"\']*)["\']', re.DOTALL
+)
 
 
 #: Every text of the judge: the request prefix and the per-category templates (the registry's ``templates``).
@@ -94,8 +118,12 @@ def judge_request(category: str, evidence: str, prediction: str, gold: object = 
         raise ConfigurationError(f"locomo_plus judge: prediction: expected a string, got {type_name(prediction)}")
     prompt = judge_prompt(category, evidence, prediction, gold).strip()
     content = REQUEST_PREFIX + prompt if prompt else REQUEST_PREFIX.strip()
-    return {"model": JUDGE["model"], "messages": [{"role": "user", "content": content}],
-            "temperature": JUDGE["temperature"], "max_tokens": JUDGE["max_tokens"]}
+    return {
+        "model": JUDGE["model"],
+        "messages": [{"role": "user", "content": content}],
+        "temperature": JUDGE["temperature"],
+        "max_tokens": JUDGE["max_tokens"],
+    }
 
 
 def parse_reply(reply: str) -> tuple[str, str]:
@@ -127,7 +155,8 @@ def evidence_text(conversation: dict, evidence: object) -> str:
     """The evidence of a LoCoMo question as the judge reads it: ``unified_input.py``'s ``_parse_evidence_list`` (each
     entry split on ``;``, parts stripped) and ``_evidence_to_text`` (``D<s>:<t>`` → the ``t``-th turn of
     ``session_<s>``, by position, as ``"<speaker>：<text>"`` with a full-width colon; ``"[<id>] [Missing turn]"`` past
-    the session's end; ``"[<id>] [Parse error]"`` for a part that is no ``D<s>:<t>``, such as ``D:11:26``), one per line.
+    the session's end; ``"[<id>] [Parse error]"`` for a part that is no ``D<s>:<t>``, such as ``D:11:26``), one per
+    line.
 
     Args:
         conversation: The source conversation (``session_N`` lists of ``{"speaker", "text", ...}`` turns).
@@ -169,5 +198,10 @@ def read_label(reply: str) -> float:
 
 #: The judge as a record (what a run record and a judge registry carry): its source, label rule, model and
 #: parameters, and the sha256 of its templates.
-JUDGE_RECORD = {**JUDGE, "name": "locomo_plus", "source": SOURCE, "label_rule": "correct 1, partial 0.5, wrong 0 (else 0)",
-                "template_sha256": templates_sha256()}
+JUDGE_RECORD = {
+    **JUDGE,
+    "name": "locomo_plus",
+    "source": SOURCE,
+    "label_rule": "correct 1, partial 0.5, wrong 0 (else 0)",
+    "template_sha256": templates_sha256(),
+}

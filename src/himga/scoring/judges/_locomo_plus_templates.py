@@ -36,7 +36,6 @@ Relevant Evidence:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"partial"|"wrong", "reason": "<short explanation>"}}
 """,
-
     "single-hop": """
 You are a Fact-Checking Judge.
 Your task: Compare the model's prediction with the reference answer (single-hop fact QA).
@@ -58,7 +57,6 @@ Relevant Evidence:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"partial"|"wrong", "reason": "<short explanation>"}}
 """,
-
     "temporal": """
 You are a Temporal Logic Judge.
 Your task: Check the calculation, duration, or sequence of events.
@@ -79,7 +77,6 @@ Relevant Evidence:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"wrong", "reason": "<short explanation>"}}
 """,
-
     "common-sense": """
 You are a Knowledge Logic Judge.
 Your task: Assess if the prediction applies correct commonsense/world knowledge consistent with the reference.
@@ -101,7 +98,6 @@ Relevant Evidence:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"partial"|"wrong", "reason": "<short explanation>"}}
 """,
-
     "adversarial": """
 You are a Skeptical Judge evaluating robustness.
 The question is inherently misleading (e.g., asks about something not in the conversation).
@@ -118,7 +114,6 @@ Model Prediction:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"wrong", "reason": "<short explanation>"}}
 """,
-
     "Cognitive": """
 You are a Memory Awareness Judge.
 Your task: Judge whether the Model Prediction considers or is linked to the Evidence. If there is a clear connection, the answer is correct (score 1); if not, it is wrong (no score).
@@ -136,7 +131,6 @@ Model Prediction:
 Return your judgment strictly in JSON format:
 {{"label": "correct"|"wrong", "reason": "<Does the prediction relate to the evidence?>"}}
 """,
-
     "default": """
 You are an expert evaluator.
 Your task: Compare the prediction with the reference.

@@ -19,11 +19,25 @@ from himga.errors import ConfigurationError, type_name
 from himga.scoring.judges._judge import Judge, LabelRule, template_sha256
 from himga.scoring.judges._registry import register
 
-__all__ = ["JUDGE", "LONGMEMEVAL_JUDGE", "SOURCE", "TEMPLATES", "judge_label", "judge_request", "longmemeval_judge_prompt",
-           "question_fields", "templates_sha256"]
+__all__ = [
+    "JUDGE",
+    "LONGMEMEVAL_JUDGE",
+    "SOURCE",
+    "TEMPLATES",
+    "judge_label",
+    "judge_request",
+    "longmemeval_judge_prompt",
+    "question_fields",
+    "templates_sha256",
+]
 
-SOURCE = {"repository": "xiaowu0162/LongMemEval", "path": "src/evaluation/evaluate_qa.py",
-          "commit": "9e0b455f4ef0e2ab8f2e582289761153549043fc", "function": "get_anscheck_prompt", "licence": "MIT"}
+SOURCE = {
+    "repository": "xiaowu0162/LongMemEval",
+    "path": "src/evaluation/evaluate_qa.py",
+    "commit": "9e0b455f4ef0e2ab8f2e582289761153549043fc",
+    "function": "get_anscheck_prompt",
+    "licence": "MIT",
+}
 
 #: The request parameters of ``evaluate_qa.py`` (``model_zoo['gpt-4o']``, ``n``, ``temperature``, ``max_tokens``).
 JUDGE = {"model": "gpt-4o-2024-08-06", "n": 1, "temperature": 0, "max_tokens": 10}
@@ -34,22 +48,28 @@ _COMMON = (
     "contains all the intermediate steps to get the correct answer, you should also answer yes. If the response "
     "only contains a subset of the information required by the answer, answer no. "
 )
-_TAIL = "\n\nQuestion: {}\n\nCorrect Answer: {}\n\nModel Response: {}\n\nIs the model response correct? Answer yes or no only."
+_TAIL = (
+    "\n\nQuestion: {}\n\nCorrect Answer: {}\n\nModel Response: {}\n\nIs the model response correct? Answer yes or "
+    "no only."
+)
 
 #: template name → text, copied verbatim from ``get_anscheck_prompt`` (MIT, Copyright (c) 2024 Di Wu).
 TEMPLATES = {
     "default": _COMMON + _TAIL,
-    "temporal-reasoning": _COMMON + (
+    "temporal-reasoning": _COMMON
+    + (
         "In addition, do not penalize off-by-one errors for the number of days. If the question asks for the number "
         "of days/weeks/months, etc., and the model makes off-by-one errors (e.g., predicting 19 days when the answer "
         "is 18), the model's response is still correct. "
-    ) + _TAIL,
+    )
+    + _TAIL,
     "knowledge-update": (
         "I will give you a question, a correct answer, and a response from a model. Please answer yes if the response "
         "contains the correct answer. Otherwise, answer no. If the response contains some previous information along "
         "with an updated answer, the response should be considered as correct as long as the updated answer is the "
         "required answer."
-    ) + _TAIL,
+    )
+    + _TAIL,
     "single-session-preference": (
         "I will give you a question, a rubric for desired personalized response, and a response from a model. Please "
         "answer yes if the response satisfies the desired response. Otherwise, answer no. The model does not need to "
@@ -67,9 +87,14 @@ TEMPLATES = {
 }
 
 #: question_type → template name (abstention, chosen by ``'_abs' in question_id``, comes first).
-_TEMPLATE_OF = {"single-session-user": "default", "single-session-assistant": "default", "multi-session": "default",
-                "temporal-reasoning": "temporal-reasoning", "knowledge-update": "knowledge-update",
-                "single-session-preference": "single-session-preference"}
+_TEMPLATE_OF = {
+    "single-session-user": "default",
+    "single-session-assistant": "default",
+    "multi-session": "default",
+    "temporal-reasoning": "temporal-reasoning",
+    "knowledge-update": "knowledge-update",
+    "single-session-preference": "single-session-preference",
+}
 
 
 def templates_sha256() -> str:
@@ -84,9 +109,13 @@ def question_fields(qa) -> tuple[str, str, object, str]:
         ConfigurationError: no record with those four keys.
     """
     record = qa if isinstance(qa, Mapping) else getattr(qa, "raw", None)
-    if not isinstance(record, Mapping) or not all(k in record for k in ("question_id", "question_type", "question", "answer")):
-        raise ConfigurationError("longmemeval_judge_prompt: expected a LongMemEval QAPair (raw question_id, question_type, "
-                                 f"question, answer) or its source record, got {type_name(record)}")
+    if not isinstance(record, Mapping) or not all(
+        k in record for k in ("question_id", "question_type", "question", "answer")
+    ):
+        raise ConfigurationError(
+            "longmemeval_judge_prompt: expected a LongMemEval QAPair (raw question_id, question_type, "
+            f"question, answer) or its source record, got {type_name(record)}"
+        )
     return record["question_id"], record["question_type"], record["answer"], record["question"]
 
 
@@ -114,7 +143,9 @@ def longmemeval_judge_prompt(qa, hypothesis: str) -> str:
     elif question_type in _TEMPLATE_OF:
         name = _TEMPLATE_OF[question_type]
     else:
-        raise ConfigurationError(f"{question_id}: question_type: expected one of {sorted(_TEMPLATE_OF)}, got {question_type!r}")
+        raise ConfigurationError(
+            f"{question_id}: question_type: expected one of {sorted(_TEMPLATE_OF)}, got {question_type!r}"
+        )
     return TEMPLATES[name].format(question, answer, hypothesis)
 
 
@@ -122,7 +153,8 @@ def judge_request(qa, hypothesis: str) -> dict:
     """One judge request as ``evaluate_qa.py`` sends it, plus ``question_id``: the shape batch APIs take.
 
     Returns:
-        ``{"question_id", "model", "n", "temperature", "max_tokens", "messages": [{"role": "user", "content": prompt}]}``.
+        ``{"question_id", "model", "n", "temperature", "max_tokens", "messages": [{"role": "user", "content":
+        prompt}]}``.
 
     Raises:
         ConfigurationError: as :func:`longmemeval_judge_prompt`.
@@ -150,19 +182,26 @@ def _read_label(reply: str) -> float:
 
 
 #: The official judge as registry data (:class:`~himga.scoring.judges._judge.Judge`): ``--judge longmemeval``.
-LONGMEMEVAL_JUDGE = register(Judge(
-    name="longmemeval",
-    title="LongMemEval's official judge (five templates by question type, yes/no)",
-    source={"repository": SOURCE["repository"], "path": SOURCE["path"], "commit": SOURCE["commit"],
-            "symbol": SOURCE["function"], "licence": SOURCE["licence"],
-            "confirmed": "read in a clone of github.com/xiaowu0162/LongMemEval (see the module docstring)"},
-    templates=TEMPLATES,
-    label=LabelRule("yes-in-reply", "'yes' in reply.strip().lower() -> 1 else 0", "binary", _read_label),
-    model=JUDGE["model"],
-    parameters={k: v for k, v in JUDGE.items() if k != "model"},
-    benchmarks=("longmemeval",),
-    messages=_messages,
-    gold="raw answer of the source question, formatted by str.format (an integer as str(int))",
-    scope="every question ('_abs' ids: the abstention template)",
-    variant="official",
-))
+LONGMEMEVAL_JUDGE = register(
+    Judge(
+        name="longmemeval",
+        title="LongMemEval's official judge (five templates by question type, yes/no)",
+        source={
+            "repository": SOURCE["repository"],
+            "path": SOURCE["path"],
+            "commit": SOURCE["commit"],
+            "symbol": SOURCE["function"],
+            "licence": SOURCE["licence"],
+            "confirmed": "read in a clone of github.com/xiaowu0162/LongMemEval (see the module docstring)",
+        },
+        templates=TEMPLATES,
+        label=LabelRule("yes-in-reply", "'yes' in reply.strip().lower() -> 1 else 0", "binary", _read_label),
+        model=JUDGE["model"],
+        parameters={k: v for k, v in JUDGE.items() if k != "model"},
+        benchmarks=("longmemeval",),
+        messages=_messages,
+        gold="raw answer of the source question, formatted by str.format (an integer as str(int))",
+        scope="every question ('_abs' ids: the abstention template)",
+        variant="official",
+    )
+)

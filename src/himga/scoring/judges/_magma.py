@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 
-from himga.scoring.judges._judge import Judge, LabelRule, UnreadableReply
-from himga.scoring.judges._registry import register
+from himga.scoring.judges import _locomo_fields as locomo
+from himga.scoring.judges._judge import LabelRule, UnreadableReply
 from himga.scoring.rules._locomo import qa_record
 
 __all__ = ["MAGMA", "SYSTEM", "TEMPLATE"]
@@ -24,41 +24,54 @@ SYSTEM = "You are an expert grader that scores answers on a continuous scale fro
 
 #: ``ACCURACY_PROMPT`` (``{question}``, ``{gold_answer}``, ``{generated_answer}``), byte for byte.
 TEMPLATE = (
-    '\n'
-    'Score the answer on a scale from 0.0 to 1.0 based on semantic correctness.\n'
-    '\n'
-    'Scoring Scale:\n'
-    '- 1.0: Perfect match - contains all key information from gold answer, semantically equivalent\n'
-    '- 0.8: Mostly correct - captures main point but may have minor differences in wording or detail\n'
-    '- 0.6: Partially correct - has some correct information but incomplete or missing key details\n'
-    '- 0.4: Somewhat related - touches on the topic but misses significant information\n'
-    '- 0.2: Barely related - answer is mostly incorrect but has some connection to the topic\n'
-    '- 0.0: Completely wrong - answer is unrelated or contradicts gold answer\n'
-    '\n'
-    'The point of the question is to ask about something one user should know about the other user based on their prior conversations.\n'
-    '\n'
-    'For time-related questions:\n'
+    "\n"
+    "Score the answer on a scale from 0.0 to 1.0 based on semantic correctness.\n"
+    "\n"
+    "Scoring Scale:\n"
+    "- 1.0: Perfect match - contains all key information from gold answer, semantically equivalent\n"
+    "- 0.8: Mostly correct - captures main point but may have minor differences in wording or detail\n"
+    "- 0.6: Partially correct - has some correct information but incomplete or missing key details\n"
+    "- 0.4: Somewhat related - touches on the topic but misses significant information\n"
+    "- 0.2: Barely related - answer is mostly incorrect but has some connection to the topic\n"
+    "- 0.0: Completely wrong - answer is unrelated or contradicts gold answer\n"
+    "\n"
+    "The point of the question is to ask about something one user should know about the other user based on their "
+    "prior conversations.\n"
+    "\n"
+    "For time-related questions:\n"
     '- Be generous with date formats (e.g., "May 7th" vs "7 May" should both score highly)\n'
-    '- Accept relative time references if they refer to the same period\n'
-    '- Penalize if the time period is significantly different\n'
-    '\n'
-    'For factual questions:\n'
-    '- Focus on semantic equivalence, not exact wording\n'
-    '- Partial credit for partial answers\n'
-    '- Consider whether key entities and relationships are preserved\n'
-    '\n'
-    'Question: {question}\n'
-    'Gold answer: {gold_answer}\n'
-    'Generated answer: {generated_answer}\n'
-    '\n'
-    'Return JSON with:\n'
+    "- Accept relative time references if they refer to the same period\n"
+    "- Penalize if the time period is significantly different\n"
+    "\n"
+    "For factual questions:\n"
+    "- Focus on semantic equivalence, not exact wording\n"
+    "- Partial credit for partial answers\n"
+    "- Consider whether key entities and relationships are preserved\n"
+    "\n"
+    "Question: {question}\n"
+    "Gold answer: {gold_answer}\n"
+    "Generated answer: {generated_answer}\n"
+    "\n"
+    "Return JSON with:\n"
     '- "score": A float between 0.0 and 1.0\n'
     '- "reasoning": One sentence explaining the score\n'
 )
 
 _UNANSWERABLE = {"", "n/a", "na", "none", "null", "unanswerable"}
-_PATTERNS = ("not mentioned", "not in the conversation", "cannot answer", "can't answer", "insufficient", "unknown",
-             "no information", "not provided", "information not found", "not found", "not available", "no data")
+_PATTERNS = (
+    "not mentioned",
+    "not in the conversation",
+    "cannot answer",
+    "can't answer",
+    "insufficient",
+    "unknown",
+    "no information",
+    "not provided",
+    "information not found",
+    "not found",
+    "not available",
+    "no data",
+)
 
 
 def read_score(reply: str) -> float:
@@ -100,25 +113,35 @@ def _rule(dataset: str, qa, hypothesis: str) -> float | None:
 
 
 def _messages(qa, hypothesis: str) -> list[dict] | None:
-    user = TEMPLATE.format(question=qa_record(qa)["question"], gold_answer=str(_final_answer(qa)), generated_answer=hypothesis)
+    user = TEMPLATE.format(
+        question=qa_record(qa)["question"], gold_answer=str(_final_answer(qa)), generated_answer=hypothesis
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
-MAGMA = register(Judge(
+MAGMA = locomo.locomo_judge(
     name="magma",
     title="MAGMA's continuous LoCoMo judge (0-1 score; category 5 by rule)",
-    source={"repository": "FredJiang0324/MAMGA", "path": "memory/llm_judge.py",
-            "commit": "11fd2a6ac8dd27abd32a3a3c6d93a8c13e01d4b4", "symbol": "ACCURACY_PROMPT, evaluate_llm_judge, LLMJudge",
-            "licence": "MIT", "confirmed": "read in a snapshot of github.com/FredJiang0324/MAMGA on 2026-12-03"},
+    source={
+        "repository": "FredJiang0324/MAMGA",
+        "path": "memory/llm_judge.py",
+        "commit": "11fd2a6ac8dd27abd32a3a3c6d93a8c13e01d4b4",
+        "symbol": "ACCURACY_PROMPT, evaluate_llm_judge, LLMJudge",
+        "licence": "MIT",
+        "confirmed": "read in a snapshot of github.com/FredJiang0324/MAMGA on 2026-12-03",
+    },
     templates={"system": SYSTEM, "user": TEMPLATE},
-    label=LabelRule("json-score", "float(json.loads(reply).get('score', 0.0)) clipped to [0, 1]; a reply that is not "
-                    "such JSON stops the official code", "continuous", read_score),
-    model="gpt-4o-mini",
+    label=LabelRule(
+        "json-score",
+        "float(json.loads(reply).get('score', 0.0)) clipped to [0, 1]; a reply that is not "
+        "such JSON stops the official code",
+        "continuous",
+        read_score,
+    ),
     parameters={"response_format": {"type": "json_object"}, "temperature": 0.0},
-    benchmarks=("locomo",),
     messages=_messages,
     rule=_rule,
     gold="str() of the QA record's whole answer (category 5: the adversarial_answer, scored by rule); under "
-         "gold='audited' the errata's corrected answer",
+    "gold='audited' the errata's corrected answer",
     scope="every LoCoMo question (category 5 by _is_unanswerable, without the model)",
-))
+)

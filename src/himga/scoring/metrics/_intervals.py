@@ -54,5 +54,9 @@ def summarize(scores: Sequence[float]) -> dict:
     n = len(scores)
     binary = all(x in (0, 1) for x in scores)
     interval = wilson_interval(int(sum(scores)), n) if binary else normal_interval(scores)
-    return {"n": n, "mean": float(np.mean(scores)) if n else None,
-            "ci95": list(interval) if interval is not None else None, "ci_method": "wilson" if binary else "normal"}
+    return {
+        "n": n,
+        "mean": float(np.mean(scores)) if n else None,
+        "ci95": list(interval) if interval is not None else None,
+        "ci_method": "wilson" if binary else "normal",
+    }

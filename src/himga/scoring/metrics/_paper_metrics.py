@@ -29,32 +29,65 @@ from functools import cache
 
 from himga.errors import MissingDependencyError
 
-__all__ = ["FAMILIES", "SOURCES", "bleu1", "exact_match", "magma_unanswerable", "paper_scores", "set_f1", "simple_tokenize"]
+__all__ = [
+    "FAMILIES",
+    "SOURCES",
+    "bleu1",
+    "exact_match",
+    "magma_unanswerable",
+    "paper_scores",
+    "set_f1",
+    "simple_tokenize",
+]
 
 #: The metric families, in the order tables show them.
 FAMILIES = ("amem", "mem0", "magma")
 
 #: Where each family's rules were read.
 SOURCES = {
-    "amem": {"name": "A-Mem", "repository": "WujiangXu/A-mem", "path": "utils.py",
-             "commit": "0c8039f28fdcc08189a23c07a3437d9d2482f9c2",
-             "functions": ["simple_tokenize", "calculate_bleu_scores", "calculate_metrics", "aggregate_metrics"],
-             "category_5": "scored against the adversarial_answer (load_dataset.py QA.final_answer)"},
-    "mem0": {"name": "mem0", "repository": "mem0ai/mem0", "path": "evaluation/metrics/utils.py",
-             "commit": "b3ede5b7c0ac0e847b03786a603c107ac943b3ee",
-             "functions": ["simple_tokenize", "calculate_bleu_scores", "calculate_metrics"],
-             "category_5": "not scored (evaluation/evals.py skips it)"},
-    "magma": {"name": "MAGMA", "repository": "FredJiang0324/MAMGA", "path": "utils/utils.py",
-              "commit": "11fd2a6ac8dd27abd32a3a3c6d93a8c13e01d4b4", "functions": ["is_unanswerable", "calculate_metrics"],
-              "category_5": "1 on every metric if is_unanswerable(prediction), else 0"},
+    "amem": {
+        "name": "A-Mem",
+        "repository": "WujiangXu/A-mem",
+        "path": "utils.py",
+        "commit": "0c8039f28fdcc08189a23c07a3437d9d2482f9c2",
+        "functions": ["simple_tokenize", "calculate_bleu_scores", "calculate_metrics", "aggregate_metrics"],
+        "category_5": "scored against the adversarial_answer (load_dataset.py QA.final_answer)",
+    },
+    "mem0": {
+        "name": "mem0",
+        "repository": "mem0ai/mem0",
+        "path": "evaluation/metrics/utils.py",
+        "commit": "b3ede5b7c0ac0e847b03786a603c107ac943b3ee",
+        "functions": ["simple_tokenize", "calculate_bleu_scores", "calculate_metrics"],
+        "category_5": "not scored (evaluation/evals.py skips it)",
+    },
+    "magma": {
+        "name": "MAGMA",
+        "repository": "FredJiang0324/MAMGA",
+        "path": "utils/utils.py",
+        "commit": "11fd2a6ac8dd27abd32a3a3c6d93a8c13e01d4b4",
+        "functions": ["is_unanswerable", "calculate_metrics"],
+        "category_5": "1 on every metric if is_unanswerable(prediction), else 0",
+    },
 }
 
 METRICS = ("exact_match", "f1", "bleu1")
 
 _UNANSWERABLE_VALUES = {"", "n/a", "na", "none", "null", "unanswerable"}
-_UNANSWERABLE_PATTERNS = ("not mentioned", "not in the conversation", "cannot answer", "can't answer", "insufficient",
-                          "unknown", "no information", "not provided", "information not found", "not found",
-                          "not available", "no data")
+_UNANSWERABLE_PATTERNS = (
+    "not mentioned",
+    "not in the conversation",
+    "cannot answer",
+    "can't answer",
+    "insufficient",
+    "unknown",
+    "no information",
+    "not provided",
+    "information not found",
+    "not found",
+    "not available",
+    "no data",
+)
 
 
 def simple_tokenize(text) -> list[str]:
@@ -106,12 +139,13 @@ def bleu1(prediction: str, reference: str) -> float:
     ref = [tokenize(str(reference).strip().lower())]
     try:
         return sentence_bleu(ref, pred, weights=(1, 0, 0, 0), smoothing_function=method1)
-    except Exception:  # noqa: BLE001 - the source's own rule: any failure of nltk scores 0
+    except Exception:
         return 0.0
 
 
 def magma_unanswerable(text) -> bool:
-    """MAGMA's ``is_unanswerable``: empty, one of n/a, na, none, null, unanswerable, or containing a no-answer phrase."""
+    """MAGMA's ``is_unanswerable``: empty, one of n/a, na, none, null, unanswerable, or containing a no-answer
+    phrase."""
     if not text:
         return True
     lowered = text.strip().lower()
@@ -136,5 +170,8 @@ def paper_scores(prediction, reference, *, family: str = "amem", category: int |
     if not prediction or not reference:
         return {"exact_match": 0, "f1": 0.0, "bleu1": 0.0}
     prediction, reference = str(prediction).strip(), str(reference).strip()
-    return {"exact_match": exact_match(prediction, reference), "f1": set_f1(prediction, reference),
-            "bleu1": bleu1(prediction, reference)}
+    return {
+        "exact_match": exact_match(prediction, reference),
+        "f1": set_f1(prediction, reference),
+        "bleu1": bleu1(prediction, reference),
+    }

@@ -1,4 +1,5 @@
-"""The papers' tables of :mod:`himga.scoring.metrics._paper_metrics`: per category, aggregated as the chosen source does.
+"""The papers' tables of :mod:`himga.scoring.metrics._paper_metrics`: per category, aggregated as the chosen source
+does.
 
 **Not official** (LoCoMo's official table is :func:`himga.scoring.score_samples`'s). Options, each named in the
 report block and the run record:
@@ -23,9 +24,18 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from himga.errors import ConfigurationError
+from himga.scoring.metrics._cells import mean_cell
 from himga.scoring.metrics._paper_metrics import FAMILIES, METRICS, SOURCES, paper_scores
 
-__all__ = ["PAPER_AGGREGATIONS", "PAPER_ROW_ORDERS", "PaperOptions", "PaperRules", "format_paper_table", "paper_record", "paper_tables"]
+__all__ = [
+    "PAPER_AGGREGATIONS",
+    "PAPER_ROW_ORDERS",
+    "PaperOptions",
+    "PaperRules",
+    "format_paper_table",
+    "paper_record",
+    "paper_tables",
+]
 
 Aggregation = Literal["pooled", "per_sample"]
 RowOrder = Literal["paper", "category"]
@@ -67,13 +77,17 @@ class PaperOptions:
     row_order: RowOrder = "paper"
 
     def __post_init__(self):
-        for name, value, allowed in (("aggregation", self.aggregation, PAPER_AGGREGATIONS),
-                                     ("row_order", self.row_order, PAPER_ROW_ORDERS)):
+        for name, value, allowed in (
+            ("aggregation", self.aggregation, PAPER_AGGREGATIONS),
+            ("row_order", self.row_order, PAPER_ROW_ORDERS),
+        ):
             if value not in allowed:
                 raise ConfigurationError(f"paper metrics: {name}: expected one of {', '.join(allowed)}, got {value!r}")
         unknown = [f for f in self.families if f not in FAMILIES]
         if unknown or not self.families:
-            raise ConfigurationError(f"paper metrics: expected one or more of {', '.join(FAMILIES)}, got {', '.join(unknown) or 'none'}")
+            raise ConfigurationError(
+                f"paper metrics: expected one or more of {', '.join(FAMILIES)}, got {', '.join(unknown) or 'none'}"
+            )
 
 
 def _mean(values: list[float], aggregation: str) -> float | None:
@@ -98,8 +112,13 @@ def _aggregate(rows: list[tuple[str, int, dict]], aggregation: str) -> dict:
     return out
 
 
-def paper_tables(questions: Mapping, predictions: Mapping[str, str], sample_of: Mapping[str, str], rules: PaperRules,
-                 options: PaperOptions = PaperOptions()) -> list[dict]:
+def paper_tables(
+    questions: Mapping,
+    predictions: Mapping[str, str],
+    sample_of: Mapping[str, str],
+    rules: PaperRules,
+    options: PaperOptions = PaperOptions(),
+) -> list[dict]:
     """One table per metric family over the scored questions.
 
     Args:
@@ -113,7 +132,8 @@ def paper_tables(questions: Mapping, predictions: Mapping[str, str], sample_of: 
         Per family: ``{"family", "name", "official": False, "source", "aggregation", "category_5", "row_order",
         "rows": [{"category", "type", "n", "exact_match", "f1", "bleu1"}], "overall": {...}}``; a mean is ``None``
         for a row without questions. ``category_5`` is ``"included"`` or ``"excluded"`` (the options), or, for a
-        family whose code skips category 5, what its source says (mem0: ``"not scored (evaluation/evals.py skips it)"``).
+        family whose code skips category 5, what its source says (mem0: ``"not scored (evaluation/evals.py skips
+        it)"``).
 
     Raises:
         MissingDependencyError: nltk or its ``punkt_tab`` data is missing (BLEU-1).
@@ -133,36 +153,59 @@ def paper_tables(questions: Mapping, predictions: Mapping[str, str], sample_of: 
                 skipped, scored_5 = skipped + (reference is None), scored_5 + (reference is not None)
             if reference is None:
                 continue
-            rows.append((sample_of[qid], category, paper_scores(predictions[qid], reference, family=family, category=category)))
-        per = [{"category": c, "type": rules.names[c], **_aggregate([r for r in rows if r[1] == c], options.aggregation)}
-               for c in order]
-        tables.append({"family": family, "name": SOURCES[family]["name"], "official": False, "source": SOURCES[family],
-                       "aggregation": options.aggregation,
-                       "category_5": ("excluded" if not options.category_5 else SOURCES[family]["category_5"] if skipped and not scored_5
-                                      else "included"),
-                       "row_order": options.row_order, "rows": per, "overall": _aggregate(rows, options.aggregation)})
+            rows.append(
+                (sample_of[qid], category, paper_scores(predictions[qid], reference, family=family, category=category))
+            )
+        per = [
+            {"category": c, "type": rules.names[c], **_aggregate([r for r in rows if r[1] == c], options.aggregation)}
+            for c in order
+        ]
+        tables.append(
+            {
+                "family": family,
+                "name": SOURCES[family]["name"],
+                "official": False,
+                "source": SOURCES[family],
+                "aggregation": options.aggregation,
+                "category_5": (
+                    "excluded"
+                    if not options.category_5
+                    else SOURCES[family]["category_5"]
+                    if skipped and not scored_5
+                    else "included"
+                ),
+                "row_order": options.row_order,
+                "rows": per,
+                "overall": _aggregate(rows, options.aggregation),
+            }
+        )
     return tables
 
 
 def paper_record(options: PaperOptions) -> dict:
     """The run record's ``paper_metrics`` block: what the tables are and every choice made."""
-    return {"official": False, "families": {f: SOURCES[f] for f in options.families}, "aggregation": options.aggregation,
-            "category_5": "included" if options.category_5 else "excluded", "row_order": options.row_order,
-            "metrics": "exact match, set-based F1 of simple_tokenize tokens, BLEU-1 (nltk sentence_bleu, weights (1, 0, 0, 0), "
-                       "SmoothingFunction().method1, nltk.word_tokenize)"}
-
-
-def _cell(value) -> str:
-    return f"{value:>7.4f}" if value is not None else f"{'—':>7}"
+    return {
+        "official": False,
+        "families": {f: SOURCES[f] for f in options.families},
+        "aggregation": options.aggregation,
+        "category_5": "included" if options.category_5 else "excluded",
+        "row_order": options.row_order,
+        "metrics": "exact match, set-based F1 of simple_tokenize tokens, BLEU-1 (nltk sentence_bleu, weights (1, 0, 0, "
+        "0), "
+        "SmoothingFunction().method1, nltk.word_tokenize)",
+    }
 
 
 def format_paper_table(table: dict) -> str:
     """One family's table as text, headed "not official" with its source and choices (means to 4 decimals)."""
     source = table["source"]
-    head = (f"not official: {table['name']} metrics ({source['repository']}@{source['commit'][:7]} {source['path']}), "
-            f"{table['aggregation'].replace('_', ' ')}, category 5 {table['category_5']}, rows by {table['row_order']} order")
+    head = (
+        f"not official: {table['name']} metrics ({source['repository']}@{source['commit'][:7]} {source['path']}), "
+        f"{table['aggregation'].replace('_', ' ')}, category 5 {table['category_5']}, rows by {table['row_order']} "
+        "order"
+    )
     lines = [head, f"{'':<28}{'n':>6}  {'exact':>7}  {'F1':>7}  {'BLEU-1':>7}"]
     for row in [*table["rows"], {"type": "overall", **table["overall"]}]:
         label = f"{row['type']} ({row['category']})" if "category" in row else row["type"]
-        lines.append(f"{label:<28}{row['n']:>6}  " + "  ".join(_cell(row[m]) for m in METRICS))
+        lines.append(f"{label:<28}{row['n']:>6}  " + "  ".join(mean_cell(row[m]) for m in METRICS))
     return "\n".join(lines)

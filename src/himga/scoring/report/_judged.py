@@ -1,4 +1,5 @@
-"""Scoring a run with named judges: their requests, their verdicts read back, one report per judge, a table side by side.
+"""Scoring a run with named judges: their requests, their verdicts read back, one report per judge, a table side by
+side.
 
 A judge's per-question score is the mean of its runs' scores (one run: the label itself). Where a judge runs more
 than once (MemOS, EverMemOS: three), a row's ``mean`` is the mean of the per-run accuracies, as their
@@ -12,10 +13,11 @@ import statistics
 from collections.abc import Mapping
 
 from himga.errors import SourceFormatError
-from himga.scoring.metrics._intervals import summarize
-from himga.scoring.judges import Judge, UnreadableReply
-from himga.scoring.inputs._predictions import brief, check_ids
 from himga.scoring._scorers import Row, Scorer
+from himga.scoring.inputs._predictions import brief, check_ids
+from himga.scoring.judges import Judge, UnreadableReply
+from himga.scoring.metrics._cells import summary_cell
+from himga.scoring.metrics._intervals import summarize
 
 __all__ = ["format_judged", "judge_line", "judge_requests", "judged_scope", "score_judged"]
 
@@ -23,12 +25,24 @@ __all__ = ["format_judged", "judge_line", "judge_requests", "judged_scope", "sco
 def judged_scope(dataset: str, questions: Mapping, judge: Judge) -> dict:
     """The questions ``judge`` scores (by its model or its rule), in dataset order (every one for a judge with a
     :attr:`~himga.scoring.Judge.context`)."""
-    return {qid: qa for qid, qa in questions.items()
-            if judge.context is not None or judge.rule_score(dataset, qa, "") is not None or judge.prompts(dataset, qa, "") is not None}
+    return {
+        qid: qa
+        for qid, qa in questions.items()
+        if judge.context is not None
+        or judge.rule_score(dataset, qa, "") is not None
+        or judge.prompts(dataset, qa, "") is not None
+    }
 
 
-def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, str], judges: list[Judge], *,
-                   model: str | None = None, contexts: Mapping[str, Mapping[str, object]] | None = None) -> list[dict]:
+def judge_requests(
+    dataset: str,
+    questions: Mapping,
+    predictions: Mapping[str, str],
+    judges: list[Judge],
+    *,
+    model: str | None = None,
+    contexts: Mapping[str, Mapping[str, object]] | None = None,
+) -> list[dict]:
     """Every request the judges ask for the predictions: one per question, judge and run.
 
     ``contexts`` holds, for each judge with a :attr:`~himga.scoring.Judge.context`, that context by question id.
@@ -48,7 +62,12 @@ def judge_requests(dataset: str, questions: Mapping, predictions: Mapping[str, s
                 continue
             for run in range(1, judge.runs + 1):
                 for item, messages in enumerate(prompts, 1):
-                    ids = {"question_id": qid, "judge": judge.name, "run": run, **({"item": item} if judge.itemized else {})}
+                    ids = {
+                        "question_id": qid,
+                        "judge": judge.name,
+                        "run": run,
+                        **({"item": item} if judge.itemized else {}),
+                    }
                     out.append({**ids, **judge.request_body(messages, model)})
     return out
 
@@ -79,9 +98,19 @@ def _run_score(dataset: str, judge: Judge, qa, hypothesis: str, values: list, fi
         raise SourceFormatError(file, where, f"judge {judge.name} cannot read a reply: {e}") from None
 
 
-def score_judged(scorer: Scorer, questions: Mapping, predictions: Mapping[str, str], judge: Judge,
-                 verdicts: Mapping[str, Mapping[int, Mapping[int, object]]], *, partial: bool = False, file: str = "labels",
-                 partial_hint: str = "partial=True", model: str | None = None, models_answered=()) -> dict:
+def score_judged(
+    scorer: Scorer,
+    questions: Mapping,
+    predictions: Mapping[str, str],
+    judge: Judge,
+    verdicts: Mapping[str, Mapping[int, Mapping[int, object]]],
+    *,
+    partial: bool = False,
+    file: str = "labels",
+    partial_hint: str = "partial=True",
+    model: str | None = None,
+    models_answered=(),
+) -> dict:
     """One judge's report on a run: per question type in the papers' order and the benchmark's totals.
 
     Args:
@@ -89,7 +118,8 @@ def score_judged(scorer: Scorer, questions: Mapping, predictions: Mapping[str, s
         questions: ``{question_id: QAPair}`` scored (a subset: only those).
         predictions: ``{question_id: hypothesis}``.
         judge: The judge.
-        verdicts: ``{question_id: {run: {item: value}}}`` of this judge (:func:`~himga.scoring.inputs._verdicts.read_verdicts`).
+        verdicts: ``{question_id: {run: {item: value}}}`` of this judge
+            (:func:`~himga.scoring.inputs._verdicts.read_verdicts`).
         partial: Score the questions with every run's verdict and list the others as missing.
         file: The verdicts file's name, for messages.
         model: The judge model the requests named (default: the judge's published model).
@@ -101,18 +131,26 @@ def score_judged(scorer: Scorer, questions: Mapping, predictions: Mapping[str, s
 
     Raises:
         SourceFormatError: verdicts on questions the judge does not ask about, no verdict of the judge at all (even
-            with ``partial``), missing verdicts (unless ``partial``), nothing to score, replies its combining rule cannot read (BEAM's: a score that is no
-            finite number).
+            with ``partial``), missing verdicts (unless ``partial``), nothing to score, replies its combining rule
+            cannot read (BEAM's: a score that is no finite number).
     """
     bench, dataset = scorer, scorer.name
     scope = {qid: qa for qid, qa in judged_scope(dataset, questions, judge).items() if qid in predictions}
     asked = {qid for qid, qa in scope.items() if judge.rule_score(dataset, qa, predictions[qid]) is None}
     if extra := [brief(q) for q in verdicts if q not in asked and q in questions]:
-        raise SourceFormatError(file, "$", f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
-                                           f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{len(extra)} verdicts of judge {judge.name} on questions it does not ask about "
+            f"(no hypothesis, scored by rule, or outside its scope): {', '.join(extra[:20])}",
+        )
     if asked and not any(qid in asked for qid in verdicts):
-        raise SourceFormatError(file, "$", f"no verdicts of judge {judge.name} in {file}"
-                                           + (f" (on the {len(asked):,} questions it asks about)" if len(asked) < len(questions) else ""))
+        raise SourceFormatError(
+            file,
+            "$",
+            f"no verdicts of judge {judge.name} in {file}"
+            + (f" (on the {len(asked):,} questions it asks about)" if len(asked) < len(questions) else ""),
+        )
     items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) if judge.itemized else 1 for qid in asked}
     complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
@@ -127,9 +165,22 @@ def score_judged(scorer: Scorer, questions: Mapping, predictions: Mapping[str, s
         if isinstance(key, tuple):
             key, also[qid] = key[0], key[1:]
         fixed = judge.rule_score(dataset, qa, predictions[qid])
-        scores = [fixed] * judge.runs if fixed is not None else [
-            _run_score(dataset, judge, qa, predictions[qid], [verdicts[qid][r][i] for i in range(1, items[qid] + 1)],
-                       file, f"{brief(qid)} run {r}") for r in range(1, judge.runs + 1)]
+        scores = (
+            [fixed] * judge.runs
+            if fixed is not None
+            else [
+                _run_score(
+                    dataset,
+                    judge,
+                    qa,
+                    predictions[qid],
+                    [verdicts[qid][r][i] for i in range(1, items[qid] + 1)],
+                    file,
+                    f"{brief(qid)} run {r}",
+                )
+                for r in range(1, judge.runs + 1)
+            ]
+        )
         rows.append((qid, key, statistics.fmean(scores)))
         for run, score in zip(runs, scores, strict=True):
             run.append((qid, key, float(score)))
@@ -137,23 +188,32 @@ def score_judged(scorer: Scorer, questions: Mapping, predictions: Mapping[str, s
         raise SourceFormatError(file, "$", f"nothing to score: no question has every verdict of judge {judge.name}")
 
     def table(part: list[Row]) -> dict:
-        per_type = {t: summarize([s for qid, k, s in part if k == t or t in also.get(qid, ())]) for t in bench.type_order}
+        per_type = {
+            t: summarize([s for qid, k, s in part if k == t or t in also.get(qid, ())]) for t in bench.type_order
+        }
         return {**{f"type:{t}": v for t, v in per_type.items()}, **bench.summaries(part)}
 
     summaries = _with_runs(table(rows), [table(run) for run in runs])
     per_type = [{"type": t, **summaries.pop(f"type:{t}")} for t in bench.type_order]
-    return {"dataset": dataset, "metric": f"judge {judge.name}: {judge.label.description}", "per_type": per_type,
-            **summaries, "scored": len(rows), "missing": missing, "not_judged": len(questions) - len(scope),
-            "judge": {**judge.describe(), "model_requested": model or judge.model, "models_answered": sorted(models_answered)},
-            "per_question": {qid: s for qid, _, s in rows}}
+    return {
+        "dataset": dataset,
+        "metric": f"judge {judge.name}: {judge.label.description}",
+        "per_type": per_type,
+        **summaries,
+        "scored": len(rows),
+        "missing": missing,
+        "not_judged": len(questions) - len(scope),
+        "judge": {
+            **judge.describe(),
+            "model_requested": model or judge.model,
+            "models_answered": sorted(models_answered),
+        },
+        "per_question": {qid: s for qid, _, s in rows},
+    }
 
 
 def _cell(summary: dict) -> str:
-    if summary.get("mean") is None:
-        return f"{summary.get('n', 0):>5}  {'—':<24}"
-    ci = summary.get("ci95")
-    interval = f"[{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "—"
-    return f"{summary['n']:>5}  {summary['mean']:.4f} {interval:<17}"
+    return summary_cell(summary, n_width=5, compact=True)
 
 
 def format_judged(reports: list[dict], *, what: str = "score") -> str:
@@ -168,19 +228,31 @@ def format_judged(reports: list[dict], *, what: str = "score") -> str:
     """
     first = reports[0]
     names = [r["judge"]["name"] for r in reports]
-    lines = [f"{first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
-             f"{'':<28}" + "".join(f"{n:>5}  {name:<24}" for n, name in zip(["n"] * len(names), names, strict=True))]
+    lines = [
+        f"{first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
+        f"{'':<28}" + "".join(f"{n:>5}  {name:<24}" for n, name in zip(["n"] * len(names), names, strict=True)),
+    ]
     for i, row in enumerate(first["per_type"]):
         lines.append(f"{row['type']:<28}" + "".join(_cell(r["per_type"][i]) for r in reports))
     for name in ("overall", "overall_without_category_5", "abstention"):
         if name in first:
             lines.append(f"{name:<28}" + "".join(_cell(r[name]) for r in reports))
     if "task_averaged" in first:
-        cells = [f"{r['task_averaged']['tasks']:>5}  " + (f"{r['task_averaged']['mean']:<24.4f}" if r["task_averaged"]["mean"]
-                 is not None else f"{'undefined':<24}") for r in reports]
+        cells = [
+            f"{r['task_averaged']['tasks']:>5}  "
+            + (
+                f"{r['task_averaged']['mean']:<24.4f}"
+                if r["task_averaged"]["mean"] is not None
+                else f"{'undefined':<24}"
+            )
+            for r in reports
+        ]
         lines.append(f"{'task_averaged':<28}" + "".join(cells))
     for r in reports:
-        lines.append(judge_line(r["judge"]) + f"; {r['scored']} scored, {len(r['missing'])} missing, {r['not_judged']} not judged")
+        lines.append(
+            judge_line(r["judge"])
+            + f"; {r['scored']} scored, {len(r['missing'])} missing, {r['not_judged']} not judged"
+        )
     return "\n".join(lines)
 
 
@@ -188,5 +260,7 @@ def judge_line(judge: dict) -> str:
     """One line naming a judge as a report describes it: source, template sha256, model asked and answered, runs."""
     answered = ", ".join(judge.get("models_answered") or []) or "not named in the verdicts"
     runs = f"; {judge['runs']} runs, mean of per-run means" if judge["runs"] > 1 else ""
-    return (f"judge {judge['name']}: {judge['repository']}@{judge['commit'][:7]} {judge['path']}, template sha256 "
-            f"{judge['template_sha256'][:16]}, model {judge['model_requested']} (answered: {answered}){runs}")
+    return (
+        f"judge {judge['name']}: {judge['repository']}@{judge['commit'][:7]} {judge['path']}, template sha256 "
+        f"{judge['template_sha256'][:16]}, model {judge['model_requested']} (answered: {answered}){runs}"
+    )

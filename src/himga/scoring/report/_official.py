@@ -18,11 +18,12 @@ from himga.errors import ConfigurationError, SourceFormatError, counted, type_na
 from himga.schema.ids import item_id
 from himga.scoring._scorers import Row, Scorer
 from himga.scoring._scorers import scorer as _scorer
-from himga.scoring.metrics._intervals import summarize
 from himga.scoring.inputs._predictions import _listing, brief, check_ids
 from himga.scoring.inputs._run_records import match_records, record_index, records_of, unmatched_hint
+from himga.scoring.metrics._cells import summary_cell
+from himga.scoring.metrics._intervals import summarize
 
-__all__ = ["scorer", "format_table", "questions_by_id", "score_questions", "score_records", "score_samples"]
+__all__ = ["format_table", "questions_by_id", "score_questions", "score_records", "score_samples"]
 
 
 def _same_dataset(scorer: Scorer, index, file: str) -> None:
@@ -33,8 +34,10 @@ def _same_dataset(scorer: Scorer, index, file: str) -> None:
         ConfigurationError: ``locomo's scorer was given samples of realtalk``.
     """
     if other := sorted(d for d in index.datasets if d != scorer.name):
-        raise ConfigurationError(f"{file}: {scorer.name}'s scorer was given samples of {', '.join(other)}: score them with "
-                                 "their own benchmark's scorer")
+        raise ConfigurationError(
+            f"{file}: {scorer.name}'s scorer was given samples of {', '.join(other)}: score them with "
+            "their own benchmark's scorer"
+        )
 
 
 def questions_by_id(samples: Iterable) -> dict:
@@ -46,8 +49,15 @@ def questions_by_id(samples: Iterable) -> dict:
     return {item_id(sample, qa): qa for sample in samples for qa in sample.qa_pairs}
 
 
-def score_samples(scorer: Scorer | str, samples: Iterable, *, predictions: Mapping[str, str] | None = None,
-                  labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions") -> dict:
+def score_samples(
+    scorer: Scorer | str,
+    samples: Iterable,
+    *,
+    predictions: Mapping[str, str] | None = None,
+    labels: Mapping[str, bool] | None = None,
+    partial: bool = False,
+    file: str = "predictions",
+) -> dict:
     """Score a run: per question, per question type in the papers' order, and the benchmark's totals.
 
     Args:
@@ -84,8 +94,12 @@ def score_samples(scorer: Scorer | str, samples: Iterable, *, predictions: Mappi
     if hint := unmatched_hint(unknown, index):
         raise SourceFormatError(file, "$", hint)
     if unknown:
-        raise SourceFormatError(file, "$", f"{counted(len(unknown), 'question id')} not in the dataset: "
-                                           f"{_listing([brief(k) for k in unknown])}; {index.example()}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{counted(len(unknown), 'question id')} not in the dataset: "
+            f"{_listing([brief(k) for k in unknown])}; {index.example()}",
+        )
     return score_questions(scorer, index.questions, predictions=predictions, labels=labels, partial=partial, file=file)
 
 
@@ -102,14 +116,24 @@ def _by_item_id(given: Mapping | None, index, file: str) -> Mapping | None:
     for key, value in given.items():
         qid = key if key in index.questions else index.views.get(key, key)
         if qid in named:
-            raise SourceFormatError(file, "$", f"question {brief(qid)} is given twice: as {brief(named[qid])} and as {brief(key)}")
+            raise SourceFormatError(
+                file, "$", f"question {brief(qid)} is given twice: as {brief(named[qid])} and as {brief(key)}"
+            )
         named[qid], out[qid] = key, value
     return out
 
 
-def score_records(scorer: Scorer | str, samples: Iterable, records, *, partial: bool = False, file: str = "records",
-                  check_copied: bool = True) -> dict:
-    """Score the evaluation loop's records as it wrote them (its list, or the file read back; :mod:`himga.scoring.inputs._run_records`).
+def score_records(
+    scorer: Scorer | str,
+    samples: Iterable,
+    records,
+    *,
+    partial: bool = False,
+    file: str = "records",
+    check_copied: bool = True,
+) -> dict:
+    """Score the evaluation loop's records as it wrote them (its list, or the file read back;
+    :mod:`himga.scoring.inputs._run_records`).
 
     Args:
         scorer: The benchmark's :class:`~himga.scoring.Scorer` (``himga.scoring.LOCOMO_SCORER``), or its name; a
@@ -135,44 +159,71 @@ def score_records(scorer: Scorer | str, samples: Iterable, records, *, partial: 
     """
     scorer = _scorer(scorer)
     if isinstance(records, Mapping):
-        raise SourceFormatError(file, "$", "expected the loop's list of records, got a mapping: pass "
-                                           "{question_id: hypothesis} to score_samples(predictions=...)")
+        raise SourceFormatError(
+            file,
+            "$",
+            "expected the loop's list of records, got a mapping: pass "
+            "{question_id: hypothesis} to score_samples(predictions=...)",
+        )
     if isinstance(records, (str, os.PathLike)):
-        raise ConfigurationError(f"{file}: expected the records themselves (a list of objects), got the path {brief(str(records))!r}: "
-                                 "read the file first (json.load, or a JSON Lines file line by line), or score it "
-                                 "with `himga score`")
+        raise ConfigurationError(
+            f"{file}: expected the records themselves (a list of objects), got the path {brief(str(records))!r}: "
+            "read the file first (json.load, or a JSON Lines file line by line), or score it "
+            "with `himga score`"
+        )
     index = record_index(samples)
     _same_dataset(scorer, index, file)
-    predictions, _checked = match_records(records_of(records), index, file=file, check_copied=check_copied)
+    predictions, _checked = match_records(
+        records_of(records),
+        index,
+        file=file,
+        check_copied=check_copied,
+        type_maps=scorer.type_maps,
+        category=scorer.category,
+    )
     return score_questions(scorer, index.questions, predictions=predictions, partial=partial, file=file)
 
 
-def score_questions(scorer: Scorer, questions: Mapping, *, predictions: Mapping[str, str] | None = None,
-                    labels: Mapping[str, bool] | None = None, partial: bool = False, file: str = "predictions",
-                    partial_hint: str = "partial=True", replies: Mapping[str, str] | None = None,
-                    variant: str | None = None) -> dict:
+def score_questions(
+    scorer: Scorer,
+    questions: Mapping,
+    *,
+    predictions: Mapping[str, str] | None = None,
+    labels: Mapping[str, bool] | None = None,
+    partial: bool = False,
+    file: str = "predictions",
+    partial_hint: str = "partial=True",
+    replies: Mapping[str, str] | None = None,
+    variant: str | None = None,
+) -> dict:
     """:func:`score_samples` on ``{question_id: QAPair}`` (:func:`questions_by_id`); same arguments and errors.
 
     ``partial_hint`` is how the caller says ``partial`` in messages (``himga score``: ``"--partial"``). A benchmark
     whose judge is asked several requests per question (BEAM) takes ``predictions`` and ``replies``
     (``{request_id: reply}``, :func:`~himga.scoring.replies_of`) instead of ``labels``, and the judge ``variant``
     (default: its first, the official behaviour); the report then names the variant, counts the replies whose score
-    lies outside the rubric's scale (``replies_outside_scale``) and holds each question's details under ``judge_details``.
+    lies outside the rubric's scale (``replies_outside_scale``) and holds each question's details under
+    ``judge_details``.
     """
     bench = _scorer(scorer)
     dataset = bench.name
     judge = bench.judge(variant)
     if judge is not None and judge.keyed_requests is not None:
-        return _score_replies(bench, judge, questions, predictions, replies, partial=partial, file=file,
-                              partial_hint=partial_hint)
+        return _score_replies(
+            bench, judge, questions, predictions, replies, partial=partial, file=file, partial_hint=partial_hint
+        )
     given = predictions if bench.score is not None else labels
     if given is None:
         what = "predictions" if bench.score is not None else "judge labels (labels=)"
         raise ConfigurationError(f"{dataset}: scoring needs {what}")
     missing = check_ids(file, given, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
-        raise SourceFormatError(file, "$", f"nothing to score: none of the {counted(len(questions), 'question')} has "
-                                           f"{'a hypothesis' if bench.score is not None else 'a label'}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"nothing to score: none of the {counted(len(questions), 'question')} has "
+            f"{'a hypothesis' if bench.score is not None else 'a label'}",
+        )
     rows: list[Row] = []
     also: dict[str, tuple[str, ...]] = {}  # the further rows a QA pair counts in (row_key gave several)
     for qid, qa in questions.items():
@@ -182,20 +233,34 @@ def score_questions(scorer: Scorer, questions: Mapping, *, predictions: Mapping[
         if isinstance(key, tuple):
             key, also[qid] = key[0], key[1:]
         if key not in bench.type_order:
-            raise ConfigurationError(f"{dataset}: {qid}: question type {key!r} is not one of {', '.join(bench.type_order)}")
+            raise ConfigurationError(
+                f"{dataset}: {qid}: question type {key!r} is not one of {', '.join(bench.type_order)}"
+            )
         if bench.score is None:
             label = given[qid]
             if not (isinstance(label, bool) or (type(label) in (int, float) and label in judge.label.values)):
-                raise SourceFormatError(file, brief(qid), f"expected a judge label {_labels(judge)}, got {brief(repr(label))}")
+                raise SourceFormatError(
+                    file, brief(qid), f"expected a judge label {_labels(judge)}, got {brief(repr(label))}"
+                )
             score = float(label)
         else:
             if not isinstance(given[qid], str):
                 raise SourceFormatError(file, brief(qid), f"hypothesis: expected a string, got {type_name(given[qid])}")
             score = bench.score(qa, given[qid])
         rows.append((qid, key, float(score)))
-    per_type = [{"type": t, **summarize([s for qid, key, s in rows if key == t or t in also.get(qid, ())])} for t in bench.type_order]
-    return {"dataset": dataset, "metric": bench.metric, "per_type": per_type, **bench.summaries(rows),
-            "scored": len(rows), "missing": missing, "per_question": {qid: s for qid, _, s in rows}}
+    per_type = [
+        {"type": t, **summarize([s for qid, key, s in rows if key == t or t in also.get(qid, ())])}
+        for t in bench.type_order
+    ]
+    return {
+        "dataset": dataset,
+        "metric": bench.metric,
+        "per_type": per_type,
+        **bench.summaries(rows),
+        "scored": len(rows),
+        "missing": missing,
+        "per_question": {qid: s for qid, _, s in rows},
+    }
 
 
 def _labels(judge) -> str:
@@ -206,53 +271,67 @@ def _labels(judge) -> str:
     return f"{', '.join(values[:-1])} or {values[-1]}"
 
 
-def _cell(summary: dict) -> str:
-    if summary.get("mean") is None:
-        return f"{summary.get('n', 0):>6}  {'—':>7}"
-    ci = summary.get("ci95")
-    interval = f"[{ci[0]:.4f}, {ci[1]:.4f}] {summary['ci_method']}" if ci else "—"
-    return f"{summary['n']:>6}  {summary['mean']:>7.4f}  {interval}"
-
-
 def format_table(report: dict) -> str:
     """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
-    lines = [f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
-             + (f", {len(report['missing'])} missing" if report["missing"] else "")
-             + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
-             f"{'':<28}{'n':>6}  {'mean':>7}  95% interval"]
-    lines += [f"{row['type']:<28}{_cell(row)}" for row in report["per_type"]]
+    lines = [
+        f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
+        + (f", {len(report['missing'])} missing" if report["missing"] else "")
+        + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
+        f"{'':<28}{'n':>6}  {'mean':>7}  95% interval",
+    ]
+    lines += [f"{row['type']:<28}{summary_cell(row)}" for row in report["per_type"]]
     for name in ("overall", "overall_without_category_5", "abstention"):
         if name in report:
-            lines.append(f"{name:<28}{_cell(report[name])}")
+            lines.append(f"{name:<28}{summary_cell(report[name])}")
     if "task_averaged" in report:
         task = report["task_averaged"]
         value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
         lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
     if report.get("replies_outside_scale"):
         n = report["replies_outside_scale"]
-        lines.append(f"note: {n} judge {'reply' if n == 1 else 'replies'} gave a score outside the rubric's scale "
-                     "(0 to 1), counted as given, as the official code counts them")
+        lines.append(
+            f"note: {n} judge {'reply' if n == 1 else 'replies'} gave a score outside the rubric's scale "
+            "(0 to 1), counted as given, as the official code counts them"
+        )
     return "\n".join(lines)
 
 
-def _score_replies(bench: Scorer, judge, questions: Mapping, predictions: Mapping[str, str] | None,
-                   replies: Mapping[str, str] | None, *, partial: bool, file: str, partial_hint: str) -> dict:
+def _score_replies(
+    bench: Scorer,
+    judge,
+    questions: Mapping,
+    predictions: Mapping[str, str] | None,
+    replies: Mapping[str, str] | None,
+    *,
+    partial: bool,
+    file: str,
+    partial_hint: str,
+) -> dict:
     """:func:`score_questions` for a judge of several requests per question: a question is scored when every request
     :attr:`~himga.scoring.Judge.keyed_requests` makes for it has a reply."""
     if predictions is None or replies is None:
         raise ConfigurationError(f"{bench.name}: scoring needs the predictions and the judge's replies (replies=)")
     variant = judge.variant
     check_ids(file, predictions, questions, partial=True)  # unknown ids
-    needed = {qid: [r["request_id"] for r in judge.keyed_requests(qid, qa, predictions[qid])]
-              for qid, qa in questions.items() if qid in predictions}
+    needed = {
+        qid: [r["request_id"] for r in judge.keyed_requests(qid, qa, predictions[qid])]
+        for qid, qa in questions.items()
+        if qid in predictions
+    }
     asked = {rid for ids in needed.values() for rid in ids}
     if unasked := [rid for rid in replies if rid not in asked]:
-        raise SourceFormatError(file, "$", f"{len(unasked)} replies to requests these predictions do not make "
-                                           f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}")
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{len(unasked)} replies to requests these predictions do not make "
+            f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}",
+        )
     complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
     missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
-        raise SourceFormatError(file, "$", f"nothing to score: none of the {counted(len(questions), 'question')} has every reply")
+        raise SourceFormatError(
+            file, "$", f"nothing to score: none of the {counted(len(questions), 'question')} has every reply"
+        )
     rows: list[Row] = []
     details = {}
     for qid, qa in questions.items():
@@ -260,7 +339,15 @@ def _score_replies(bench: Scorer, judge, questions: Mapping, predictions: Mappin
             details[qid] = judge.score_keyed(qid, qa, predictions[qid], replies, file=file)
             rows.append((qid, bench.row_key(qa), float(details[qid]["score"])))
     per_type = [{"type": t, **summarize([s for _, key, s in rows if key == t])} for t in bench.type_order]
-    return {"dataset": bench.name, "metric": bench.metric, "judge_variant": variant, "per_type": per_type,
-            **bench.summaries(rows), "scored": len(rows), "missing": missing,
-            "replies_outside_scale": sum(d.get("outside_scale", 0) for d in details.values()),
-            "per_question": {qid: s for qid, _, s in rows}, "judge_details": details}
+    return {
+        "dataset": bench.name,
+        "metric": bench.metric,
+        "judge_variant": variant,
+        "per_type": per_type,
+        **bench.summaries(rows),
+        "scored": len(rows),
+        "missing": missing,
+        "replies_outside_scale": sum(d.get("outside_scale", 0) for d in details.values()),
+        "per_question": {qid: s for qid, _, s in rows},
+        "judge_details": details,
+    }

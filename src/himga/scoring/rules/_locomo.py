@@ -27,13 +27,26 @@ from functools import cache, lru_cache
 
 from himga.errors import ConfigurationError, MissingDependencyError, type_name
 
-__all__ = ["CATEGORY_NAMES", "CATEGORY_ORDER", "SOURCE", "gold_answer", "gold_options", "locomo_score", "normalize_answer",
-           "qa_record"]
+__all__ = [
+    "CATEGORY_NAMES",
+    "CATEGORY_ORDER",
+    "SOURCE",
+    "TYPE_LABELS",
+    "gold_answer",
+    "gold_options",
+    "locomo_score",
+    "normalize_answer",
+    "qa_record",
+]
 
 #: Where the rules were read.
-SOURCE = {"repository": "snap-research/locomo", "path": "task_eval/evaluation.py", "branch": "code",
-          "commit": "92286325a40764bee61f77824ddb95233b11c4d6",
-          "functions": ["normalize_answer", "f1_score", "f1", "eval_question_answering"]}
+SOURCE = {
+    "repository": "snap-research/locomo",
+    "path": "task_eval/evaluation.py",
+    "branch": "code",
+    "commit": "92286325a40764bee61f77824ddb95233b11c4d6",
+    "functions": ["normalize_answer", "f1_score", "f1", "eval_question_answering"],
+}
 
 #: The authors' category names (``task_eval``'s numbering).
 CATEGORY_NAMES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}
@@ -41,6 +54,17 @@ CATEGORY_NAMES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_ho
 #: The papers' order: single-hop, multi-hop, temporal, open-domain (commonsense or world knowledge),
 #: adversarial (the LoCoMo project page ``index.html`` at 92286325, and the paper's QA table).
 CATEGORY_ORDER = (4, 1, 2, 3, 5)
+
+#: The label sets a run's records may copy LoCoMo's ``question_type`` in, by category (compared as
+#: :func:`himga.scoring.inputs._type_labels.label_key`): the authors' (himga's default), the seed docs' (also what mem0,
+#: MIRIX, Memobase and Cognee print: 1 single-hop, 3 multi-hop, 4 open-domain), MemPalace's (3 temporal-inference) and
+#: Zep's README (2 and 3 swapped). Read in each project's files and code (docs/scoring-a-run.md).
+TYPE_LABELS: dict[str, dict[int, str]] = {
+    "authors": dict(CATEGORY_NAMES),
+    "seed": {1: "single_hop", 2: "temporal", 3: "multi_hop", 4: "open_domain", 5: "adversarial"},
+    "mempalace": {1: "single_hop", 2: "temporal", 3: "temporal_inference", 4: "open_domain", 5: "adversarial"},
+    "zep-readme": {1: "multi_hop", 2: "open_domain", 3: "temporal", 4: "single_hop", 5: "adversarial"},
+}
 
 _ABSTAIN = ("no information available", "not mentioned")
 _NO_PUNCTUATION = str.maketrans("", "", string.punctuation)  # the official ''.join(ch for ch ... not in exclude)
@@ -102,7 +126,9 @@ def qa_record(qa) -> Mapping:
     record = qa if isinstance(qa, Mapping) else getattr(qa, "raw", None)
     if not isinstance(record, Mapping) or record.get("category") not in CATEGORY_NAMES:
         got = record.get("category") if isinstance(record, Mapping) else record
-        raise ConfigurationError(f"locomo_score: expected a LoCoMo QAPair (raw.category 1–5) or its source record, got {got!r}")
+        raise ConfigurationError(
+            f"locomo_score: expected a LoCoMo QAPair (raw.category 1–5) or its source record, got {got!r}"
+        )
     return record
 
 
@@ -155,7 +181,8 @@ def gold_options() -> dict:
     """The gold rules of the score, for the run record."""
     return {
         "category_order": {str(c): CATEGORY_NAMES[c] for c in CATEGORY_ORDER},
-        "gold": "raw answer of the source QA record, str() of integers; under gold='audited' the errata's correct_answer",
+        "gold": "raw answer of the source QA record, str() of integers; under gold='audited' the errata's "
+        "correct_answer",
         "category_3": "gold before the first ';', stripped",
         "category_5": "1 if the lower-cased prediction contains 'no information available' or 'not mentioned', else 0",
         "category_1": "gold and prediction split on ',', each gold part scored by its best prediction part, mean",

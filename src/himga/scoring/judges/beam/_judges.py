@@ -3,18 +3,19 @@
 puts the two side by side, and held by BEAM's scorer under their variant names for its own route (``himga score
 beam --prompts/--labels [--judge-variant fixed]``: requests and replies keyed by request id).
 
-Both are :mod:`himga.scoring.judges.beam._prompts`'s judge, not a second copy of it: the items of a question are the requests of
-:func:`~himga.scoring.judges.beam._prompts.judge_requests` (one per rubric item, then, for event ordering, one per response line and
-rubric item), and a question's score is :func:`~himga.scoring.judges.beam._prompts.score_replies` of their replies, which reads
-them as ``compute_metrics.py`` does (mohammadtavakoli78/BEAM@b2a3ee8).
+Both are :mod:`himga.scoring.judges.beam._prompts`'s judge, not a second copy of it: the items of a question are the
+requests of :func:`~himga.scoring.judges.beam._prompts.judge_requests` (one per rubric item, then, for event ordering,
+one per response line and rubric item), and a question's score is
+:func:`~himga.scoring.judges.beam._prompts.score_replies` of their replies, which reads them as ``compute_metrics.py``
+does (mohammadtavakoli78/BEAM@b2a3ee8).
 """
 
 from __future__ import annotations
 
 from himga.errors import SourceFormatError
-from himga.scoring.judges.beam import _prompts as beam
 from himga.scoring.judges._judge import Judge, LabelRule, UnreadableReply
 from himga.scoring.judges._registry import register
+from himga.scoring.judges.beam import _prompts as beam
 
 __all__ = ["BEAM_JUDGES"]
 
@@ -51,10 +52,17 @@ def _judge(name: str, variant: str) -> Judge:
     return Judge(
         name=name,
         title=f"BEAM's official judge ({variant}: {beam.VARIANTS[variant]})",
-        source={**{k: v for k, v in beam.SOURCE.items() if v is not None}, "symbol": "evaluate_<ability>",
-                "licence": "none stated upstream", "confirmed": "read and run at the commit (tests/fixtures/scoring/official-beam-*.json)"},
-        templates={"rubric": beam.TEMPLATE, "equivalence_system": beam.EQUIVALENCE_SYSTEM,
-                   "equivalence_user": beam.EQUIVALENCE_USER},
+        source={
+            **{k: v for k, v in beam.SOURCE.items() if v is not None},
+            "symbol": "evaluate_<ability>",
+            "licence": "none stated upstream",
+            "confirmed": "read and run at the commit (tests/fixtures/scoring/official-beam-*.json)",
+        },
+        templates={
+            "rubric": beam.TEMPLATE,
+            "equivalence_system": beam.EQUIVALENCE_SYSTEM,
+            "equivalence_user": beam.EQUIVALENCE_USER,
+        },
         label=LabelRule("beam-rubric-items", beam.OFFICIAL_JUDGE["label_rule"], "graded", _read),
         model=beam.JUDGE["model"],
         parameters={k: v for k, v in beam.JUDGE.items() if k != "model"},
@@ -66,7 +74,8 @@ def _judge(name: str, variant: str) -> Judge:
         variant=variant,
         keyed_requests=lambda item_id, qa, hypothesis: beam.judge_requests(item_id, qa, hypothesis, variant),
         score_keyed=lambda item_id, qa, hypothesis, replies, file="replies": beam.score_replies(
-            item_id, qa, hypothesis, replies, variant, file=file),
+            item_id, qa, hypothesis, replies, variant, file=file
+        ),
         request_question=beam.request_question,
     )
 

@@ -1,5 +1,6 @@
 """BEAM's event-ordering score, as ``event_ordering_score`` of mohammadtavakoli78/BEAM@b2a3ee8
-(``src/evaluation/compute_metrics.py``, ``align_type="llm"``) computes it, from the judge's verdicts on (line, item) pairs."""
+(``src/evaluation/compute_metrics.py``, ``align_type="llm"``) computes it, from the judge's verdicts on (line, item)
+pairs."""
 
 from __future__ import annotations
 
@@ -53,4 +54,3 @@ def event_ordering_score(reference: list[str], system: list[str], same) -> dict:
     tau = kendalltau(ranks(reference), ranks(canon), variant="b", method="auto")[0]
     tau_norm = (tau + 1) / 2 if tau is not None else 0
     return {"precision": precision, "recall": recall, "f1": f1, "tau_norm": tau_norm, "final_score": tau_norm * f1}
-

@@ -42,13 +42,31 @@ from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.scoring.judges.beam._order import event_ordering_score
 from himga.scoring.judges.beam._replies import RefusedScore, item_score, parse_reply
 
-__all__ = ["EQUIVALENCE_SYSTEM", "JUDGE", "SOURCE", "TEMPLATE", "TEMPLATE_SHA256", "VARIANTS", "JudgeVariant",
-           "event_ordering_score", "judge_prompt", "judge_requests", "parse_reply", "request_question",
-           "score_replies"]
+__all__ = [
+    "EQUIVALENCE_SYSTEM",
+    "JUDGE",
+    "SOURCE",
+    "TEMPLATE",
+    "TEMPLATE_SHA256",
+    "VARIANTS",
+    "JudgeVariant",
+    "event_ordering_score",
+    "judge_prompt",
+    "judge_requests",
+    "parse_reply",
+    "request_question",
+    "score_replies",
+]
 
-SOURCE = {"repository": "mohammadtavakoli78/BEAM", "commit": "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
-          "path": "src/evaluation/compute_metrics.py", "prompt": "src/prompts.py: unified_llm_judge_base_prompt",
-          "model": "src/llm.py: gpt_llm_obj", "table": "src/evaluation/report_results.py", "licence": None}
+SOURCE = {
+    "repository": "mohammadtavakoli78/BEAM",
+    "commit": "b2a3ee8ba12d68f83143dda191097dc3e028ddd3",
+    "path": "src/evaluation/compute_metrics.py",
+    "prompt": "src/prompts.py: unified_llm_judge_base_prompt",
+    "model": "src/llm.py: gpt_llm_obj",
+    "table": "src/evaluation/report_results.py",
+    "licence": None,
+}
 
 #: The request parameters of ``src/llm.py``'s judge (``ChatOpenAI(model="gpt-4.1-mini", temperature=0)``).
 JUDGE = {"model": "gpt-4.1-mini", "temperature": 0}
@@ -141,7 +159,8 @@ TEMPLATE_SHA256 = hashlib.sha256(TEMPLATE.encode()).hexdigest()
 #: A variant of the judge: the official code as it is, or with its two quirks fixed.
 JudgeVariant = Literal["official", "fixed"]
 VARIANTS: dict[str, str] = {
-    "official": "the official code: <question> left unreplaced in the prompt; int(score) for every ability but event ordering",
+    "official": "the official code: <question> left unreplaced in the prompt; int(score) for every ability but event "
+    "ordering",
     "fixed": "<question> replaced by the question; float(score) for every ability (a partial 0.5 counts 0.5)",
 }
 assert tuple(VARIANTS) == get_args(JudgeVariant)
@@ -154,10 +173,11 @@ OFFICIAL_JUDGE = {
     "template_sha256": TEMPLATE_SHA256,
     "model": JUDGE["model"],
     "parameters": {k: v for k, v in JUDGE.items() if k != "model"},
-    "label_rule": "one request per rubric item; the reply parsed as JSON (a fenced block, the whole text, the first {...} "
-                  "or [...], else json_repair); the question's score is the mean of the items' score, each int(score) "
-                  "('official') or float(score) ('fixed'), float for event ordering; event ordering's table score is "
-                  "tau_norm of the judge's alignment of response lines to rubric items ('yes' in the reply)",
+    "label_rule": "one request per rubric item; the reply parsed as JSON (a fenced block, the whole text, the first "
+    "{...} "
+    "or [...], else json_repair); the question's score is the mean of the items' score, each int(score) "
+    "('official') or float(score) ('fixed'), float for event ordering; event ordering's table score is "
+    "tau_norm of the judge's alignment of response lines to rubric items ('yes' in the reply)",
     "variants": VARIANTS,
 }
 
@@ -197,7 +217,11 @@ def _fields(qa) -> tuple[str, str, list[str]]:
         ConfigurationError: not a BEAM QA pair (no ``question`` and ``rubric`` list in ``raw``).
     """
     record = getattr(qa, "raw", None)
-    if not isinstance(record, Mapping) or not isinstance(record.get("question"), str) or not isinstance(record.get("rubric"), list):
+    if (
+        not isinstance(record, Mapping)
+        or not isinstance(record.get("question"), str)
+        or not isinstance(record.get("rubric"), list)
+    ):
         raise ConfigurationError(f"BEAM judge: expected a BEAM QAPair (raw question and rubric), got {type_name(qa)}")
     return str(qa.question_type), record["question"], record["rubric"]
 
@@ -231,25 +255,45 @@ def judge_requests(item_id: str, qa, hypothesis: str, variant: JudgeVariant = "o
     ability, question, rubric = _fields(qa)
     if not isinstance(hypothesis, str):
         raise ConfigurationError(f"{item_id}: hypothesis: expected a string, got {type_name(hypothesis)}")
-    out = [_request(item_id, _rubric_id(item_id, k, variant), [{"role": "user", "content": judge_prompt(question, item, hypothesis,
-                                                                                                         variant=variant)}])
-           for k, item in enumerate(rubric)]
+    out = [
+        _request(
+            item_id,
+            _rubric_id(item_id, k, variant),
+            [{"role": "user", "content": judge_prompt(question, item, hypothesis, variant=variant)}],
+        )
+        for k, item in enumerate(rubric)
+    ]
     if ability == "event_ordering":
         for i, line in enumerate(hypothesis.split("\n")):
             for j, item in enumerate(rubric):
-                out.append(_request(item_id, f"{item_id}#same-{i}-{j}", [
-                    {"role": "system", "content": EQUIVALENCE_SYSTEM},
-                    {"role": "user", "content": EQUIVALENCE_USER.format(first=item, second=line)}]))
+                out.append(
+                    _request(
+                        item_id,
+                        f"{item_id}#same-{i}-{j}",
+                        [
+                            {"role": "system", "content": EQUIVALENCE_SYSTEM},
+                            {"role": "user", "content": EQUIVALENCE_USER.format(first=item, second=line)},
+                        ],
+                    )
+                )
     return out
 
 
-def score_replies(item_id: str, qa, hypothesis: str, replies: Mapping[str, str], variant: JudgeVariant = "official",
-                  *, file: str = "replies") -> dict:
+def score_replies(
+    item_id: str,
+    qa,
+    hypothesis: str,
+    replies: Mapping[str, str],
+    variant: JudgeVariant = "official",
+    *,
+    file: str = "replies",
+) -> dict:
     """The official scores of one response from the judge's replies to :func:`judge_requests`.
 
     Returns:
         ``{"score", "llm_judge_score", "item_scores", "outside_scale"}`` (``outside_scale``: the replies whose score
-        lies outside the rubric's scale [0, 1], added as the official code adds them) and, for event ordering, ``precision``, ``recall``, ``f1``,
+        lies outside the rubric's scale [0, 1], added as the official code adds them) and, for event ordering,
+        ``precision``, ``recall``, ``f1``,
         ``tau_norm`` and ``final_score`` (:func:`event_ordering_score`); ``score`` is what the official table
         averages: ``tau_norm`` for event ordering, else ``llm_judge_score``.
 
@@ -278,7 +322,9 @@ def score_replies(item_id: str, qa, hypothesis: str, replies: Mapping[str, str],
         except RefusedScore as e:
             raise SourceFormatError(file, request_id, f"{e}") from None
         except (ValueError, TypeError) as e:
-            raise SourceFormatError(file, request_id, f"the official scorer cannot read this reply ({type(e).__name__}: {e})") from None
+            raise SourceFormatError(
+                file, request_id, f"the official scorer cannot read this reply ({type(e).__name__}: {e})"
+            ) from None
         scores.append(score)
         outside += off
     out = {"llm_judge_score": sum(scores) / len(rubric), "item_scores": scores, "outside_scale": outside}
@@ -287,4 +333,3 @@ def score_replies(item_id: str, qa, hypothesis: str, replies: Mapping[str, str],
     lines = hypothesis.split("\n")
     order = event_ordering_score(rubric, lines, lambda i, j: "yes" in reply(f"{item_id}#same-{i}-{j}").lower())
     return {"score": order["tau_norm"], **out, **order}
-

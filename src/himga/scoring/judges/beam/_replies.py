@@ -35,7 +35,9 @@ def _parse_json_response(response: str):
         ValueError: none of them parses (``json.JSONDecodeError`` is one).
     """
     response = response.strip()
-    if response.startswith("```") and (fenced := re.search(r"```(?:json)?\s*(\[.*\]|\{.*\})\s*```", response, re.DOTALL)):
+    if response.startswith("```") and (
+        fenced := re.search(r"```(?:json)?\s*(\[.*\]|\{.*\})\s*```", response, re.DOTALL)
+    ):
         response = fenced.group(1).strip()
     try:
         return json.loads(response)
@@ -57,12 +59,13 @@ def parse_reply(reply: str):
     response = reply.strip()
     try:
         return _parse_json_response(response)
-    except Exception:  # noqa: BLE001 - the official code's bare except
+    except Exception:
         try:
             from json_repair import repair_json
         except ImportError:
-            raise MissingDependencyError("reading a BEAM judge reply that is not JSON needs json_repair: "
-                                         "pip install 'himga[scoring]'") from None
+            raise MissingDependencyError(
+                "reading a BEAM judge reply that is not JSON needs json_repair: pip install 'himga[scoring]'"
+            ) from None
         return json.loads(repair_json(response))
 
 
@@ -75,7 +78,8 @@ def item_score(value, integer: bool) -> tuple[int | float, bool]:
     the reply's score lies outside the rubric's scale ``[0, 1]`` (the prompt asks for 1.0, 0.5 or 0.0).
 
     Raises:
-        RefusedScore: a boolean score, or one that is not a finite number (``inf``, ``nan``, an integer beyond a double).
+        RefusedScore: a boolean score, or one that is not a finite number (``inf``, ``nan``, an integer beyond a
+            double).
         ValueError: not an object with a ``score``; a score ``int``/``float`` refuses (``"high"``).
         TypeError: a score ``int``/``float`` cannot take (``null``, an array).
     """
@@ -83,11 +87,15 @@ def item_score(value, integer: bool) -> tuple[int | float, bool]:
         raise ValueError(f"expected a JSON object with a 'score', got {type_name(value)}")
     raw = value["score"]
     if isinstance(raw, bool):
-        raise RefusedScore(f"the score is {str(raw).lower()}, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)")
+        raise RefusedScore(
+            f"the score is {str(raw).lower()}, a boolean, not a number on the rubric's scale (1.0, 0.5 or 0.0)"
+        )
     if isinstance(raw, int) and raw.bit_length() > _DOUBLE_BITS:
         raise RefusedScore(f"the score is an integer of {raw.bit_length():,} bits, not a finite number in a double")
     if isinstance(raw, float) and not math.isfinite(raw):
-        raise RefusedScore(f"the score {raw!r} is not a finite number" + (" (1e400 and larger parse as inf)" if raw > 0 else ""))
+        raise RefusedScore(
+            f"the score {raw!r} is not a finite number" + (" (1e400 and larger parse as inf)" if raw > 0 else "")
+        )
     score = int(raw) if integer else float(raw)  # "high": ValueError, null: TypeError, as the official code raises
     if not math.isfinite(score):  # float("1e400"), float("nan")
         raise RefusedScore(f"the score {str(raw)[:40]!r} is not a finite number")
