@@ -97,8 +97,9 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 #: which every consumer above it reads.
 LAYERS = [
     ("himga.errors", "himga.version", "himga.identifiers", "himga.finding"),
+    ("himga.registry",),
     ("himga.jsonio", "himga.options"),
-    ("himga.sources", "himga.schema"),
+    ("himga.sources", "himga.schema", "himga.memory"),
     ("himga.scoring",),
     ("himga.entry",),
     ("himga.cache", "himga.endpoint"),

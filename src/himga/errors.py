@@ -21,6 +21,7 @@ __all__ = [
     "ConfigurationError",
     "DateFormatError",
     "DownloadError",
+    "EndpointError",
     "HimgaError",
     "MissingDependencyError",
     "SourceChangedError",
@@ -161,6 +162,10 @@ class UploadError(HimgaError):
 
 class ConfigurationError(HimgaError, ValueError):
     """An unknown dataset or config name, or an invalid option value."""
+
+
+class EndpointError(HimgaError):
+    """A model endpoint that cannot be reached or refuses the key: said before any work is queued."""
 
 
 class DateFormatError(HimgaError, ValueError):

@@ -109,7 +109,13 @@ def test_the_view_has_only_what_a_system_is_given():
         "speaker_a",
         "speaker_b",
     ]
-    assert [f.name for f in dataclasses.fields(SystemQuestion)] == ["question_id", "question", "question_date"]
+    # issue 37: where a question sits in the history (PersonaMem asks in the middle of it); None: after all of it
+    assert [f.name for f in dataclasses.fields(SystemQuestion)] == [
+        "question_id",
+        "question",
+        "question_date",
+        "position",
+    ]
     assert [f.name for f in dataclasses.fields(Session)] == ["session_id", "messages", "date_str", "title"]
     assert [f.name for f in dataclasses.fields(Message)] == ["role", "content", "turn_id", "date_str", "raw"]
 

@@ -1,12 +1,14 @@
-"""A real OpenAI-compatible chat-completions endpoint on 127.0.0.1 for tests: it answers from a table.
+"""A real OpenAI-compatible chat-completions endpoint on 127.0.0.1 for tests: it answers from a table (or a function).
 
 ``ChatServer(table)`` serves ``POST .../chat/completions`` in a thread. The reply to a request is
 ``table[content of its last message]`` (else ``default``); a request's key is that content. Per key the server
 can fail the first attempts (``fail={key: [429, 500]}``: a 429 carries ``retry-after-ms``, so the client's own
 retries are quick; a 401 echoes the ``Authorization`` header in its message), answer slowly (``slow={key: seconds}``),
 and, after ``hold_after`` answers, hold every new
-request until :meth:`release` (so that a client killed then has nothing answered in flight). It records every
-request body, the attempts and the answers per key, and the ``Authorization`` headers it saw.
+request until :meth:`release` (so that a client killed then has nothing answered in flight). ``respond(body)`` answers
+what the table does not; ``latency`` delays every answer; ``burst`` fails the next requests whatever their key
+(``[429, 500]``); ``GET .../models`` answers the model list (or ``models_status``). It records every request body, the
+attempts and the answers per key, and the ``Authorization`` headers it saw.
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 __all__ = ["ChatServer"]
+
+
+class _Server(ThreadingHTTPServer):
+    """A threading server whose listen queue takes a client's concurrent connections (the default, 5, resets them)."""
+
+    request_queue_size = 256
 
 
 class ChatServer:
@@ -32,6 +40,10 @@ class ChatServer:
         fail: dict[str, list[int]] | None = None,
         slow: dict[str, float] | None = None,
         hold_after: int | None = None,
+        respond=None,
+        latency: float = 0.0,
+        burst: list[int] | None = None,
+        models_status: int = 200,
     ):
         self.table = dict(table or {})
         self.default = default
@@ -39,6 +51,11 @@ class ChatServer:
         self.fail = {k: list(v) for k, v in (fail or {}).items()}
         self.slow = dict(slow or {})
         self.hold_after = hold_after
+        self.respond = respond
+        self.latency = latency
+        self.burst = list(burst or [])
+        self.models_status = models_status
+        self.models_asked = 0
         self.bodies: list[dict] = []
         self.attempts: Counter = Counter()
         self.answered: Counter = Counter()
@@ -46,7 +63,7 @@ class ChatServer:
         self._lock = threading.Lock()
         self._released = threading.Event()
         self._generation = 0
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -76,15 +93,23 @@ class ChatServer:
             self.attempts[key] += 1
             if self.fail.get(key):
                 return "fail", self.fail[key].pop(0)
+            if self.burst:
+                return "fail", self.burst.pop(0)
             if self.hold_after is not None and sum(self.answered.values()) >= self.hold_after:
                 return "hold", self._generation
             self.answered[key] += 1
             return "answer", self.table.get(key, self.default)
 
+    def _reply(self, body: dict, value: str) -> str:
+        return self.respond(body) if self.respond is not None and value is self.default else value
+
     def _handler(self):
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive: a client reuses its connections, as with a real server
+            disable_nagle_algorithm = True  # headers and body go out at once (else a 40 ms delayed-ACK wait each)
+
             def log_message(self, *args):  # quiet
                 pass
 
@@ -97,6 +122,15 @@ class ChatServer:
                     self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
+
+            def do_GET(self):
+                with server._lock:
+                    server.models_asked += 1
+                if not self.path.endswith("/models"):
+                    return self._send(404, {"error": {"message": f"no route {self.path}"}})
+                if server.models_status != 200:
+                    return self._send(server.models_status, {"error": {"message": f"injected {server.models_status}"}})
+                return self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model"}]})
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
@@ -118,7 +152,8 @@ class ChatServer:
                         pass
                     self.close_connection = True
                     return None  # the client that sent it was killed: nothing is answered
-                time.sleep(server.slow.get(key, 0.0))
+                time.sleep(server.slow.get(key, server.latency))
+                value = server._reply(body, value)
                 return self._send(
                     200,
                     {

@@ -342,7 +342,7 @@ def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, 
         itemized=True,
         combine=lambda dataset, qa, hypothesis, values: sum(int(v) for v in values) / len(values),
     )
-    monkeypatch.setattr(_registry, "_JUDGES", dict(_registry._JUDGES))  # the registry as it was, after the test
+    monkeypatch.setattr(_registry.JUDGES, "_items", _registry.JUDGES.all())  # the registry as it was, after the test
     assert register_judge(rubric) is rubric
     assert judge_named("rubric") is rubric
     ids, hyp, chosen = subset

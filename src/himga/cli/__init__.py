@@ -209,6 +209,12 @@ def _score_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=_score.run)
 
 
+def _run_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli import _run
+
+    _run.add_arguments(p)
+
+
 def _judge_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli import _judge
 
@@ -237,6 +243,10 @@ _SUBCOMMANDS = {
         "re-hash every file of the built caches, count their rows, list leftovers of interrupted builds (changes "
         "nothing)",
         _verify_arguments,
+    ),
+    "run": (
+        "run a memory system on a benchmark: ingest, retrieve, answer; resumable, into a run folder (merge: shards)",
+        _run_arguments,
     ),
     "score": ("score a run's predictions with the benchmark's official rules (a table and a report)", _score_arguments),
     "judge": (

@@ -116,3 +116,22 @@ def options(args: argparse.Namespace) -> dict[str, str]:
             f"{args.dataset}: {flags} {'applies' if len(given) == 1 else 'apply'} to {takers} only"
         )
     return given
+
+
+def add_endpoint_args(parser: argparse.ArgumentParser, *, concurrency: str) -> None:
+    """The flags of a command that calls a model (``himga judge``, ``himga run``): the endpoint, the ``openai``
+    client's settings, the key's variable, and the progress bar."""
+    parser.add_argument(
+        "--base-url", default=None, help="an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else OpenAI)"
+    )
+    parser.add_argument("--concurrency", type=int, default=8, help=f"{concurrency} in flight at once (default: 8)")
+    parser.add_argument(
+        "--max-retries", type=int, default=5, help="the openai client's retries per request (default: 5)"
+    )
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per attempt (default: 120)")
+    parser.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        help="the environment variable holding the key (default: OPENAI_API_KEY)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -23,20 +23,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``himga judge`` on its subparser ``p``."""
     p.add_argument("requests", help="the requests file (JSON Lines, one chat-completions body per line)")
     p.add_argument("--out", metavar="REPLIES.jsonl", required=True, help="the replies file to write")
-    p.add_argument(
-        "--base-url", default=None, help="an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else OpenAI)"
-    )
+    from himga.cli._args import add_endpoint_args
+
     p.add_argument("--model", default=None, help="ask this model instead of the one each request names")
-    p.add_argument("--concurrency", type=int, default=8, help="requests in flight at once (default: 8)")
-    p.add_argument("--max-retries", type=int, default=5, help="the openai client's retries per request (default: 5)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per attempt (default: 120)")
-    p.add_argument(
-        "--api-key-env",
-        default="OPENAI_API_KEY",
-        help="the environment variable holding the key (default: OPENAI_API_KEY)",
-    )
+    add_endpoint_args(p, concurrency="requests")
     p.add_argument("--cache-dir", default=None, help="the replies cache (default: $HIMGA_CACHE/judge)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from himga.errors import ConfigurationError
-
 __all__ = ["load_questions", "print_provenance", "sample_contexts"]
 
 
@@ -23,8 +21,8 @@ def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict
     from himga.cache import build_files
     from himga.data.lazy import qa_samples
     from himga.data.loaders import build_dataset
-    from himga.run import check_outputs
-    from himga.scoring import brief, record_index
+    from himga.run import check_outputs, ids_of
+    from himga.scoring import record_index
 
     ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
     config = ds.info.config_name  # the config the build resolved, recorded as such
@@ -33,13 +31,7 @@ def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict
     index = record_index(qa_samples(ds))  # one pass over the QA pairs; no haystack is read
     every = questions = index.questions
     if ids_file is not None:
-        wanted = [i for _, i in ids_file.lines]
-        if unknown := [i for i in wanted if i not in every]:
-            raise ConfigurationError(
-                f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source"
-                + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
-            )
-        keep = set(wanted)
+        keep = ids_of(ids_file, every)
         questions = {qid: qa for qid, qa in every.items() if qid in keep}
     return config, files, index, questions
 

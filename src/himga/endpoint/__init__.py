@@ -6,7 +6,20 @@ Needs the ``judge`` extra (``pip install 'himga[judge]'``: ``openai``, ``diskcac
 are private.
 """
 
+from himga.endpoint._client import api_key, check_settings, endpoint_host, hidden, openai_module, preflight, sync_client
 from himga.endpoint._requests import JudgeRequest, read_requests
 from himga.endpoint._send import SendResult, send_requests
 
-__all__ = ["JudgeRequest", "SendResult", "read_requests", "send_requests"]
+__all__ = [
+    "JudgeRequest",
+    "SendResult",
+    "api_key",
+    "check_settings",
+    "endpoint_host",
+    "hidden",
+    "openai_module",
+    "preflight",
+    "read_requests",
+    "send_requests",
+    "sync_client",
+]

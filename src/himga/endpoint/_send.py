@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from himga.endpoint._client import api_key, check_settings, hidden
 from himga.endpoint._requests import JudgeRequest
-from himga.errors import ConfigurationError, MissingDependencyError, redacted
+from himga.errors import ConfigurationError, MissingDependencyError
 from himga.sources import folder_blocker, path_kind
 
 __all__ = ["SendResult", "send_requests"]
@@ -51,22 +50,6 @@ def _libraries():
             f"himga judge needs the judge extra ({e.name} is not installed): pip install 'himga[judge]'"
         ) from e
     return openai, diskcache
-
-
-def _key(api_key_env: str, base_url: str | None) -> str:
-    key = os.environ.get(api_key_env)
-    if key:
-        return key
-    if base_url:  # a local endpoint (vLLM, Ollama) takes any key
-        return "not-needed"
-    raise ConfigurationError(
-        f"no API key: set {api_key_env} (or name another variable with --api-key-env), "
-        "or give --base-url for an endpoint without keys"
-    )
-
-
-def _hide(text: str, secret: str) -> str:
-    return redacted(text.replace(secret, "***") if len(secret) >= 4 else text)
 
 
 def _opened(diskcache, folder: str | Path):
@@ -111,13 +94,8 @@ def send_requests(
             not a positive number; ``cache_dir`` (or a folder above it) not a folder, or no cache can be opened there.
     """
     openai, diskcache = _libraries()
-    if concurrency < 1:
-        raise ConfigurationError(f"--concurrency: expected at least 1, got {concurrency}")
-    if max_retries < 0:
-        raise ConfigurationError(f"--max-retries: expected 0 or more, got {max_retries}")
-    if not (math.isfinite(timeout) and timeout > 0):
-        raise ConfigurationError(f"--timeout: expected a positive number of seconds, got {timeout}")
-    secret = _key(api_key_env, base_url)
+    check_settings(concurrency=concurrency, max_retries=max_retries, timeout=timeout)
+    secret = api_key(api_key_env, base_url)
     from tqdm.auto import tqdm
 
     result = SendResult()
@@ -134,7 +112,7 @@ def send_requests(
                 except openai.APIError as e:
                     status = getattr(e, "status_code", None)
                     result.failed.append(
-                        (request.line, _hide(f"{type(e).__name__}{f' {status}' if status else ''}: {e}", secret))
+                        (request.line, hidden(f"{type(e).__name__}{f' {status}' if status else ''}: {e}", secret))
                     )
                     return
             content = response.choices[0].message.content if response.choices else None

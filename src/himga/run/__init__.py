@@ -1,21 +1,48 @@
-"""What a run is: the data and gold it is computed on (:func:`run_identity`, :class:`GoldIdentity`), a subset's
-fingerprint, the record beside every reported number (:func:`run_record`), and outputs written whole.
+"""A run, made or read: a memory system run on a benchmark (:func:`run`, ``himga run``) into a run folder that resumes
+by construction, its shards merged (:func:`merge_runs`), answer prompts by name; and what every run is computed on:
+the data and gold (:func:`run_identity`, :class:`GoldIdentity`), a subset's fingerprint, the record beside every
+reported number (:func:`run_record`), and outputs written whole.
 
-Subsets (:mod:`himga.subset`), qrels (:mod:`himga.qrels`) and scoring reports all take these facts from here.
-The modules behind this face are private.
+Subsets (:mod:`himga.subset`), qrels (:mod:`himga.qrels`) and scoring reports take these facts from here. The modules
+behind this face are private.
 """
 
-from himga.run._identity import GoldIdentity, fingerprint, gold_identity, run_identity, source_hashes
+from himga.run._identity import GoldIdentity, fingerprint, gold_identity, ids_of, run_identity, source_hashes
+from himga.run._merge import merge_runs
 from himga.run._outputs import check_outputs, output_file, source_inputs, write_text
+from himga.run._prompts import (
+    PLAIN,
+    AnswerInput,
+    AnswerPrompt,
+    answer_prompt_named,
+    answer_prompts,
+    default_answer_prompt,
+    register_answer_prompt,
+)
 from himga.run._record import dumps_report, run_record, source_record
+from himga.run._run import parse_memory_args, resolve_memory, run
+from himga.run._runner import RunStopped
 
 __all__ = [
+    "PLAIN",
+    "AnswerInput",
+    "AnswerPrompt",
     "GoldIdentity",
+    "RunStopped",
+    "answer_prompt_named",
+    "answer_prompts",
     "check_outputs",
+    "default_answer_prompt",
     "dumps_report",
     "fingerprint",
     "gold_identity",
+    "ids_of",
+    "merge_runs",
     "output_file",
+    "parse_memory_args",
+    "register_answer_prompt",
+    "resolve_memory",
+    "run",
     "run_identity",
     "run_record",
     "source_hashes",

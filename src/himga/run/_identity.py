@@ -16,7 +16,7 @@ from typing import Any
 from himga.entry import Benchmark
 from himga.sources import file_label, file_sha256, sha256_of
 
-__all__ = ["GoldIdentity", "fingerprint", "gold_identity", "run_identity", "source_hashes"]
+__all__ = ["GoldIdentity", "fingerprint", "gold_identity", "ids_of", "run_identity", "source_hashes"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,22 @@ def fingerprint(ids: Iterable[str], source_sha256: Iterable[str]) -> str:
     for sha in sorted(source_sha256):
         digest.update(f"{sha}\n".encode())
     return digest.hexdigest()
+
+
+def ids_of(ids_file, known) -> set[str]:
+    """The ids an ids file (:func:`~himga.jsonio.run_inputs.read_id_lines`) names, each a question of ``known``.
+
+    Raises:
+        ConfigurationError: ``ids.txt: 'conv-99:0' names no QA pair of the source (and 2 more)``.
+    """
+    from himga.errors import ConfigurationError
+    from himga.scoring import brief
+
+    wanted = [i for _, i in ids_file.lines]
+    if unknown := [i for i in wanted if i not in known]:
+        more = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+        raise ConfigurationError(f"{ids_file.name}: {brief(unknown[0])} names no QA pair of the source{more}")
+    return set(wanted)
 
 
 def source_hashes(entry: Benchmark, config: str | None, data_dir: str | Path | None) -> list[tuple[str, str]]:

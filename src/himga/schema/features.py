@@ -7,14 +7,15 @@ dataclass field type        Arrow feature
 ==========================  ===============================================
 ``str`` / ``str | None``    ``Value("string")`` (nullable)
 ``QuestionType``            ``Value("string")`` — the member's value
+``int`` / ``int | None``    ``Value("int64")`` (nullable)
 ``dict``                    ``Value("string")`` (``raw`` columns): JSON object text, ``null`` when empty
 ``list[str]``               ``List(Value("string"))``
 ``list[<dataclass>]``       ``List({...})`` of structs, never ``Sequence({...})``
 ``<dataclass>``             a struct ``{...}``
 ==========================  ===============================================
 
-Both builders (``himga_locomo``, ``himga_longmemeval``) declare :data:`SAMPLE_FEATURES`, so the two
-datasets concatenate.
+Every builder (``himga_locomo``, ``himga_longmemeval``, ...) declares :data:`SAMPLE_FEATURES`, so the datasets
+concatenate.
 
 ``raw`` columns are plain strings holding JSON text, not ``datasets.Json()`` (an Arrow ``arrow.json``
 extension type, new in ``datasets`` 4.7): a string column is read as text by every Parquet reader and by
@@ -45,6 +46,8 @@ def _feature_for_type(tp: object) -> object:
         return _feature_for_type(args[0])
     if tp is str or tp is QuestionType:
         return datasets.Value("string")
+    if tp is int:
+        return datasets.Value("int64")
     if tp is dict or origin is dict:
         return datasets.Value("string")  # JSON text, see the module docstring
     if origin is list:

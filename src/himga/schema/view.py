@@ -53,11 +53,15 @@ class SystemQuestion:
         question_id: The view's id, ``<view sample id>:q<n>`` (unique across samples).
         question: The question text, as the benchmark gives it.
         question_date: When it is asked (raw string, :func:`himga.data.parse_date` reads it), or ``None``.
+        position: For a question asked in the middle of the history, how many of the view's messages (in order,
+            counted across sessions) it sees; ``None``: the whole history, as every question of a benchmark that asks
+            at the end.
     """
 
     question_id: str
     question: str
     question_date: str | None = None
+    position: int | None = None
 
 
 @dataclass
@@ -159,7 +163,10 @@ def system_view(sample: Sample) -> SystemSample:
         for n, s in enumerate(sample.sessions, 1)
     ]
     date = _question_date(sample)
-    questions = [SystemQuestion(qid, qa.question, date) for qid, qa in zip(view_question_ids(sample), sample.qa_pairs)]
+    questions = [
+        SystemQuestion(qid, qa.question, date, getattr(qa, "position", None))
+        for qid, qa in zip(view_question_ids(sample), sample.qa_pairs, strict=True)
+    ]
     return SystemSample(sid, sample.dataset, sessions, questions, sample.speaker_a, sample.speaker_b)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from himga.registry import Registry
 from himga.scoring.judges import _longmemeval as longmemeval
 from himga.scoring.judges._judge import Judge
 from himga.scoring.judges.beam import _prompts as beam
@@ -25,6 +26,7 @@ __all__ = [
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
     "REALTALK_SCORER",
+    "SCORERS",
     "Row",
     "Scorer",
     "register_scorer",
@@ -97,8 +99,8 @@ class Scorer:
         return self.judges[variant]
 
 
-#: dataset name → its scorer, filled by the catalogue's entries as they are made (:func:`register_scorer`).
-_BY_DATASET: dict[str, Scorer] = {}
+#: dataset name → its scorer, registered by the catalogue for each entry (:func:`register_scorer`).
+SCORERS: Registry[Scorer] = Registry("dataset", sort=False, hint=" (the catalogue registers each benchmark's scorer)")
 #: dataset name → ``() -> {sample_id: config}`` of every config's full release, for benchmarks whose configs hold other
 #: samples under ids of the same form (BEAM's tiers), so that an answer to another config's sample is named as such.
 _RELEASES: dict[str, Callable[[], Mapping[str, str]]] = {}
@@ -107,16 +109,13 @@ _RELEASES: dict[str, Callable[[], Mapping[str, str]]] = {}
 def register_scorer(
     dataset: str, scorer_: Scorer, *, release_ids: Callable[[], Mapping[str, str]] | None = None
 ) -> None:
-    """Make ``scorer_`` the scorer of ``dataset`` (a catalogue entry registers its own when it is made), and
-    ``release_ids`` its configs' sample ids (:attr:`himga.entry.Benchmark.release_ids`).
+    """Make ``scorer_`` the scorer of ``dataset`` (the catalogue registers each entry's), and ``release_ids`` its
+    configs' sample ids (:attr:`himga.entry.Benchmark.release_ids`).
 
     Raises:
         ConfigurationError: ``dataset`` has another scorer already.
     """
-    if _BY_DATASET.setdefault(dataset, scorer_) is not scorer_:
-        from himga.errors import ConfigurationError
-
-        raise ConfigurationError(f"dataset {dataset!r} has a scorer already")
+    SCORERS.register(dataset, scorer_)
     if release_ids is not None:
         _RELEASES[dataset] = release_ids
 
@@ -141,10 +140,7 @@ def scorer(dataset: str | Scorer) -> Scorer:
         return dataset
     if not isinstance(dataset, str):
         raise ConfigurationError(f"expected a dataset name or a Scorer, got {type_name(dataset)}")
-    if dataset not in _BY_DATASET:
-        known = ", ".join(_BY_DATASET) or "none registered: import himga.data (or himga.catalog) first"
-        raise ConfigurationError(f"unknown dataset {dataset!r}: expected one of {known}")
-    return _BY_DATASET[dataset]
+    return SCORERS.named(dataset)
 
 
 def _locomo_key(qa) -> str:

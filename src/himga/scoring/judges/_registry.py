@@ -8,12 +8,13 @@ folder. Nothing here imports anything by name.
 
 from __future__ import annotations
 
-from himga.errors import ConfigurationError
+from himga.registry import Registry
 from himga.scoring.judges._judge import Judge
 
-__all__ = ["judge_named", "judges", "judges_for", "register"]
+__all__ = ["JUDGES", "judge_named", "judges", "judges_for", "register"]
 
-_JUDGES: dict[str, Judge] = {}
+#: Every judge by name, in the order registered.
+JUDGES: Registry[Judge] = Registry("judge")
 
 
 def register(judge: Judge) -> Judge:
@@ -22,14 +23,12 @@ def register(judge: Judge) -> Judge:
     Raises:
         ConfigurationError: another judge has that name.
     """
-    if _JUDGES.setdefault(judge.name, judge) is not judge:
-        raise ConfigurationError(f"two judges are called {judge.name!r}")
-    return judge
+    return JUDGES.register(judge.name, judge)
 
 
 def judges() -> dict[str, Judge]:
     """Every registered judge by name, in the order registered (a copy)."""
-    return dict(_JUDGES)
+    return JUDGES.all()
 
 
 def judge_named(name: str) -> Judge:
@@ -39,11 +38,9 @@ def judge_named(name: str) -> Judge:
         ConfigurationError: ``unknown judge 'x': expected one of beam, beam-fixed, evermemos, locomo_plus, longmemeval,
             magma, mem0, memos, zep``.
     """
-    if name not in _JUDGES:
-        raise ConfigurationError(f"unknown judge {name!r}: expected one of {', '.join(sorted(_JUDGES))}")
-    return _JUDGES[name]
+    return JUDGES.named(name)
 
 
 def judges_for(dataset: str) -> list[Judge]:
     """The registered judges that apply to ``dataset``, in registry order."""
-    return [j for j in _JUDGES.values() if j.applies_to(dataset)]
+    return [j for j in JUDGES.all().values() if j.applies_to(dataset)]

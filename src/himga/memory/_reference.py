@@ -1,0 +1,82 @@
+"""Reference memories by name (``himga run --memory NAME``): the baselines papers print beside their system, each a
+:class:`~himga.memory.BaseMemory` written as a user writes one."""
+
+from __future__ import annotations
+
+from himga.memory._protocol import BaseMemory, MemoryMessage, Retrieved
+from himga.registry import Registry
+
+__all__ = ["FullContext", "Recency", "reference_memories", "register_memory"]
+
+#: Every reference memory class by name, in the order registered.
+MEMORIES: Registry[type] = Registry("memory", sort=False)
+
+
+def register_memory(name: str):
+    """A class decorator: register a memory class under ``name`` (``himga run --memory name``).
+
+    Raises:
+        ConfigurationError: another memory has that name.
+    """
+
+    def wrap(cls: type) -> type:
+        cls.name = name
+        return MEMORIES.register(name, cls)
+
+    return wrap
+
+
+def reference_memories() -> dict[str, type]:
+    """Every registered memory class by name (a copy)."""
+    return MEMORIES.all()
+
+
+def _item(message: MemoryMessage) -> Retrieved:
+    return Retrieved(
+        message.content if not message.role else f"{message.role}: {message.content}",
+        message.turn_id,
+        date_str=message.date_str,
+    )
+
+
+@register_memory("recency")
+class Recency(BaseMemory):
+    """The last ``k`` messages ingested, the newest first: the floor a memory must beat."""
+
+    def reset(self) -> None:
+        self.messages: list[MemoryMessage] = []
+
+    def ingest(self, message: MemoryMessage) -> None:
+        self.messages.append(message)
+
+    def retrieve(self, query: str, k: int = 10, now: str | None = None) -> list[Retrieved]:
+        return [_item(m) for m in reversed(self.messages[-k:])]  # the newest first
+
+
+@register_memory("full-context")
+class FullContext(BaseMemory):
+    """Every message, in order, dated: the whole history in the prompt. With ``budget`` (characters), the oldest
+    messages are cut to fit, and :attr:`cut` says how many were."""
+
+    def __init__(self, budget: int | None = None):
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
+            raise TypeError(f"budget: expected a positive number of characters, got {budget!r}")
+        self.budget = budget
+
+    def reset(self) -> None:
+        self.messages: list[MemoryMessage] = []
+        self.cut = 0
+
+    def ingest(self, message: MemoryMessage) -> None:
+        self.messages.append(message)
+
+    def retrieve(self, query: str, k: int = 10, now: str | None = None) -> list[Retrieved]:
+        items = [_item(m) for m in self.messages]
+        if self.budget is not None:
+            total, keep = 0, len(items)
+            while keep and total + len(items[keep - 1].text) <= self.budget:
+                total += len(items[keep - 1].text)
+                keep -= 1
+            self.cut = keep
+            items = items[keep:]
+        return items

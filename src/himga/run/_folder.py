@@ -1,0 +1,202 @@
+"""A run folder: ``manifest.json`` (what makes two runs comparable), ``records.jsonl`` (one line per answered
+question, appended and flushed to disk as each answer arrives), ``samples.jsonl`` (one line per ingested sample).
+
+A rerun into the folder continues: the questions with a record are not asked again. A rerun whose manifest differs
+in a field that changes the number (:data:`COMPARED`) is refused, naming the field. A folder that holds anything else
+than a run is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import threading
+from pathlib import Path
+
+from himga.errors import ConfigurationError, SourceFormatError
+from himga.run._outputs import write_text
+
+__all__ = ["COMPARED", "MANIFEST", "RECORDS", "SAMPLES", "RunFolder"]
+
+MANIFEST = "manifest.json"
+RECORDS = "records.jsonl"
+SAMPLES = "samples.jsonl"
+_OURS = {MANIFEST, RECORDS, SAMPLES, "judge_requests.jsonl"}
+
+#: The manifest fields that change the number: a rerun that differs in one is refused.
+COMPARED = (
+    "dataset",
+    "config",
+    "options",
+    "sources",
+    "gold",
+    "subset",
+    "selection",
+    "shard",
+    "memory",
+    "top_k",
+    "answer_prompt",
+    "answer_model",
+    "answer_parameters",
+)
+
+
+class RunFolder:
+    """The folder of one run (or one shard of it).
+
+    Raises (on construction):
+        ConfigurationError: ``path`` is a file, or a folder holding other files than a run's.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigurationError(
+                f"--out {str(self.path)!r} is a file: a run writes a folder (manifest.json, "
+                "records.jsonl); name a folder"
+            )
+        if self.path.is_dir():
+            others = sorted(p.name for p in self.path.iterdir() if p.name not in _OURS and not p.name.startswith("."))
+            if others:
+                raise ConfigurationError(
+                    f"--out {str(self.path)!r} holds other files than a run's ({', '.join(others[:5])}"
+                    f"{', ...' if len(others) > 5 else ''}): name an empty or a new folder"
+                )
+            if (self.path / RECORDS).exists() and not (self.path / MANIFEST).is_file():
+                raise ConfigurationError(
+                    f"--out {str(self.path)!r} holds records without a manifest: not a run "
+                    "folder himga can continue; name another folder"
+                )
+        self._lock = threading.Lock()
+        self._queue: queue.Queue | None = None
+
+    # --- the manifest ---------------------------------------------------------------------------------------------
+
+    def manifest(self) -> dict | None:
+        """The manifest written, or ``None`` for a new run.
+
+        Raises:
+            SourceFormatError: a manifest that is not a JSON object.
+        """
+        path = self.path / MANIFEST
+        if not path.is_file():
+            return None
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise SourceFormatError(str(path), "$", f"not a run manifest ({e})") from None
+        if not isinstance(value, dict):
+            raise SourceFormatError(str(path), "$", "not a run manifest (expected an object)")
+        return value
+
+    def check_same(self, manifest: dict) -> None:
+        """Refuse to continue a run whose manifest differs from ``manifest`` in a field of :data:`COMPARED`.
+
+        Raises:
+            ConfigurationError: ``--out runs/bm25 holds a run with top_k 10, not 5: ...``.
+        """
+        old = self.manifest()
+        if old is None:
+            return
+        for name in COMPARED:
+            if old.get(name) != manifest.get(name):
+                raise ConfigurationError(
+                    f"--out {str(self.path)!r} holds a run whose {name} differs: {_brief(old.get(name))} there, "
+                    f"{_brief(manifest.get(name))} now; rerun with the same settings to continue it, or name another "
+                    "folder"
+                )
+
+    def write_manifest(self, manifest: dict) -> None:
+        """Write ``manifest.json`` whole or not at all."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        write_text(self.path / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+    # --- the records ----------------------------------------------------------------------------------------------
+
+    def records(self) -> list[dict]:
+        """Every complete record written (a line cut by a killed process is left out, and overwritten by the next)."""
+        path = self.path / RECORDS
+        if not path.is_file():
+            return []
+        out = []
+        for line in path.read_bytes().split(b"\n"):
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue  # the tail a kill -9 cut
+            if isinstance(value, dict):
+                out.append(value)
+        return out
+
+    def answered(self) -> set[str]:
+        """The view question ids that have a record."""
+        return {r["view_question_id"] for r in self.records() if isinstance(r.get("view_question_id"), str)}
+
+    def start_appending(self) -> None:
+        """Cut a last line a killed process left unfinished, so that the next record starts on a line of its own."""
+        path = self.path / RECORDS
+        if not path.is_file():
+            return
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            with open(path, "r+b") as f:
+                f.truncate(data.rfind(b"\n") + 1)
+
+    def append(self, name: str, record: dict) -> None:
+        """Append one line to ``name``: written, flushed and ``fsync``'d by the folder's writer thread, which commits
+        the lines of every thread that arrived meanwhile at once (one ``fsync`` a batch, not a line); a kill loses no
+        line written, only those still queued, at most the questions in flight. Without :meth:`open_writer`, the line
+        is written and ``fsync``'d before returning."""
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode()
+        if self._queue is not None:
+            self._queue.put((name, line))
+            return
+        with self._lock, open(self.path / name, "ab") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def open_writer(self) -> None:
+        """Start the writer thread that :meth:`append` hands its lines to (:meth:`close_writer` ends it)."""
+        self._queue = queue.Queue()
+        self._writer = threading.Thread(target=self._write_batches, name="himga-records", daemon=True)
+        self._writer.start()
+
+    def close_writer(self) -> None:
+        """Write what is queued, ``fsync`` it, and end the writer thread."""
+        if self._queue is None:
+            return
+        self._queue.put(None)
+        self._writer.join()
+        self._queue = None
+
+    def _write_batches(self) -> None:
+        files: dict[str, object] = {}
+        try:
+            while True:
+                batch = [self._queue.get()]
+                while True:  # every line queued meanwhile joins this commit
+                    try:
+                        batch.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                for item in batch:
+                    if item is not None:
+                        name, line = item
+                        if name not in files:
+                            files[name] = open(self.path / name, "ab")
+                        files[name].write(line)
+                for f in files.values():
+                    f.flush()
+                    os.fsync(f.fileno())
+                if None in batch:
+                    return
+        finally:
+            for f in files.values():
+                f.close()
+
+
+def _brief(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 120 else text[:117] + "..."

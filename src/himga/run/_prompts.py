@@ -1,0 +1,150 @@
+"""Answer prompts by name: the template that turns a question and what a memory retrieved into the request the answer
+model is sent, with where it was read and the request parameters its source uses.
+
+Like the judges (:class:`himga.scoring.Judge`): the text byte for byte, a source, a sha256 the manifest records. The
+default of a run is its benchmark's official prompt where one is registered, else :data:`PLAIN`, himga's own, which
+the manifest names as such.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from himga.memory import Retrieved
+from himga.registry import Registry
+
+__all__ = [
+    "PLAIN",
+    "AnswerInput",
+    "AnswerPrompt",
+    "answer_prompt_named",
+    "answer_prompts",
+    "default_answer_prompt",
+    "register_answer_prompt",
+]
+
+
+@dataclass(frozen=True)
+class AnswerInput:
+    """What an answer prompt renders: the system view's question and what the memory retrieved, nothing else.
+
+    Attributes:
+        question: The question text.
+        now: The question's date (the benchmark's, else the last ingested message's; raw string), or ``None``.
+        items: What the memory retrieved, best first.
+        options: The answer options the benchmark shows with the question (multiple choice), else ``None``.
+    """
+
+    question: str
+    now: str | None
+    items: Sequence[Retrieved]
+    options: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class AnswerPrompt:
+    """One answer prompt.
+
+    Attributes:
+        name: The name ``--answer-prompt`` takes.
+        title: What it is, in a few words.
+        source: Where the text was read (``repository``, ``path``, ``commit``, ``symbol``), or ``{"repository":
+            "himga"}`` for himga's own.
+        templates: Part name → text, byte for byte.
+        render: ``AnswerInput -> messages`` (the chat messages sent).
+        parameters: The request parameters the source sends besides model and messages (``temperature``, ...).
+        benchmarks: The benchmarks it is written for, or ``()`` for any.
+        notes: What a reader must know (a quirk kept, gold it shows).
+        default_for: The benchmarks whose runs use it unless another is named (their official prompt).
+    """
+
+    name: str
+    title: str
+    source: Mapping[str, str]
+    templates: Mapping[str, str]
+    render: Callable[[AnswerInput], list[dict]]
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    benchmarks: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    default_for: tuple[str, ...] = ()
+
+    @property
+    def sha256(self) -> str:
+        """The sha256 of :attr:`templates` (``json.dumps(templates, sort_keys=True)``, UTF-8), as a judge's."""
+        return hashlib.sha256(json.dumps(dict(self.templates), sort_keys=True).encode()).hexdigest()
+
+    def describe(self) -> dict:
+        """The prompt for the manifest: name, source, template sha256, parameters."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            **dict(self.source),
+            "template_sha256": self.sha256,
+            "parameters": dict(self.parameters),
+            "notes": list(self.notes),
+        }
+
+
+#: Every answer prompt by name, in the order registered.
+PROMPTS: Registry[AnswerPrompt] = Registry("answer prompt")
+
+
+def register_answer_prompt(prompt: AnswerPrompt) -> AnswerPrompt:
+    """Add ``prompt`` to the registry under its name; returns it.
+
+    Raises:
+        ConfigurationError: another prompt has that name.
+    """
+    return PROMPTS.register(prompt.name, prompt)
+
+
+def answer_prompts() -> dict[str, AnswerPrompt]:
+    """Every registered answer prompt by name (a copy)."""
+    return PROMPTS.all()
+
+
+def answer_prompt_named(name: str) -> AnswerPrompt:
+    """The answer prompt called ``name``.
+
+    Raises:
+        ConfigurationError: ``unknown answer prompt 'x': expected one of plain, ...``.
+    """
+    return PROMPTS.named(name)
+
+
+def default_answer_prompt(dataset: str) -> AnswerPrompt:
+    """The answer prompt of a run of ``dataset`` without ``--answer-prompt``: the registered prompt that is its
+    default (its official one), else :data:`PLAIN`."""
+    return next((p for p in PROMPTS.all().values() if dataset in p.default_for), PLAIN)
+
+
+#: himga's own prompt (no benchmark's official one): the dated retrieved items, the question's date, the question.
+PLAIN_TEMPLATE = (
+    "Answer the question using the memories below. Answer in a few words; if the memories do not say, answer that it "
+    "is not mentioned.\n\nMemories:\n{memories}\n\nCurrent date: {now}\nQuestion: {question}\nAnswer:"
+)
+
+
+def _plain(inp: AnswerInput) -> list[dict]:
+    lines = [f"[{item.date_str}] {item.text}" if item.date_str else item.text for item in inp.items]
+    options = "\n" + "\n".join(inp.options) if inp.options else ""
+    content = PLAIN_TEMPLATE.format(
+        memories="\n".join(lines) or "(none)", now=inp.now or "unknown", question=inp.question + options
+    )
+    return [{"role": "user", "content": content}]
+
+
+PLAIN = register_answer_prompt(
+    AnswerPrompt(
+        name="plain",
+        title="himga's plain prompt: the dated retrieved items, the question's date, the question (no benchmark's)",
+        source={"repository": "himga", "path": "src/himga/run/_prompts.py", "symbol": "PLAIN_TEMPLATE"},
+        templates={"user": PLAIN_TEMPLATE},
+        render=_plain,
+        parameters={"temperature": 0, "max_tokens": 256},
+    )
+)

@@ -1,0 +1,266 @@
+"""``himga.run.run``: a memory system run on a benchmark, resumable, into a run folder, scored when it completes."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import pkgutil
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from himga.errors import ConfigurationError
+from himga.version import __version__
+
+__all__ = ["parse_memory_args", "resolve_memory", "run"]
+
+
+def parse_memory_args(pairs: list[str] | None) -> dict[str, Any]:
+    """``["budget=4000", "unit=turn"]`` (``--memory-arg K=V``) as ``{"budget": 4000, "unit": "turn"}``: a value that
+    reads as JSON (a number, ``true``, a list) is that, any other is the string.
+
+    Raises:
+        ConfigurationError: an item without ``=``, or a key given twice.
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigurationError(f"--memory-arg {pair!r}: expected KEY=VALUE")
+        if key.strip() in out:
+            raise ConfigurationError(f"--memory-arg {key.strip()}: given twice")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
+
+
+def resolve_memory(memory: Any, args: Mapping[str, Any] | None = None) -> tuple[Callable[[], Any], dict]:
+    """``(factory, description)`` of what ``--memory`` / ``memory=`` names: a reference memory's name, an importable
+    ``module:Class``, a memory class, or a factory (``() -> memory``).
+
+    Raises:
+        ConfigurationError: a name that is neither; a class that is no memory (no ``reset``, ``ingest``,
+            ``retrieve``); arguments the class refuses; a factory that returns no memory.
+    """
+    from himga.memory import is_memory, reference_memories
+
+    args = dict(args or {})
+    label = memory if isinstance(memory, str) else None
+    if isinstance(memory, str):
+        references = reference_memories()
+        if memory in references:
+            memory = references[memory]
+        elif ":" in memory:
+            try:
+                memory = pkgutil.resolve_name(memory)  # a user's own class, named on the command line
+            except (ImportError, AttributeError, ValueError) as e:
+                raise ConfigurationError(f"--memory {label}: cannot import it ({type(e).__name__}: {e})") from None
+            if not isinstance(memory, type):
+                raise ConfigurationError(
+                    f"--memory {label}: {getattr(memory, '__qualname__', label)} is no memory: "
+                    "expected a class (himga.memory.BaseMemory, or reset, ingest and retrieve)"
+                )
+        else:
+            raise ConfigurationError(
+                f"--memory {label}: expected a reference memory ({', '.join(references)}) or module:Class of your own"
+            )
+    if isinstance(memory, type):
+        if not is_memory(memory):
+            raise ConfigurationError(
+                f"--memory {label or memory.__qualname__}: {memory.__qualname__} is no memory: "
+                "expected himga.memory.BaseMemory or a class with reset, ingest and retrieve"
+            )
+        cls = memory
+
+        def factory():
+            return cls(**args)
+    elif callable(memory):
+        if args:
+            raise ConfigurationError("memory arguments go with a memory class or name, not with a factory")
+        factory = memory
+    else:
+        raise ConfigurationError(f"memory: expected a name, a class or a factory, got {type(memory).__name__}")
+    try:
+        probe = factory()
+    except TypeError as e:
+        raise ConfigurationError(f"--memory {label or getattr(memory, '__qualname__', memory)}: {e}") from None
+    if not all(callable(getattr(probe, m, None)) for m in ("reset", "ingest", "retrieve")):
+        raise ConfigurationError(f"memory factory returned {type(probe).__name__}, no memory (reset, ingest, retrieve)")
+    described = probe.describe() if callable(getattr(probe, "describe", None)) else {}
+    name = label or described.get("name") or f"{type(probe).__module__}:{type(probe).__qualname__}"
+    info = {
+        "name": name,
+        "args": args,
+        "version": described.get("version"),
+        "reads_gold": bool(described.get("reads_gold", getattr(probe, "reads_gold", False))),
+    }
+    return factory, info
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+
+
+def run(
+    dataset: str,
+    *,
+    memory: Any,
+    out: str | Path,
+    config: str | None = None,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    memory_args: Mapping[str, Any] | None = None,
+    answer_model: str = "extractive",
+    base_url: str | None = None,
+    answer_prompt: str | None = None,
+    top_k: int = 10,
+    concurrency: int = 8,
+    ids: str | Path | None = None,
+    limit: int | None = None,
+    shard: str | tuple[int, int] | None = None,
+    judge: str | None = None,
+    allow_empty_retrieval: bool = False,
+    max_retries: int = 5,
+    timeout: float = 120.0,
+    api_key_env: str = "OPENAI_API_KEY",
+    ready_timeout: float = 600.0,
+    progress: bool = True,
+    **options: Any,
+) -> dict:
+    """Run a memory system on a benchmark: ingest, retrieve, answer, record; score when every question has an answer.
+
+    Args:
+        dataset: A benchmark of the catalogue (``"locomo"``).
+        memory: A reference memory's name (``"bm25"``), ``"module:Class"``, a memory class (``memory_args`` its
+            keyword arguments) or a factory ``() -> memory``; one fresh memory per sample.
+        out: The run folder (created; a rerun into it continues, :mod:`himga.run._folder`).
+        config, data_dir, cache_dir, **options: As :func:`himga.data.build_dataset` (the source, its options).
+        answer_model: A model of the endpoint, or ``"extractive"`` (the top item's text; no endpoint).
+        base_url: An OpenAI-compatible endpoint (default: ``$OPENAI_BASE_URL``, else OpenAI's).
+        answer_prompt: An answer prompt's name (default: the benchmark's official one where registered, else
+            ``"plain"``).
+        top_k: ``k`` of every ``retrieve`` (at least 1).
+        concurrency: Answers in flight at once (at least 1).
+        ids: An ids file (``himga subset``): only its questions.
+        limit: Only the first ``limit`` questions (dataset order), after ``ids``.
+        shard: ``"I/N"`` or ``(I, N)``: the samples of shard ``I`` of ``N`` (:mod:`himga.run._shards`).
+        judge: ``NAME[,NAME]``: also write these judges' requests when the run completes.
+        allow_empty_retrieval: Go on when a memory retrieves nothing for every question of a sample.
+        max_retries, timeout, api_key_env: The ``openai`` client's settings (as ``himga judge``).
+        ready_timeout: Seconds to wait on a memory's ``ready()``.
+        progress: Show a progress bar.
+
+    Returns:
+        The manifest as written (``completed``, and when complete ``score`` and ``summary``).
+
+    Raises:
+        ConfigurationError: bad arguments, an ``--out`` that holds another run (naming the field that differs) or
+            other files, a memory that is none.
+        EndpointError: the endpoint cannot be reached, or refuses the key (before anything is ingested).
+        RunStopped: a memory that raised or retrieved no items; a request the endpoint refuses (the records written
+            stay; rerun to continue).
+    """
+    from himga.catalog import benchmark
+    from himga.endpoint import check_settings, endpoint_host, preflight
+    from himga.run._answer import EXTRACTIVE, EndpointAnswerer, ExtractiveAnswerer
+    from himga.run._folder import RunFolder
+    from himga.run._prompts import answer_prompt_named, default_answer_prompt
+    from himga.run._shards import parse_shard
+
+    entry = benchmark(dataset)
+    entry.check_options(options, run)
+    check_settings(concurrency=concurrency, max_retries=max_retries, timeout=timeout)
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise ConfigurationError(f"--top-k: expected a positive integer, got {top_k!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ConfigurationError(f"--limit: expected a positive integer, got {limit!r}")
+    if ids is not None and limit is not None:
+        raise ConfigurationError("--ids and --limit: give one (a subset file names its questions already)")
+    shard = parse_shard(f"{shard[0]}/{shard[1]}" if isinstance(shard, tuple) else shard)
+    factory, memory_info = resolve_memory(memory, memory_args)
+    prompt = answer_prompt_named(answer_prompt) if answer_prompt else default_answer_prompt(entry.name)
+    folder = RunFolder(out)
+    if answer_model == EXTRACTIVE:
+        answerer, parameters = ExtractiveAnswerer(), {}
+    else:
+        preflight(base_url=base_url, api_key_env=api_key_env)  # one line, before any sample is built or ingested
+        parameters = dict(prompt.parameters)
+        answerer = EndpointAnswerer(
+            answer_model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            max_retries=max_retries,
+            timeout=timeout,
+            parameters=parameters,
+        )
+    from himga.run._plan import plan
+
+    planned = plan(
+        entry, config=config, data_dir=data_dir, cache_dir=cache_dir, ids=ids, limit=limit, shard=shard, options=options
+    )
+    manifest = {
+        "himga": __version__,
+        "dataset": entry.name,
+        "config": planned.config,
+        "options": {k: str(v) for k, v in sorted(options.items())},
+        "sources": planned.identity["sources"],
+        "gold": planned.identity["gold"],
+        "subset": {"ids": planned.identity["ids"], "fingerprint": planned.identity["subset_fingerprint"]}
+        if planned.identity["ids"]
+        else None,
+        "selection": {"limit": limit, "questions": len(planned.selected)},
+        "shard": f"{shard[0]}/{shard[1]}" if shard else None,
+        "memory": memory_info,
+        "reference": memory_info["reads_gold"],
+        "top_k": top_k,
+        "answer_prompt": prompt.describe(),
+        "answer_model": answer_model,
+        "answer_parameters": parameters,
+        "endpoint": None if answer_model == EXTRACTIVE else endpoint_host(base_url),
+    }
+    folder.check_same(manifest)
+    previous = folder.manifest() or {}
+    manifest["started"] = previous.get("started") or _now()
+    folder.write_manifest({**previous, **manifest, "completed": False})
+    folder.start_appending()
+    pending = set(planned.selected) - folder.answered()
+    from himga.run._runner import Work
+
+    work = Work(
+        memory=factory,
+        answer=answerer,
+        prompt=prompt,
+        top_k=top_k,
+        concurrency=concurrency,
+        folder=folder,
+        pending=pending,
+        allow_empty=allow_empty_retrieval,
+        ready_timeout=ready_timeout,
+        gold=(lambda memory, sample: memory.bind(sample)) if memory_info["reads_gold"] else None,
+    )
+    return _work(entry, planned, manifest, work, judge=judge, progress=progress)
+
+
+def _work(entry, planned, manifest: dict, work, *, judge: str | None, progress: bool) -> dict:
+    """Ask the pending questions of ``work`` (a progress bar over every question of the run), then complete it."""
+    from tqdm.auto import tqdm
+
+    from himga.run._complete import complete
+    from himga.run._runner import work_through
+
+    total = len(planned.selected)
+    bar = tqdm(total=total, initial=total - len(work.pending), desc=f"run {entry.name}", unit="q", disable=not progress)
+    work.on_answer = lambda: bar.update(1)
+    work.folder.open_writer()
+    start = time.perf_counter()
+    try:
+        if work.pending:
+            work_through(work, planned.samples(work.pending))
+    finally:
+        work.folder.close_writer()
+        bar.close()
+    manifest = {**manifest, "run_seconds": round(time.perf_counter() - start, 3)}
+    return complete(entry, work.folder, planned, manifest, work.unanswered, judge=judge)
