@@ -55,7 +55,9 @@ _LICENSE = "unknown"  # the repository states none (no LICENSE file, none in the
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
 #   1.1.0  sample_id carries the tier ("100K-1"): the tiers reuse chat numbers with other questions.
-_VERSION = datasets.Version("1.1.0")
+#   1.2.0  QA pairs carry position (None) and options ([]): the fields of a question asked in the middle of the history
+#          (PersonaMem's); the rows' values are unchanged.
+_VERSION = datasets.Version("1.2.0")
 
 
 @dataclass

@@ -207,6 +207,8 @@ def questions_to_qa_pairs(questions: Any, session_of: dict[str, str], *, file: s
                     "question_type": ability,
                     "evidence": {"turn_ids": turns, "session_ids": sessions},
                     "raw": raw_text(dict(q)),
+                    "position": None,
+                    "options": [],
                 }
             )
     return pairs

@@ -63,7 +63,9 @@ _LICENSE = pins.LICENCE
 #          raw event_summary / observation / session_summary keyed by session id ("1", not "events_session_1").
 #          Option gold ("published" default: these rows unchanged; "audited": himga_locomo.gold) added since,
 #          a config option, so its rows have their own config id.
-_VERSION = datasets.Version("2.0.0")
+#   2.1.0  QA pairs carry position (None) and options ([]): the fields of a question asked in the middle of the history
+#          (PersonaMem's); the rows' values are unchanged.
+_VERSION = datasets.Version("2.1.0")
 
 
 def card_notes(variants: tuple[str, ...] = ("published",)) -> str:

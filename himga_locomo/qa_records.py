@@ -181,4 +181,6 @@ def qa_pair(
         "question_type": CATEGORY_ORDERS[options["category_order"]][category],
         "evidence": {"turn_ids": normalize(evidence), "session_ids": []},
         "raw": raw_text(qa),
+        "position": None,
+        "options": [],
     }

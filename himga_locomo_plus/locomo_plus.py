@@ -48,7 +48,9 @@ _LICENSE = "unknown"  # none stated upstream (no LICENSE file, none in the READM
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release: LoCoMo's rows (builder 2.0.0), then the cognitive items stitched as build_conv.py does.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  QA pairs carry position (None) and options ([]): the fields of a question asked in the middle of the history
+#          (PersonaMem's); the rows' values are unchanged.
+_VERSION = datasets.Version("1.1.0")
 
 
 def card_notes(variants: tuple[str, ...] = ("published",)) -> str:

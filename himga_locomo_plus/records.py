@@ -264,6 +264,8 @@ def cognitive_row(
         "question_type": "cognitive",
         "evidence": {"turn_ids": [m["turn_id"] for m in cue["messages"]], "session_ids": []},
         "raw": raw_text(item),
+        "position": None,
+        "options": [],
     }
     return {
         "sample_id": f"cognitive-{index}",

@@ -63,7 +63,9 @@ _LICENSE = pins.LICENCE
 #          haystack_sessions, answers as str.
 #   1.1.0  raw columns are Value("string") holding JSON text instead of Json() (arrow.json), so every
 #          Parquet reader and datasets < 4.7 read them; same text, same rows otherwise.
-_VERSION = datasets.Version("1.1.0")
+#   1.2.0  QA pairs carry position (None) and options ([]): the fields of a question asked in the middle of the history
+#          (PersonaMem's); the rows' values are unchanged.
+_VERSION = datasets.Version("1.2.0")
 
 
 @dataclass

@@ -244,6 +244,8 @@ def question_to_row(q: Any, *, file: str, path: str) -> dict[str, Any]:
                 "question_type": qtype,
                 "evidence": {"turn_ids": [], "session_ids": evidence},
                 "raw": json.dumps(raw, ensure_ascii=False),
+                "position": None,
+                "options": [],
             }
         ],
         "speaker_a": None,

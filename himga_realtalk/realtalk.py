@@ -41,7 +41,9 @@ _LICENSE = "unknown"  # none stated upstream (no LICENSE file, none in the READM
 
 # Version history (bump whenever emitted rows change):
 #   1.0.0  first release.
-_VERSION = datasets.Version("1.0.0")
+#   1.1.0  QA pairs carry position (None) and options ([]): the fields of a question asked in the middle of the history
+#          (PersonaMem's); the rows' values are unchanged.
+_VERSION = datasets.Version("1.1.0")
 
 _CHAT = re.compile(r"Chat_([0-9]+)_")
 

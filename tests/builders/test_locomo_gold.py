@@ -43,7 +43,13 @@ def audited(shared_data, errata_file, tmp_path_factory):
 
 
 def _rows_sha256(ds) -> str:
-    return hashlib.sha256(json.dumps(ds.to_list(), ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    """The pin's digest of ``ds``'s rows, without the QA fields added since (builder 2.1.0: ``position`` None and
+    ``options`` [] on every LoCoMo QA pair), so that the values of before are what is compared."""
+    rows = ds.to_list()
+    for row in rows:
+        for qa in row["qa_pairs"]:
+            assert (qa.pop("position"), qa.pop("options")) == (None, [])
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
 
 def test_the_pinned_errata_is_the_shared_copy(errata_file):

@@ -251,7 +251,11 @@ def test_s_scale_generated_file(tmp_path, monkeypatch):
     # and the check process): a faster path to Arrow must write the same rows
     digest = hashlib.sha256()
     for batch in table.to_batches(max_chunksize=10):
-        digest.update(orjson.dumps(batch.to_pylist()))
+        rows = batch.to_pylist()
+        for row in rows:  # the QA fields added since (builder 1.2.0), None and [] here: the values of before compared
+            for qa in row["qa_pairs"]:
+                assert (qa.pop("position"), qa.pop("options")) == (None, [])
+        digest.update(orjson.dumps(rows))
     assert digest.hexdigest() == "7a4a89a25f147af4564c883deee928486946e6c1e5b985b2693a6f68dd8070f6"
 
 

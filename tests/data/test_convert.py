@@ -44,6 +44,8 @@ ROW = {
             "question_type": "temporal",
             "evidence": {"turn_ids": ["D1:1"], "session_ids": []},
             "raw": '{"answer": 2022}',
+            "position": None,  # every feature is in a row (issue 37: a question's place in the history, its options)
+            "options": [],
         }
     ],
     "speaker_a": "A",

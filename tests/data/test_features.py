@@ -24,6 +24,8 @@ def test_sample_features_exact():
         "question_type": S,
         "evidence": {"turn_ids": datasets.List(S), "session_ids": datasets.List(S)},
         "raw": S,
+        "position": datasets.Value("int64"),  # since issue 37: a question asked mid-history (PersonaMem)
+        "options": datasets.List(S),
     }
     expected = datasets.Features(
         {

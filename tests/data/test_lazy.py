@@ -155,6 +155,8 @@ def test_table_to_samples_matches_row_to_sample_inline():
                     "question_type": "multi_session",
                     "evidence": {"turn_ids": [], "session_ids": ["s1"]},
                     "raw": '{"answer": 3}',
+                    "position": None,  # every feature is in a row (since issue 37)
+                    "options": [],
                 }
             ],
             "speaker_a": None,

@@ -55,6 +55,8 @@ def _signature(cls):
                 ("question_type", "QuestionType", "<required>"),
                 ("evidence", "EvidenceRef", EvidenceRef()),
                 ("raw", "dict", {}),
+                ("position", "int | None", None),  # trailing fields only (issue 37: PersonaMem asks mid-history)
+                ("options", "list[str]", []),
             ],
         ),
         (
@@ -144,7 +146,8 @@ def test_repr_fits_a_screen_and_the_content_is_one_call_away(locomo_samples):
     assert repr(sample.sessions[0]) == "Session(session_id='1', date_str='1:56 pm on 8 May, 2023', messages=18)"
     assert max(len(repr(s)) for s in locomo_samples) < 160
     full = dataclasses.asdict(sample)
-    assert len(full["sessions"][0]["messages"]) == 18 and len(str(full)) == 249729
+    # 249,729 before QAPair's position and options (199 QA pairs x 33 characters more)
+    assert len(full["sessions"][0]["messages"]) == 18 and len(str(full)) == 256296
     lme = Sample(
         "q1_abs",
         "longmemeval",

@@ -115,6 +115,7 @@ def test_the_view_has_only_what_a_system_is_given():
         "question",
         "question_date",
         "position",
+        "options",
     ]
     assert [f.name for f in dataclasses.fields(Session)] == ["session_id", "messages", "date_str", "title"]
     assert [f.name for f in dataclasses.fields(Message)] == ["role", "content", "turn_id", "date_str", "raw"]

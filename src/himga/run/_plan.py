@@ -54,6 +54,7 @@ class Plan:
                     q.question_date,
                     q.position,
                     self.order[q.question_id],
+                    tuple(q.options),
                 )
                 for q in view.questions
                 if q.question_id in self.selected

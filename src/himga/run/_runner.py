@@ -43,6 +43,7 @@ class Question:
     date: str | None
     position: int | None
     order: int
+    options: tuple[str, ...] = ()
 
 
 @dataclass
@@ -226,7 +227,7 @@ def _answer(
 ) -> None:
     if work.stop.is_set():
         return
-    messages = work.prompt.render(AnswerInput(question.question, now, items))
+    messages = work.prompt.render(AnswerInput(question.question, now, items, question.options or None))
     t = time.perf_counter()
     try:
         answer: Answer = work.answer.answer(messages, items)

@@ -65,6 +65,8 @@ def sample_to_row(sample: Sample) -> dict[str, Any]:
                     "session_ids": list(qa.evidence.session_ids),
                 },
                 "raw": raw_text(qa.raw),
+                "position": qa.position,
+                "options": list(qa.options),
             }
             for qa in sample.qa_pairs
         ],
@@ -119,6 +121,8 @@ def row_to_sample(row: Mapping[str, Any]) -> Sample:
                     session_ids=list(qa["evidence"]["session_ids"]),
                 ),
                 raw=raw_dict(qa["raw"]),
+                position=qa["position"],
+                options=list(qa["options"] or []),  # a null list (a row written without the field) is none
             )
             for qa in row["qa_pairs"]
         ],
@@ -249,6 +253,8 @@ def _batch_to_samples(table: pa.RecordBatch, with_sessions: bool) -> list[Sample
             [QuestionType(t) for t in q["question_type"].to_pylist()],
             map(EvidenceRef, _nested(e["turn_ids"]), _nested(e["session_ids"])),
             _json_column(q["raw"]),
+            q["position"].to_pylist(),
+            _nested(q["options"]),
         )
     )
 

@@ -114,6 +114,10 @@ class QAPair:
         evidence: Pointers to the turns or sessions holding the answer.
         raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
             without ``haystack_sessions``; BEAM: the question dict, ``rubric`` included).
+        position: For a question asked in the middle of the history, how many of the sample's messages (in order,
+            counted across sessions) it sees; ``None`` (every benchmark but PersonaMem): the whole history.
+        options: The answer options shown with the question, in order, for a multiple-choice question (PersonaMem's
+            four ``"(a) …"``); ``[]`` for an open question.
     """
 
     question_id: str
@@ -122,6 +126,8 @@ class QAPair:
     question_type: QuestionType
     evidence: EvidenceRef = field(default_factory=EvidenceRef)
     raw: dict = field(default_factory=dict)
+    position: int | None = None
+    options: list[str] = field(default_factory=list)
 
     @property
     def is_abstention(self) -> bool:

@@ -56,12 +56,14 @@ class SystemQuestion:
         position: For a question asked in the middle of the history, how many of the view's messages (in order,
             counted across sessions) it sees; ``None``: the whole history, as every question of a benchmark that asks
             at the end.
+        options: The answer options shown with a multiple-choice question (never which one is right); ``[]``.
     """
 
     question_id: str
     question: str
     question_date: str | None = None
     position: int | None = None
+    options: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -164,7 +166,7 @@ def system_view(sample: Sample) -> SystemSample:
     ]
     date = _question_date(sample)
     questions = [
-        SystemQuestion(qid, qa.question, date, getattr(qa, "position", None))
+        SystemQuestion(qid, qa.question, date, qa.position, list(qa.options))
         for qid, qa in zip(view_question_ids(sample), sample.qa_pairs, strict=True)
     ]
     return SystemSample(sid, sample.dataset, sessions, questions, sample.speaker_a, sample.speaker_b)
