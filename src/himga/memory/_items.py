@@ -40,6 +40,7 @@ def _item(value) -> Retrieved:
             content,
             _text_or_none(getattr(value, "turn_id", None)),
             date_str=_text_or_none(getattr(value, "date_str", None)),
+            role=_text_or_none(getattr(value, "role", None)),
         )
     raise NotItems(f"expected Retrieved items (or strings, messages, {{'text': ...}} mappings), got {type_name(value)}")
 

@@ -63,12 +63,15 @@ class Retrieved:
             is then scored against the relevance labels; ``None`` otherwise (a summary, a fact).
         score: The memory's score of the item, or ``None``.
         date_str: The date to show beside it, or ``None``.
+        role: The speaker of the message it came from, or ``None`` (an answer prompt that sends the history as chat
+            turns, as PersonaMem's official request does, reads it).
     """
 
     text: str
     id: str | None = None
     score: float | None = None
     date_str: str | None = None
+    role: str | None = None
 
 
 class BaseMemory:

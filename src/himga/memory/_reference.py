@@ -32,11 +32,7 @@ def reference_memories() -> dict[str, type]:
 
 
 def _item(message: MemoryMessage) -> Retrieved:
-    return Retrieved(
-        message.content if not message.role else f"{message.role}: {message.content}",
-        message.turn_id,
-        date_str=message.date_str,
-    )
+    return Retrieved(message.content, message.turn_id, date_str=message.date_str, role=message.role)
 
 
 @register_memory("recency")

@@ -10,7 +10,10 @@ behind this face are private.
 from himga.run._identity import GoldIdentity, fingerprint, gold_identity, ids_of, run_identity, source_hashes
 from himga.run._merge import merge_runs
 from himga.run._outputs import check_outputs, output_file, source_inputs, write_text
-from himga.run._prompts import (
+from himga.run._record import dumps_report, run_record, source_record
+from himga.run._run import parse_memory_args, resolve_memory, run
+from himga.run._runner import RunStopped
+from himga.run.prompts import (
     PLAIN,
     AnswerInput,
     AnswerPrompt,
@@ -19,9 +22,6 @@ from himga.run._prompts import (
     default_answer_prompt,
     register_answer_prompt,
 )
-from himga.run._record import dumps_report, run_record, source_record
-from himga.run._run import parse_memory_args, resolve_memory, run
-from himga.run._runner import RunStopped
 
 __all__ = [
     "PLAIN",

@@ -167,8 +167,8 @@ def run(
     from himga.endpoint import check_settings, endpoint_host, preflight
     from himga.run._answer import EXTRACTIVE, EndpointAnswerer, ExtractiveAnswerer
     from himga.run._folder import RunFolder
-    from himga.run._prompts import answer_prompt_named, default_answer_prompt
     from himga.run._shards import parse_shard
+    from himga.run.prompts import answer_prompt_named, default_answer_prompt
 
     entry = benchmark(dataset)
     entry.check_options(options, run)

@@ -20,7 +20,7 @@ from himga.errors import HimgaError
 from himga.memory import BaseMemory, MemoryMessage, MemorySession, NotItems, Retrieved, as_items, retrieve_accepts
 from himga.run._answer import Answer, StopRun, Unanswered
 from himga.run._folder import RECORDS, SAMPLES, RunFolder
-from himga.run._prompts import AnswerInput, AnswerPrompt
+from himga.run.prompts import AnswerInput, AnswerPrompt
 
 __all__ = ["RunStopped", "Work", "work_through"]
 
@@ -159,6 +159,8 @@ def _kept(item: Retrieved) -> dict:
         out["score"] = item.score
     if item.date_str is not None:
         out["date_str"] = item.date_str
+    if item.role is not None:
+        out["role"] = item.role
     return out
 
 
@@ -227,7 +229,8 @@ def _answer(
 ) -> None:
     if work.stop.is_set():
         return
-    messages = work.prompt.render(AnswerInput(question.question, now, items, question.options or None))
+    model = getattr(work.answer, "model", None)
+    messages = work.prompt.render(AnswerInput(question.question, now, items, question.options or None, model))
     t = time.perf_counter()
     try:
         answer: Answer = work.answer.answer(messages, items)

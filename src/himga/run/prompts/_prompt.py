@@ -18,7 +18,6 @@ from himga.memory import Retrieved
 from himga.registry import Registry
 
 __all__ = [
-    "PLAIN",
     "AnswerInput",
     "AnswerPrompt",
     "answer_prompt_named",
@@ -37,12 +36,14 @@ class AnswerInput:
         now: The question's date (the benchmark's, else the last ingested message's; raw string), or ``None``.
         items: What the memory retrieved, best first.
         options: The answer options the benchmark shows with the question (multiple choice), else ``None``.
+        model: The answer model the request is for (a source whose request depends on the model reads it).
     """
 
     question: str
     now: str | None
     items: Sequence[Retrieved]
     options: tuple[str, ...] | None = None
+    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,33 +119,5 @@ def answer_prompt_named(name: str) -> AnswerPrompt:
 
 def default_answer_prompt(dataset: str) -> AnswerPrompt:
     """The answer prompt of a run of ``dataset`` without ``--answer-prompt``: the registered prompt that is its
-    default (its official one), else :data:`PLAIN`."""
-    return next((p for p in PROMPTS.all().values() if dataset in p.default_for), PLAIN)
-
-
-#: himga's own prompt (no benchmark's official one): the dated retrieved items, the question's date, the question.
-PLAIN_TEMPLATE = (
-    "Answer the question using the memories below. Answer in a few words; if the memories do not say, answer that it "
-    "is not mentioned.\n\nMemories:\n{memories}\n\nCurrent date: {now}\nQuestion: {question}\nAnswer:"
-)
-
-
-def _plain(inp: AnswerInput) -> list[dict]:
-    lines = [f"[{item.date_str}] {item.text}" if item.date_str else item.text for item in inp.items]
-    options = "\n" + "\n".join(inp.options) if inp.options else ""
-    content = PLAIN_TEMPLATE.format(
-        memories="\n".join(lines) or "(none)", now=inp.now or "unknown", question=inp.question + options
-    )
-    return [{"role": "user", "content": content}]
-
-
-PLAIN = register_answer_prompt(
-    AnswerPrompt(
-        name="plain",
-        title="himga's plain prompt: the dated retrieved items, the question's date, the question (no benchmark's)",
-        source={"repository": "himga", "path": "src/himga/run/_prompts.py", "symbol": "PLAIN_TEMPLATE"},
-        templates={"user": PLAIN_TEMPLATE},
-        render=_plain,
-        parameters={"temperature": 0, "max_tokens": 256},
-    )
-)
+    default (its official one), else ``plain`` (himga's own)."""
+    return next((p for p in PROMPTS.all().values() if dataset in p.default_for), PROMPTS.named("plain"))
