@@ -34,6 +34,7 @@ from typing import Any
 
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
+from himga.schema.content import inline_image
 from himga_locomo.qa_records import (
     ABSTENTION_ANSWER,
     AUDIT_KEY,
@@ -97,7 +98,7 @@ def turn_message(
     raw = {k: v for k, v in turn.items() if k not in ("speaker", text_key, "dia_id", date_key)}
     if "blip_caption" in raw:
         caption = expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
-        text = f"[Image: {caption}] {text}" if text else f"[Image: {caption}]"
+        text = inline_image(caption, text)
     return {"role": role, "content": text, "turn_id": turn_id, "date_str": date, "raw": raw_text(raw)}
 
 

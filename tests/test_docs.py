@@ -67,7 +67,10 @@ def test_readme_is_at_most_300_lines():
 
 def test_readme_starts_with_the_two_commands_ci_and_newcomers_run():
     first = _blocks(_text(README))[0].splitlines()
-    assert first[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/himga stats locomo ")
+    assert first[0].startswith(
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[memory,scoring]' && .venv/bin/himga run locomo "
+        "--memory bm25 --answer-model extractive --out runs/bm25 "
+    )
     assert first[1].startswith(
         "python3 -m venv .venv && .venv/bin/pip install -e '.[test,plot]' && .venv/bin/python -m pytest -q "
     )
@@ -231,6 +234,17 @@ def test_readme_quick_start_runs_as_written(shared_data, monkeypatch):
         assert f"# {claim}" in snippet
         assert claim in [line.strip() for line in printed], claim
     assert len(printed) == 2 * 3 + 2
+
+
+def test_readme_first_command_prints_the_table_the_quick_start_shows(shared_data, tmp_path, capsys):
+    """The README's first command (a bm25 run of LoCoMo, scored) prints the Quick start's table, line for line, before
+    its latencies."""
+    command = _blocks(_text(README))[0].splitlines()[0].split("#")[0].split("&& .venv/bin/himga ")[1].split()
+    printed = _blocks(_section(README, "## Quick start"), "text")[0]
+    assert command[-2:] == ["--out", "runs/bm25"]
+    argv = [*command[:-1], str(tmp_path / "bm25"), "--data-dir", str(shared_data / "locomo")]
+    out = _cli(argv, capsys)
+    assert out.startswith(printed) and out[len(printed) :].startswith("latency ingest_per_sample ")
 
 
 def test_readme_stats_block_is_what_the_command_prints(shared_data, monkeypatch, capsys):

@@ -99,10 +99,11 @@ LAYERS = [
     ("himga.errors", "himga.version", "himga.identifiers", "himga.finding"),
     ("himga.registry",),
     ("himga.jsonio", "himga.options"),
-    ("himga.sources", "himga.schema", "himga.memory"),
+    ("himga.sources", "himga.schema"),
     ("himga.scoring",),
     ("himga.entry",),
     ("himga.cache", "himga.endpoint"),
+    ("himga.memory",),  # the reference memories: the embedding memory asks an endpoint
     ("himga_",),
     ("himga.catalog",),
     (

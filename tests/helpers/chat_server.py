@@ -9,13 +9,18 @@ request until :meth:`release` (so that a client killed then has nothing answered
 what the table does not; ``latency`` delays every answer; ``burst`` fails the next requests whatever their key
 (``[429, 500]``); ``GET .../models`` answers the model list (or ``models_status``). It records every request body, the
 attempts and the answers per key, and the ``Authorization`` headers it saw.
+
+``POST .../embeddings`` answers each input text with a 64-dimensional count of its lower-cased words hashed by crc32
+(deterministic: texts sharing words are near), and counts how often each text was embedded (``embedded``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
+import zlib
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -60,6 +65,7 @@ class ChatServer:
         self.attempts: Counter = Counter()
         self.answered: Counter = Counter()
         self.authorization: set[str] = set()
+        self.embedded: Counter = Counter()
         self._lock = threading.Lock()
         self._released = threading.Event()
         self._generation = 0
@@ -100,6 +106,19 @@ class ChatServer:
             self.answered[key] += 1
             return "answer", self.table.get(key, self.default)
 
+    def _embeddings(self, body: dict) -> dict:
+        texts = [body["input"]] if isinstance(body["input"], str) else body["input"]
+        data = []
+        for n, text in enumerate(texts):
+            vector = [0.0] * 64
+            for word in re.findall(r"\w+", text.lower()):
+                vector[zlib.crc32(word.encode()) % 64] += 1.0
+            data.append({"object": "embedding", "index": n, "embedding": vector})
+        with self._lock:
+            self.embedded.update(texts)
+        usage = {"prompt_tokens": 1, "total_tokens": 1}
+        return {"object": "list", "data": data, "model": body["model"], "usage": usage}
+
     def _reply(self, body: dict, value: str) -> str:
         return self.respond(body) if self.respond is not None and value is self.default else value
 
@@ -135,6 +154,8 @@ class ChatServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 server.authorization.add(self.headers.get("Authorization", ""))
+                if self.path.endswith("/embeddings"):
+                    return self._send(200, server._embeddings(body))
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
                 with server._lock:

@@ -7,16 +7,23 @@ role, text, view id, date, session) and returns :class:`Retrieved` items. :func:
 it on a benchmark: the loop, the answer step, resume, accounting and the manifest are the runner's.
 """
 
+# The reference memories, registered in this order (each module imports its library on first use).
+from himga.memory._bm25 import BM25
+from himga.memory._embedding import Embedding
 from himga.memory._items import NotItems, as_items
+from himga.memory._oracle import Oracle
 from himga.memory._protocol import BaseMemory, MemoryMessage, MemorySession, Retrieved, is_memory, retrieve_accepts
 from himga.memory._reference import FullContext, Recency, reference_memories, register_memory
 
 __all__ = [
+    "BM25",
     "BaseMemory",
+    "Embedding",
     "FullContext",
     "MemoryMessage",
     "MemorySession",
     "NotItems",
+    "Oracle",
     "Recency",
     "Retrieved",
     "as_items",

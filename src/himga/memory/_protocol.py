@@ -132,7 +132,8 @@ class BaseMemory:
         return True
 
     def describe(self) -> dict:
-        """What the manifest records of this memory: ``{"name", "version", "reads_gold"}``."""
+        """What the manifest records of this memory: ``{"name", "version", "reads_gold"}`` and any other key a memory
+        adds (its tokenizer, its budget's unit)."""
         return {
             "name": self.name or f"{type(self).__module__}:{type(self).__qualname__}",
             "version": self.version,

@@ -51,13 +51,20 @@ class Recency(BaseMemory):
 
 @register_memory("full-context")
 class FullContext(BaseMemory):
-    """Every message, in order, dated: the whole history in the prompt. With ``budget`` (characters), the oldest
-    messages are cut to fit, and :attr:`cut` says how many were."""
+    """Every message, in order, dated: the whole history in the prompt (``k`` is not read: all of it is the point).
+
+    With ``budget`` (``--memory-arg budget=N``), the oldest messages are cut until the rest fits N tokens, counted as
+    whitespace-separated words of each message's text (no model's tokenizer is assumed; say so beside a number), and
+    the cut is recorded per question (:meth:`explain`, the record's ``memory``).
+    """
 
     def __init__(self, budget: int | None = None):
         if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
-            raise TypeError(f"budget: expected a positive number of characters, got {budget!r}")
+            raise TypeError(f"budget: expected a positive number of tokens (words), got {budget!r}")
         self.budget = budget
+
+    def describe(self) -> dict:
+        return {**super().describe(), "budget_tokens": "whitespace-separated words" if self.budget else None}
 
     def reset(self) -> None:
         self.messages: list[MemoryMessage] = []
@@ -67,12 +74,18 @@ class FullContext(BaseMemory):
         self.messages.append(message)
 
     def retrieve(self, query: str, k: int = 10, now: str | None = None) -> list[Retrieved]:
-        items = [_item(m) for m in self.messages]
+        keep = len(self.messages)
         if self.budget is not None:
-            total, keep = 0, len(items)
-            while keep and total + len(items[keep - 1].text) <= self.budget:
-                total += len(items[keep - 1].text)
+            total = 0
+            while keep and total + len(self.messages[keep - 1].content.split()) <= self.budget:
+                total += len(self.messages[keep - 1].content.split())
                 keep -= 1
-            self.cut = keep
-            items = items[keep:]
-        return items
+            keep = len(self.messages) - keep
+        self.cut = len(self.messages) - keep
+        return [_item(m) for m in self.messages[len(self.messages) - keep :]]
+
+    def explain(self) -> dict | None:
+        """The cut of the last retrieve: ``{"budget", "cut_messages", "kept_messages"}`` (``None`` without a budget)."""
+        if self.budget is None:
+            return None
+        return {"budget": self.budget, "cut_messages": self.cut, "kept_messages": len(self.messages) - self.cut}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from himga.errors import counted
+from himga.errors import MissingDependencyError, counted
 
 __all__ = ["complete"]
 
@@ -46,7 +46,7 @@ def complete(entry, folder, planned, manifest: dict, unanswered: list[str], *, j
         return manifest
     manifest["summary"] = summary(records, samples)
     scorer = entry.scorer
-    predictions = {r["question_id"]: r["response"] for r in records}
+    predictions = {r["question_id"]: r.get("hypothesis", r["response"]) for r in records}  # the prompt's extract
     questions = {item: planned.questions[item] for item in planned.selected.values()}
     if scorer is not None and scorer.score is not None:
         report = score_questions(scorer, questions, predictions=predictions, file=RECORDS)
@@ -57,6 +57,17 @@ def complete(entry, folder, planned, manifest: dict, unanswered: list[str], *, j
         manifest["score"] = _judge_requests(entry, folder, questions, predictions, None)
     if judge:
         manifest["judge_requests"] = _judge_requests(entry, folder, questions, predictions, judge)
+    from himga.data.lazy import LazySamples
+    from himga.scoring import format_retrieval, retrieval_report
+
+    try:
+        retrieval = retrieval_report(LazySamples(planned.dataset), {r["question_id"]: r for r in records})
+    except MissingDependencyError as e:  # the records are complete; only this table is missing
+        print(f"note: retrieval not scored: {e}")
+        retrieval = None
+    if retrieval is not None:
+        manifest["retrieval"] = retrieval
+        print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))
     print(format_summary(manifest["summary"]))
     folder.write_manifest(manifest)
     print(f"wrote {folder.path / 'manifest.json'}")

@@ -96,6 +96,7 @@ def resolve_memory(memory: Any, args: Mapping[str, Any] | None = None) -> tuple[
         "args": args,
         "version": described.get("version"),
         "reads_gold": bool(described.get("reads_gold", getattr(probe, "reads_gold", False))),
+        **{k: v for k, v in described.items() if k not in ("name", "version", "reads_gold")},  # a tokenizer, a budget
     }
     return factory, info
 
@@ -214,7 +215,7 @@ def run(
         "selection": {"limit": limit, "questions": len(planned.selected)},
         "shard": f"{shard[0]}/{shard[1]}" if shard else None,
         "memory": memory_info,
-        "reference": memory_info["reads_gold"],
+        "reference": memory_info["reads_gold"] or (prompt.reads_gold and answer_model != EXTRACTIVE),
         "top_k": top_k,
         "answer_prompt": prompt.describe(),
         "answer_model": answer_model,
@@ -239,7 +240,7 @@ def run(
         pending=pending,
         allow_empty=allow_empty_retrieval,
         ready_timeout=ready_timeout,
-        gold=(lambda memory, sample: memory.bind(sample)) if memory_info["reads_gold"] else None,
+        reads_gold=memory_info["reads_gold"],
     )
     return _work(entry, planned, manifest, work, judge=judge, progress=progress)
 

@@ -61,7 +61,8 @@ class Work:
         allow_empty: Go on when a memory retrieves nothing for every question of a sample.
         ready_timeout: Seconds to wait on ``ready()``.
         on_answer: Called after each record is written (the progress bar).
-        gold: ``(memory, sample) -> None`` for a memory that reads gold (the oracle), else ``None``.
+        reads_gold: The memory reads gold (the oracle): it is given the Sample (``bind(sample)``, after ``reset``) and
+            the question's item id (``select(item_id)``, before each ``retrieve``); no other memory is.
     """
 
     memory: Callable[[], object]
@@ -74,7 +75,7 @@ class Work:
     allow_empty: bool = False
     ready_timeout: float = 600.0
     on_answer: Callable[[], None] = lambda: None
-    gold: Callable | None = None
+    reads_gold: bool = False
     unanswered: list[str] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)  # a fault: no more answers are asked
     halt: threading.Event = field(default_factory=threading.Event)  # Ctrl-C: the samples stop too
@@ -151,6 +152,23 @@ def _retrieve(memory, accepts: set[str], question: Question, k: int, now: str | 
         raise RunStopped(f"memory {_name(memory)}: retrieve() on sample {sample} returned no items: {e}") from None
 
 
+def retrieved_ids(items: list[Retrieved], ids) -> dict[str, list[str]]:
+    """The source ids of what was retrieved, as the relevance labels (and qrels) name them: ``retrieved_ids``, the
+    turns of message items (LoCoMo ``D1:3``, LongMemEval ``<session>_<n>``; a message that is no retrieval candidate,
+    an assistant turn of LongMemEval, has none), and ``retrieved_sessions``, the sessions of every item, each once,
+    in rank order."""
+    turns, sessions = [], []
+    for item in items:
+        if item.id is None:
+            continue
+        view_session, _, turn = item.id.partition(":")
+        if turn and (source := ids.turns.get(item.id)) is not None:
+            turns.append(source)
+        if (session := ids.sessions.get(view_session)) is not None and session not in sessions:
+            sessions.append(session)
+    return {"retrieved_ids": turns, "retrieved_sessions": sessions}
+
+
 def _kept(item: Retrieved) -> dict:
     out = {"id": item.id, "text": item.text[:TEXT_KEPT]}
     if len(item.text) > TEXT_KEPT:
@@ -177,17 +195,18 @@ def process_sample(
     memory = work.memory()
     started = time.perf_counter()
     _call(memory, "reset", name)
-    if work.gold is not None:
-        work.gold(memory, sample)
+    if work.reads_gold:
+        _call(memory, "bind", name, sample)
     messages = _memory_messages(view)
     sessions = {s.session_id: s.date_str for s in view.sessions}
     accepts = retrieve_accepts(memory)
+    speakers = tuple(s for s in (view.speaker_a, view.speaker_b) if s)
+    qa_of = dict(zip(ids.questions, sample.qa_pairs, strict=True)) if work.prompt.reads_gold else {}
     asked = sorted(
         (q for q in questions if q.view_id in work.pending),
         key=lambda q: len(messages) if q.position is None else q.position,
     )
     cursor, ingest_s, ready_s, empty = 0, 0.0, 0.0, 0
-    turns = {**ids.sessions, **{k: v for k, v in ids.turns.items() if v is not None}}  # view id -> source id
     for question in asked:
         if work.halt.is_set():
             return
@@ -199,12 +218,16 @@ def process_sample(
             cursor = target
             ready_s += _wait_ready(memory, name, work.ready_timeout)
         now = question.date or next((m.date_str for m in reversed(messages[:cursor]) if m.date_str), None)
+        if work.reads_gold:
+            _call(memory, "select", name, question.item_id)
         t = time.perf_counter()
         items = _retrieve(memory, accepts, question, work.top_k, now, name)
         retrieve_ms = (time.perf_counter() - t) * 1000
+        explained = _call(memory, "explain", name) if callable(getattr(memory, "explain", None)) else None
         empty += not items
         if not work.stop.is_set():  # after a fault elsewhere, the sample's check still runs, its answers are not asked
-            answers.append(pool.submit(_answer, work, question, items, now, retrieve_ms, turns))
+            extras = {"speakers": speakers, "gold": work.prompt.gold(qa_of[question.view_id]) if qa_of else None}
+            answers.append(pool.submit(_answer, work, question, items, now, retrieve_ms, ids, explained, extras))
     work.folder.append(
         SAMPLES,
         {
@@ -225,12 +248,19 @@ def process_sample(
 
 
 def _answer(
-    work: Work, question: Question, items: list[Retrieved], now: str | None, retrieve_ms: float, turns: dict[str, str]
+    work: Work,
+    question: Question,
+    items: list[Retrieved],
+    now: str | None,
+    retrieve_ms: float,
+    ids,
+    explained,
+    extras: dict,
 ) -> None:
     if work.stop.is_set():
         return
     model = getattr(work.answer, "model", None)
-    messages = work.prompt.render(AnswerInput(question.question, now, items, question.options or None, model))
+    messages = work.prompt.render(AnswerInput(question.question, now, items, question.options or None, model, **extras))
     t = time.perf_counter()
     try:
         answer: Answer = work.answer.answer(messages, items)
@@ -248,12 +278,15 @@ def _answer(
         "view_question_id": question.view_id,
         "question": question.question,
         "response": answer.text,
+        **({"hypothesis": work.prompt.extract(answer.text)} if work.prompt.extract else {}),
         "retrieved": [_kept(item) for item in items],
-        "retrieved_ids": [turns.get(item.id, item.id) for item in items if item.id is not None],
+        **retrieved_ids(items, ids),
         "model": answer.model,
         "usage": {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens},
         "latency_ms": {"retrieve": round(retrieve_ms, 3), "answer": round(answer_ms, 3)},
     }
+    if explained:
+        record["memory"] = explained
     work.folder.append(RECORDS, record)
     work.on_answer()
 

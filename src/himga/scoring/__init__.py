@@ -30,6 +30,10 @@ papers' metrics) and :mod:`.report` (the tables):
 - :func:`judges`, :func:`judge_named` (:mod:`himga.scoring.judges`): every judge by name, the benchmarks' official
   ones and the published ones, as data (template, source commit, label rule, model, sha256); :func:`judge_requests`,
   :func:`read_verdicts`, :func:`score_judged`, :func:`format_judged`: a run scored by named judges, side by side.
+- :func:`retrieval_report`, :func:`retrieval_scores`, :func:`format_retrieval`
+  (:mod:`himga.scoring.metrics._retrieval`): what a run retrieved against the official relevance labels: recall@k
+  and nDCG@k (``ir-measures``), LongMemEval's ``recall_any``/``recall_all`` (``src/retrieval/eval_utils.py``,
+  xiaowu0162/LongMemEval@9e0b455), turn and session level; :func:`resolve_record` names the question a record answers.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scorer``), which registers it (:func:`scorer` finds it by the dataset's name).
@@ -63,7 +67,7 @@ from himga.scoring.inputs._predictions import (
     read_predictions,
     replies_of,
 )
-from himga.scoring.inputs._run_records import RecordIndex, match_records, record_index
+from himga.scoring.inputs._run_records import RecordIndex, match_records, record_index, resolve_record
 from himga.scoring.inputs._verdicts import Verdicts, read_verdicts
 from himga.scoring.judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring.judges import register as register_judge
@@ -92,6 +96,7 @@ from himga.scoring.metrics._paper_tables import (
     paper_record,
     paper_tables,
 )
+from himga.scoring.metrics._retrieval import format_retrieval, retrieval_report, retrieval_scores
 from himga.scoring.report._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
 from himga.scoring.report._official import format_table, questions_by_id, score_questions, score_records, score_samples
 from himga.scoring.rules._locomo import locomo_score
@@ -125,6 +130,7 @@ __all__ = [
     "check_ids",
     "format_judged",
     "format_paper_table",
+    "format_retrieval",
     "format_table",
     "in_subset",
     "judge_label",
@@ -157,6 +163,9 @@ __all__ = [
     "register_judge",
     "register_scorer",
     "replies_of",
+    "resolve_record",
+    "retrieval_report",
+    "retrieval_scores",
     "score_judged",
     "score_questions",
     "score_records",

@@ -29,6 +29,7 @@ __all__ = [
     "match_records",
     "record_index",
     "records_of",
+    "resolve_record",
     "unmatched_hint",
 ]
 
@@ -126,8 +127,9 @@ def _id_text(value) -> str | None:
     return None
 
 
-def _resolve(record: dict, index: RecordIndex) -> str | None:
-    """The item id a record names, or ``None``."""
+def resolve_record(record: dict, index: RecordIndex) -> str | None:
+    """The item id of the question ``record`` answers (by ``question_id``, a view's question id, or ``sample_id`` and
+    ``question_id``), or ``None`` when it names none of ``index``."""
     question, sample = _id_text(record.get("question_id")), _id_text(record.get("sample_id"))
     if question is None:
         return None
@@ -149,7 +151,7 @@ def _dict_form(file: str, where: str, record: dict, index: RecordIndex) -> None:
     if any(k in record for k in (*HYPOTHESIS_KEYS, "question_id", "sample_id")):
         return
     local = {question for _, question in index.pairs}
-    named = sum(1 for key in record if _resolve({"question_id": key}, index) is not None or key in local)
+    named = sum(1 for key in record if resolve_record({"question_id": key}, index) is not None or key in local)
     if not named:
         return
     raise SourceFormatError(
@@ -232,7 +234,7 @@ def match_records(
     for n, (where, record) in enumerate(records):
         _dict_form(file, where, record, index)
         hypothesis = _hypothesis(file, where, record)
-        qid = _resolve(record, index)
+        qid = resolve_record(record, index)
         if qid is None:
             shown = {k: record[k] for k in ("sample_id", "question_id") if k in record}
             unmatched.append((f"{where} {brief(json.dumps(shown, ensure_ascii=False))}", record))
