@@ -1,0 +1,81 @@
+"""One imported record, built from one record of a published file by its layout (the fields are listed in
+:mod:`himga.run._importers._import`)."""
+
+from __future__ import annotations
+
+from himga.errors import SourceFormatError, type_name
+from himga.run._importers._fieldmap import Entry, FieldMap, lookup
+from himga.run._importers._layout import Layout
+
+__all__ = ["build_record", "category_of", "verdicts_of"]
+
+
+def category_of(value, file: str, where: str) -> int | str | None:
+    """An integer category (``2``, ``"2"``), a name (kept for the label map), or ``None`` when absent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise SourceFormatError(file, where, f"expected a category (an integer or a name), got {type_name(value)}")
+    if isinstance(value, int) or value.strip().isdigit():
+        return int(value)
+    return value
+
+
+def verdicts_of(value, file: str, where: str) -> list:
+    """One verdict per judge run: a boolean or a number in [0, 1], a list of them, or an object of them (runs in key
+    order)."""
+    runs = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else [value]
+    if not runs:
+        raise SourceFormatError(file, where, "expected at least one verdict, got none")
+    for n, v in enumerate(runs):
+        ok = isinstance(v, bool) or (isinstance(v, (int, float)) and 0 <= v <= 1)
+        if not ok:
+            place = (
+                f"{where}.{list(value)[n]}"
+                if isinstance(value, dict)
+                else f"{where}[{n}]"
+                if isinstance(value, list)
+                else where
+            )
+            got = type_name(v) if not isinstance(v, (int, float)) else f"{v!r}"
+            raise SourceFormatError(file, place, f"expected a verdict (a boolean, or a number in [0, 1]), got {got}")
+    return runs
+
+
+def build_record(entry: Entry, fmap: FieldMap, chosen: Layout, item: str, file: str) -> dict:
+    consumed = {p for p in fmap.paths().values()}
+    extra = chosen.extra(entry) if chosen.extra is not None else {}
+    record: dict = {"question_id": item, "question": lookup(entry, fmap.question)[1]}
+    if fmap.response and (found := lookup(entry, fmap.response))[0]:
+        if not isinstance(found[1], str):
+            raise SourceFormatError(
+                file, f"{entry.where}.{fmap.response}", f"expected a string, got {type_name(found[1])}"
+            )
+        record["response"] = found[1]
+    if fmap.verdicts and (found := lookup(entry, fmap.verdicts))[0]:
+        record["verdicts"] = verdicts_of(found[1], file, f"{entry.where}.{fmap.verdicts}")
+    latency = {}
+    for phase, path in fmap.latency_ms.items():
+        found, value = lookup(entry, path)
+        if found:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SourceFormatError(file, f"{entry.where}.{path}", f"expected milliseconds, got {type_name(value)}")
+            latency[phase] = value
+    if latency:
+        record["latency_ms"] = latency
+    for key, path in (("retrieved_ids", fmap.retrieved_ids), ("context_tokens", fmap.context_tokens)):
+        if path and (found := lookup(entry, path))[0]:
+            record[key] = found[1]
+    if fmap.context and (found := lookup(entry, fmap.context))[0]:
+        record["retrieved"] = [{"text": found[1]}]
+    record.update(extra)
+    if "source" not in extra:
+        src = {"where": entry.where}
+        for key, path in (("category", fmap.category), ("gold", fmap.gold), ("id", fmap.id)):
+            if path and (found := lookup(entry, path))[0]:
+                src[key] = found[1]
+        rest = {k: v for k, v in entry.record.items() if k not in consumed and k not in extra}
+        if rest:
+            src["fields"] = rest
+        record["source"] = src
+    return record
