@@ -176,7 +176,7 @@ def run_verdicts(args: argparse.Namespace) -> int:
     for line in lines:
         print(line)
     if options.get("gold") == "audited":
-        extra["audited"], lines = audited_lines(bench, questions, values, report, pred_file.name)
+        extra["audited"], lines = audited_lines(bench, questions, values, report, pred_file.name, kind)
         for line in lines:
             print(line)
     print_provenance(entry, files, options)

@@ -98,23 +98,31 @@ def _hint(entry, judge: str, dataset: str) -> str:
     )
 
 
-def audited_lines(bench, questions, values: dict, report: dict, file: str) -> tuple[dict, list[str]]:
-    """The questions whose answer the audit corrects: the file's verdicts on them, and the score with them set
-    aside (``gold="audited"``)."""
+def audited_lines(bench, questions, values: dict, report: dict, file: str, kind: str) -> tuple[dict, list[str]]:
+    """The questions whose gold the audit corrects (their answer; for a retrieval run, their evidence): the file's
+    verdicts on them, and the score with them set aside (``gold="audited"``)."""
     from himga.scoring import score_runs
 
-    corrected = [q for q in values if "answer" in ((questions[q].raw.get("gold_audit") or {}).get("changed") or ())]
+    part = "evidence" if kind == "recall" else "answer"
+    corrected = [q for q in values if part in ((questions[q].raw.get("gold_audit") or {}).get("changed") or ())]
     if not corrected:
-        return {"corrected": {}}, ["audited gold: the audit corrects no answer among the file's questions"]
+        return {"corrected": {}}, [f"audited gold: the audit corrects no {part} among the file's questions"]
     on = score_runs(bench, {q: questions[q] for q in corrected}, {q: values[q] for q in corrected})
     rest = {q: v for q, v in values.items() if q not in set(corrected)}
     aside = score_runs(bench, {q: qa for q, qa in questions.items() if q in rest}, rest)["overall"]
     was = report["overall"]["mean"] * 100
+    share = f"{on['overall']['mean'] * 100:.2f}%"
+    given = f"recall averages {share} on them" if kind == "recall" else f"verdicts accept {share} of them"
     lines = [
-        f"audited gold: the audit corrects the answer of {counted(len(corrected), 'question')} of the file's "
-        f"{len(values):,}; the file's verdicts accept {on['overall']['mean'] * 100:.2f}% of them",
+        f"audited gold: the audit corrects the {part} of {counted(len(corrected), 'question')} of the file's "
+        f"{len(values):,}; the file's {given}",
         f"audited gold: set aside, the headline is {aside['mean'] * 100:.2f}% over {aside['n']:,} questions (with "
-        f"them {was:.2f}%); re-judge against the corrected answers: himga score {bench.name} {file} --gold audited "
-        "--judge NAME --prompts REQ.jsonl",
+        f"them {was:.2f}%)"
+        + (
+            ""
+            if kind == "recall"
+            else f"; re-judge against the corrected answers: himga score {bench.name} {file} --gold audited --judge "
+            "NAME --prompts REQ.jsonl"
+        ),
     ]
     return {"corrected": on["per_question"], "accepted": on["overall"], "set_aside": aside}, lines

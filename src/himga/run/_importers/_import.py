@@ -174,10 +174,17 @@ def import_run(
         counts = ", ".join(f"{k} in {counted(len(v), 'record')} (first {v[0]})" for k, v in sorted(runs.items()))
         raise SourceFormatError(source.name, "$", f"records hold different numbers of verdicts: {counts}")
     run["runs"] = next(iter(runs), 0)
+    if not run["runs"]:  # no verdicts in the file: no judge gave any
+        run.update(judge=None, judge_model=None, verdict_kind=None)
     gold = gold_copied(records, by_item)
     run["gold"] = gold["gold"]
+    if source.manifest is not None:  # a himga run: the gold variant it was run against
+        variant = source.manifest.get("gold")
+        run["gold"] = variant.get("variant") if isinstance(variant, dict) else variant
     run = _carried(records, run, source.name)
     report = {
+        "file": source.name,
+        "sha256": source.sha256,
         "records": len(items),
         "joined": len(records),
         "left_out": kept,
@@ -282,9 +289,9 @@ def _check_join(joined: Join, wanted: list[Wanted], file: str, allow_unmatched: 
         raise SourceFormatError(
             file,
             "$",
-            f"none of the {counted(len(wanted), 'record')} is a LoCoMo question (by conversation and question text; "
-            f"the first: {joined.unmatched[0][0]}: {joined.unmatched[0][1]}): a file of another benchmark? himga "
-            "import reads LoCoMo runs",
+            f"no record is a LoCoMo question ({counted(len(wanted), 'record')} read, none joined by conversation and "
+            f"question text; the first: {joined.unmatched[0][0]}: {joined.unmatched[0][1]}): a file of another "
+            "benchmark? himga import reads LoCoMo runs",
         )
     if joined.unmatched and not allow_unmatched:
         raise SourceFormatError(

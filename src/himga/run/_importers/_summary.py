@@ -19,7 +19,8 @@ def summary_lines(imported, layout, recognised: bool) -> list[str]:
     run, report = imported.run, imported.report
     how = "recognised by its shape" if recognised else "as named"
     lines = [
-        f"{run['file']}: layout {layout.name} ({how}), {counted(report['records'], 'record')}, sha256 {run['sha256']}"
+        f"{report['file']}: layout {layout.name} ({how}), {counted(report['records'], 'record')}, sha256 "
+        f"{report['sha256']}"
     ]
     ties = ", ".join(f"{n} by {how}" for how, n in report["ties"].items())
     lines.append(
