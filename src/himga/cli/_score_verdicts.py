@@ -68,8 +68,9 @@ def _cell(summary: dict) -> str:
     return summary_cell(summary, n_width=5, compact=True)
 
 
-def _table(report: dict, f1: dict | None, label: str) -> list[str]:
-    head = f"{'':<28}{'n':>5}  {label:<24}" + (f"{'n':>5}  official F1 of the responses" if f1 else "")
+def _table(report: dict, f1: dict | None, label: str, gold: str) -> list[str]:
+    against = "" if gold == "published" else f" ({gold} gold)"
+    head = f"{'':<28}{'n':>5}  {label:<24}" + (f"{'n':>5}  official F1 of the responses{against}" if f1 else "")
     lines = [head]
     rows = [(row["type"], row, f1["per_type"][i] if f1 else None) for i, row in enumerate(report["per_type"])]
     rows += [(name, report[name], f1[name] if f1 else None) for name in ("overall", "overall_without_category_5")]
@@ -160,7 +161,9 @@ def run_verdicts(args: argparse.Namespace) -> int:
     label = "recall" if kind == "recall" else f"verdicts: judge {judge or 'unregistered'}"
     runs_n = report["runs"]
     print(f"{args.dataset}: the file's own verdicts ({pred_file.name}, run {run.get('name')!r}), {runs_n} per question")
-    for line in _table(report, f1, label if runs_n == 1 else f"{label}, {runs_n} runs"):
+    for line in _table(
+        report, f1, label if runs_n == 1 else f"{label}, {runs_n} runs", options.get("gold", "published")
+    ):
         print(line)
     print(_headline(report["overall"], runs_n, report["binary"], kind))
     print(f"denominator: {_scope(index.questions, list(values), bench.category)}")
