@@ -150,3 +150,22 @@ def test_verdicts_errors(published_runs, env, tmp_path, capsys):
     )
     assert main(["score", "locomo", amb, "--verdicts", "--judge", "mem0", "--labels", amb, *env]) == 2
     assert capsys.readouterr().err.startswith("himga: error: --verdicts scores the file's own verdicts; re-judging ")
+
+
+def test_import_by_a_field_map(env, tmp_path, capsys):
+    their = [{"c": 0, "question": "When did Caroline go to the LGBTQ support group?", "said": "7 May", "v": 1}]
+    (tmp_path / "their.json").write_text(json.dumps(their))
+    (tmp_path / "map.json").write_text(json.dumps({"records": "$", "conversation": "c", "question": "question",
+                                                   "response": "said", "verdicts": "v"}))  # fmt: skip
+    out = tmp_path / "theirs.jsonl"
+    args = ["import", str(tmp_path / "their.json"), "--field-map", str(tmp_path / "map.json"), "--out", str(out)]
+    assert main([*args, *env]) == 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .startswith("their.json: layout fields (read by a field map), 1 record, sha256 ")
+    )
+    assert [json.loads(line)["question_id"] for line in out.read_text().splitlines()] == ["conv-26:0"]
+    (tmp_path / "map.json").write_text(json.dumps({"records": "$", "question": "question", "said": "said"}))
+    assert main([*args, *env]) == 2
+    assert capsys.readouterr().err.startswith("himga: error: map.json: unknown key 'said': expected one of ")

@@ -52,3 +52,20 @@ def test_the_pages_python_snippet(docs_folder, published_runs):
         == claims
         == ["[1426, 1424, 1429]", "comparable: the same questions, judge and gold"]
     )
+
+
+def test_the_pages_field_map_reads_a_file(locomo_samples, tmp_path):
+    import json
+
+    from himga.run import FieldMap, import_run
+
+    (block,) = [code for info, code in FENCE.findall(PAGE.read_text(encoding="utf-8")) if info == "json"]
+    fmap = FieldMap.from_dict(json.loads(block))
+    record = {"conv": "conv-26", "q": "When did Melanie paint a sunrise?", "pred": "2022", "ok": True, "type": 2,
+              "ms": 40}  # fmt: skip
+    (tmp_path / "their.json").write_text(json.dumps({"runs": [record]}))
+    imported = import_run(tmp_path / "their.json", field_map=fmap, samples=locomo_samples)
+    assert [(r["question_id"], r["verdicts"], r["latency_ms"]) for r in imported.records] == [
+        ("conv-26:1", [True], {"answer": 40})
+    ]
+    assert (imported.run["judge"], imported.lines[2]) == ("mem0", "categories: integers, LoCoMo's for 1 of 1")

@@ -13,6 +13,7 @@ joins none (unless ``--allow-unmatched``, which says how many it left out) and o
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 __all__ = ["add_arguments", "run"]
 
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.cli._args import options
     from himga.errors import ConfigurationError, counted
     from himga.jsonio.reader import load_json
-    from himga.run import check_outputs, import_run, write_text
+    from himga.run import FieldMap, check_outputs, import_run, write_text
 
     if args.field_map and args.layout != "auto":
         raise ConfigurationError("--layout and --field-map: give one (a field map is a layout of its own)")
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         {"--out": args.out},
         {"file": args.file, "field map": args.field_map, "errata": args.errata, "source": args.data_dir},
     )
-    field_map = load_json(args.field_map) if args.field_map else None
+    field_map = FieldMap.from_dict(load_json(args.field_map), Path(args.field_map).name) if args.field_map else None
     imported = import_run(
         args.file,
         args.layout,

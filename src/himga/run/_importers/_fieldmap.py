@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args
 
 from himga.errors import ConfigurationError, SourceFormatError, counted, type_name
 
-__all__ = ["GROUP", "PATHS", "Entry", "FieldMap", "VerdictKind", "check_fields", "entries", "lookup"]
+__all__ = ["GROUP", "PATHS", "Entry", "FieldMap", "VerdictKind", "check_fields", "entries", "lookup", "records_at"]
 
 #: The path of the key of the group a record sits in.
 GROUP = "@group"
@@ -118,17 +118,19 @@ class FieldMap:
         if unknown := sorted(set(value) - known):
             raise ConfigurationError(f"{name}: unknown key {unknown[0]!r}: expected one of {', '.join(sorted(known))}")
         out = dict(value)
-        for key in ("optional", "scope"):
+        for key, kind in (("optional", str), ("scope", int)):
             if key in out:
-                if not isinstance(out[key], list):
-                    raise ConfigurationError(f"{name}: {key}: expected a list, got {type_name(out[key])}")
+                if not isinstance(out[key], list) or not all(type(v) is kind for v in out[key]):
+                    what = "names" if kind is str else "integers"
+                    raise ConfigurationError(f"{name}: {key}: expected a list of {what}, got {out[key]!r}")
                 out[key] = tuple(out[key])
         for key, item in out.items():
             if key in ("optional", "scope", "latency_ms"):
                 continue
             if item is not None and not isinstance(item, str):
                 raise ConfigurationError(f"{name}: {key}: expected a string, got {type_name(item)}")
-        if not isinstance(out.get("latency_ms", {}), Mapping):
+        latency = out.get("latency_ms", {})
+        if not isinstance(latency, Mapping) or not all(isinstance(v, str) for v in latency.values()):
             raise ConfigurationError(f"{name}: latency_ms: expected an object of phase: path")
         if "records" not in out or "question" not in out:
             raise ConfigurationError(f"{name}: expected at least 'records' and 'question'")
@@ -153,6 +155,13 @@ class Entry:
     record: dict
 
 
+def records_at(records: str) -> tuple[str | None, bool]:
+    """``(key, grouped)`` of a :attr:`FieldMap.records` path: ``"$.detailed_results.*"`` is
+    ``("detailed_results", True)``."""
+    key, grouped = _RECORDS.fullmatch(records).groups()
+    return key, bool(grouped)
+
+
 def lookup(entry: Entry, path: str) -> tuple[bool, Any]:
     """``(found, value)`` of ``path`` in a record (``"@group"``: its group's key)."""
     if path == GROUP:
@@ -175,7 +184,7 @@ def entries(document: Any, fmap: FieldMap, file: str, layout: str) -> list[Entry
         SourceFormatError: the document is not shaped so (``layout zep does not match ...``), a record that is no
             object, no record at all.
     """
-    key, grouped = _RECORDS.fullmatch(fmap.records).groups()
+    key, grouped = records_at(fmap.records)
     value, where = document, "$"
     if key is not None:
         if not isinstance(value, Mapping) or key not in value:

@@ -18,22 +18,20 @@ An imported record (one JSON object per line, in the file's order):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from himga.errors import ConfigurationError, SourceFormatError, counted
 from himga.run._importers._checks import categories, gold_copied, own_ids
 from himga.run._importers._fieldmap import Entry, FieldMap, check_fields, entries, lookup
-from himga.run._importers._join import Join, Wanted, join, locomo_questions
+from himga.run._importers._join import Wanted, check_join, join, locomo_questions
 from himga.run._importers._layout import Layout, layout_named, recognise
 from himga.run._importers._published import published_run
 from himga.run._importers._read import Source, read_source
-from himga.run._importers._records import build_record, category_of
+from himga.run._importers._records import build_record, carried_run, category_of
+from himga.run._importers._summary import summary_lines
 
 __all__ = ["ImportedRun", "import_run"]
-
-_SHOWN = 20
 
 
 @dataclass
@@ -57,11 +55,6 @@ class ImportedRun:
     def jsonl(self) -> str:
         """The records as JSON Lines (UTF-8 kept, one object per line)."""
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records)
-
-
-def _listing(items: Sequence[str]) -> str:
-    more = f", ... and {len(items) - _SHOWN} more" if len(items) > _SHOWN else ""
-    return "; ".join(items[:_SHOWN]) + more
 
 
 def _samples(samples, data_dir, cache_dir, options):
@@ -131,57 +124,17 @@ def import_run(
     fmap = chosen.fields
     items, held = _read(source, chosen, named=layout != "auto" and field_map is None)
     questions = locomo_questions(_samples(samples, data_dir, cache_dir, options))
-    wanted = [_wanted(e, fmap, source.name) for e in items]
-    names = [(w, c) for w, c in zip(wanted, (w.category for w in wanted), strict=True) if isinstance(c, str)]
-    label_map = None
-    if names:  # names: join once without them, read them in the map that explains the joined records, join again
-        first = join(
-            [Wanted(w.where, w.conversation, w.text, None, w.gold, w.item) for w in wanted], questions, fmap.scope
-        )
-        category_of = {q.item: q.category for rows in questions for q in rows}
-        joined_names = [
-            (category_of[i], w.category)
-            for w, i in zip(wanted, first.items, strict=True)
-            if i and isinstance(w.category, str)
-        ]
-        label_map, by_label = _names(joined_names, fmap, source.name)
-        from himga.scoring import label_key
-
-        wanted = [
-            Wanted(
-                w.where,
-                w.conversation,
-                w.text,
-                by_label.get(label_key(w.category), w.category) if isinstance(w.category, str) else w.category,
-                w.gold,
-                w.item,
-            )
-            for w in wanted
-        ]
+    wanted, label_map = _categories_read([_wanted(e, fmap, source.name) for e in items], questions, fmap, source.name)
     joined = join(wanted, questions, fmap.scope)
-    kept = _check_join(joined, wanted, source.name, allow_unmatched)
-    run = _run(source, chosen, fmap, name)
+    kept = check_join(joined, wanted, source.name, allow_unmatched)
+    records = [
+        build_record(entry, fmap, chosen, item, source.name)
+        for entry, item in zip(items, joined.items, strict=True)
+        if item is not None
+    ]
     by_item = {q.item: q for rows in questions for q in rows}
-    records, runs = [], {}
-    for entry, item in zip(items, joined.items, strict=True):
-        if item is None:
-            continue
-        record = build_record(entry, fmap, chosen, item, source.name)
-        if "verdicts" in record:
-            runs.setdefault(len(record["verdicts"]), []).append(entry.where)
-        records.append(record)
-    if len(runs) > 1:
-        counts = ", ".join(f"{k} in {counted(len(v), 'record')} (first {v[0]})" for k, v in sorted(runs.items()))
-        raise SourceFormatError(source.name, "$", f"records hold different numbers of verdicts: {counts}")
-    run["runs"] = next(iter(runs), 0)
-    if not run["runs"]:  # no verdicts in the file: no judge gave any
-        run.update(judge=None, judge_model=None, verdict_kind=None)
     gold = gold_copied(records, by_item)
-    run["gold"] = gold["gold"]
-    if source.manifest is not None:  # a himga run: the gold variant it was run against
-        variant = source.manifest.get("gold")
-        run["gold"] = variant.get("variant") if isinstance(variant, dict) else variant
-    run = _carried(records, run, source.name)
+    run = carried_run(records, _run(source, chosen, name, records, gold), source.name)
     report = {
         "file": source.name,
         "sha256": source.sha256,
@@ -197,39 +150,32 @@ def import_run(
         "stated": chosen.facts(source.document).get("stated", {}),
         "published": (p.as_dict() if (p := published_run(run["sha256"])) else None),
     }
-    from himga.run._importers._summary import summary_lines
-
     out = ImportedRun(records, run, report)
-    out.lines = summary_lines(out, chosen, layout == "auto" and field_map is None)
+    how = "read by a field map" if field_map is not None else "recognised by its shape" if layout == "auto" else "named"
+    out.lines = summary_lines(out, chosen, how)
     return out
 
 
-def _carried(records: list[dict], run: dict, file: str) -> dict:
-    """The run the records name: the one they carry (records ``himga import`` wrote, read again), else ``run``, which
-    each record then carries.
-
-    Raises:
-        SourceFormatError: records of more than one run, or some with a run and some without.
-    """
-    carried = [
-        (r["source"].get("where", "?") if isinstance(r.get("source"), dict) else "?", r.get("run")) for r in records
+def _categories_read(wanted: list[Wanted], questions, fmap: FieldMap, file: str) -> tuple[list[Wanted], str | None]:
+    """Category names read as LoCoMo's integers: the records joined once without them, the names read in the label
+    map that explains the joined records (integers are kept); ``(records, the map's name or None)``."""
+    if not any(isinstance(w.category, str) for w in wanted):
+        return wanted, None
+    first = join([replace(w, category=None) for w in wanted], questions, fmap.scope)
+    category_of = {q.item: q.category for rows in questions for q in rows}
+    pairs = [
+        (category_of[i], w.category)
+        for w, i in zip(wanted, first.items, strict=True)
+        if i and isinstance(w.category, str)
     ]
-    named = [(where, value) for where, value in carried if value is not None]
-    if not named:
-        for record in records:
-            record["run"] = run
-        return run
-    first = named[0][1]
-    if len(named) < len(records) or any(value != first for _, value in named):
-        other = next(((w, v) for w, v in carried if v != first), None)
-        detail = f"{other[0]} is of run {other[1].get('name') if isinstance(other[1], dict) else other[1]!r}"
-        raise SourceFormatError(
-            file,
-            "$",
-            f"records of more than one run: {named[0][0]} is of run "
-            f"{first.get('name') if isinstance(first, dict) else first!r}, {detail}",
-        )
-    return first
+    label_map, by_label = _names(pairs, fmap, file)
+    from himga.scoring import label_key
+
+    read = [
+        replace(w, category=by_label.get(label_key(w.category), w.category)) if isinstance(w.category, str) else w
+        for w in wanted
+    ]
+    return read, label_map
 
 
 def _layout(layout: str, field_map, source: Source) -> Layout:
@@ -276,50 +222,40 @@ def _wanted(entry: Entry, fmap: FieldMap, file: str) -> Wanted:
     return Wanted(entry.where, get(fmap.conversation), get(fmap.question), category, get(fmap.gold), get(fmap.item_id))
 
 
-def _check_join(joined: Join, wanted: list[Wanted], file: str, allow_unmatched: bool) -> list[list[str]]:
-    if joined.duplicates:
-        listed = [f"{item} ({', '.join(places)})" for item, places in joined.duplicates]
-        raise SourceFormatError(
-            file,
-            "$",
-            f"{counted(len(listed), 'question')} joined by more than one record (never averaged: remove the "
-            f"duplicates): {_listing(listed)}",
-        )
-    if joined.unmatched and len(joined.unmatched) == len(wanted):
-        raise SourceFormatError(
-            file,
-            "$",
-            f"no record is a LoCoMo question ({counted(len(wanted), 'record')} read, none joined by conversation and "
-            f"question text; the first: {joined.unmatched[0][0]}: {joined.unmatched[0][1]}): a file of another "
-            "benchmark? himga import reads LoCoMo runs",
-        )
-    if joined.unmatched and not allow_unmatched:
-        raise SourceFormatError(
-            file,
-            "$",
-            f"{counted(len(joined.unmatched), 'record')} join no LoCoMo question: "
-            f"{_listing([f'{w} ({why})' for w, why in joined.unmatched])}; --allow-unmatched leaves them out",
-        )
-    return [[w, why] for w, why in joined.unmatched]
+def _run(source: Source, chosen: Layout, name: str | None, records: list[dict], gold: dict) -> dict:
+    """What the records carry under ``run``: the file, its judge and models (a known published file's, else what the
+    file and its layout say), the verdicts per question, the gold.
 
-
-def _run(source: Source, chosen: Layout, fmap: FieldMap, name: str | None) -> dict:
-    facts = chosen.facts(source.document)
-    known = published_run(source.sha256)
-    judge, judge_model, answer_model = fmap.judge, facts.get("judge_model") or fmap.judge_model, None
+    Raises:
+        SourceFormatError: records with different numbers of verdicts.
+    """
+    fmap, facts, known = chosen.fields, chosen.facts(source.document), published_run(source.sha256)
+    runs: dict[int, list[str]] = {}
+    for record in records:
+        if "verdicts" in record:
+            runs.setdefault(len(record["verdicts"]), []).append(record["source"].get("where", "?"))
+    if len(runs) > 1:
+        counts = ", ".join(f"{k} in {counted(len(v), 'record')} (first {v[0]})" for k, v in sorted(runs.items()))
+        raise SourceFormatError(source.name, "$", f"records hold different numbers of verdicts: {counts}")
+    judge, judge_model = fmap.judge, facts.get("judge_model") or fmap.judge_model
     answer_model = facts.get("answer_model") or fmap.answer_model
     if known is not None:
         judge, judge_model, answer_model = known.judge, known.judge_model, known.answer_model
-    if source.manifest is not None:
-        answer_model = source.manifest.get("answer_model")
+    run_gold = gold["gold"]
+    if source.manifest is not None:  # a himga run: its answer model and the gold variant it was run against
+        answer_model, variant = source.manifest.get("answer_model"), source.manifest.get("gold")
+        run_gold = variant.get("variant") if isinstance(variant, dict) else variant
+    default = known.name if known else source.path.stem if source.manifest is None else source.path.parent.name
+    verdicts = next(iter(runs), 0)
     return {
-        "name": name
-        or (known.name if known else source.path.stem if source.manifest is None else source.path.parent.name),
+        "name": name or default,
         "layout": chosen.name,
         "file": source.name,
         "sha256": source.sha256,
-        "judge": judge,
-        "judge_model": judge_model if fmap.verdicts else None,
+        "judge": judge if verdicts else None,  # no verdicts in the file: no judge gave any
+        "judge_model": judge_model if verdicts else None,
         "answer_model": answer_model,
-        "verdict_kind": fmap.verdict_kind if fmap.verdicts else None,
+        "verdict_kind": fmap.verdict_kind if verdicts else None,
+        "runs": verdicts,
+        "gold": run_gold,
     }

@@ -17,9 +17,12 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Join", "Question", "Wanted", "join", "locomo_questions", "same_gold"]
+from himga.errors import SourceFormatError, counted
+
+__all__ = ["Join", "Question", "Wanted", "check_join", "join", "locomo_questions", "same_gold"]
 
 _TRAILING_NUMBER = re.compile(r"(\d+)$")
+_SHOWN = 20
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
 
 
@@ -182,3 +185,41 @@ def _one(w: Wanted, samples, ids, by_item, everywhere, scope, out: Join, seen: d
         out.ties["occurrence"] = out.ties.get("occurrence", 0) + 1
         return candidates[min(k, len(candidates) - 1)].item, ""
     return candidates[0].item, ""
+
+
+def _listing(items: Sequence[str]) -> str:
+    more = f", ... and {len(items) - _SHOWN} more" if len(items) > _SHOWN else ""
+    return "; ".join(items[:_SHOWN]) + more
+
+
+def check_join(joined: Join, wanted: list[Wanted], file: str, allow_unmatched: bool) -> list[list[str]]:
+    """``[where, why]`` of the unmatched records left out under ``allow_unmatched``.
+
+    Raises:
+        SourceFormatError: two records on one question (listed); no record joined (a file of another benchmark);
+            unmatched records, unless ``allow_unmatched``.
+    """
+    if joined.duplicates:
+        listed = [f"{item} ({', '.join(places)})" for item, places in joined.duplicates]
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{counted(len(listed), 'question')} joined by more than one record (never averaged: remove the "
+            f"duplicates): {_listing(listed)}",
+        )
+    if joined.unmatched and len(joined.unmatched) == len(wanted):
+        raise SourceFormatError(
+            file,
+            "$",
+            f"no record is a LoCoMo question ({counted(len(wanted), 'record')} read, none joined by conversation and "
+            f"question text; the first: {joined.unmatched[0][0]}: {joined.unmatched[0][1]}): a file of another "
+            "benchmark? himga import reads LoCoMo runs",
+        )
+    if joined.unmatched and not allow_unmatched:
+        raise SourceFormatError(
+            file,
+            "$",
+            f"{counted(len(joined.unmatched), 'record')} join no LoCoMo question: "
+            f"{_listing([f'{w} ({why})' for w, why in joined.unmatched])}; --allow-unmatched leaves them out",
+        )
+    return [[w, why] for w, why in joined.unmatched]

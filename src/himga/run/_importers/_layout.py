@@ -9,7 +9,7 @@ from typing import Any
 
 from himga.errors import SourceFormatError
 from himga.registry import Registry
-from himga.run._importers._fieldmap import _RECORDS, Entry, FieldMap
+from himga.run._importers._fieldmap import Entry, FieldMap, records_at
 
 __all__ = ["LAYOUTS", "Layout", "first_record", "keys_of", "layout_named", "layouts", "recognise", "register"]
 
@@ -65,7 +65,7 @@ def layout_named(name: str) -> Layout:
 
 def first_record(document: Any, records: str) -> Mapping | None:
     """The first record where ``records`` (a :attr:`FieldMap.records` path) says the records are, or ``None``."""
-    key, grouped = _RECORDS.fullmatch(records).groups()
+    key, grouped = records_at(records)
     value = document.get(key) if key is not None and isinstance(document, Mapping) else document
     if key is not None and not isinstance(document, Mapping):
         return None

@@ -7,7 +7,7 @@ from himga.errors import SourceFormatError, type_name
 from himga.run._importers._fieldmap import Entry, FieldMap, lookup
 from himga.run._importers._layout import Layout
 
-__all__ = ["build_record", "category_of", "verdicts_of"]
+__all__ = ["build_record", "carried_run", "category_of", "verdicts_of"]
 
 
 def category_of(value, file: str, where: str) -> int | str | None:
@@ -79,3 +79,31 @@ def build_record(entry: Entry, fmap: FieldMap, chosen: Layout, item: str, file: 
             src["fields"] = rest
         record["source"] = src
     return record
+
+
+def carried_run(records: list[dict], run: dict, file: str) -> dict:
+    """The run the records name: the one they carry (records ``himga import`` wrote, read again), else ``run``, which
+    each record then carries.
+
+    Raises:
+        SourceFormatError: records of more than one run, or some with a run and some without.
+    """
+    carried = [
+        (r["source"].get("where", "?") if isinstance(r.get("source"), dict) else "?", r.get("run")) for r in records
+    ]
+    named = [(where, value) for where, value in carried if value is not None]
+    if not named:
+        for record in records:
+            record["run"] = run
+        return run
+    first = named[0][1]
+    if len(named) < len(records) or any(value != first for _, value in named):
+        other = next(((w, v) for w, v in carried if v != first), None)
+        detail = f"{other[0]} is of run {other[1].get('name') if isinstance(other[1], dict) else other[1]!r}"
+        raise SourceFormatError(
+            file,
+            "$",
+            f"records of more than one run: {named[0][0]} is of run "
+            f"{first.get('name') if isinstance(first, dict) else first!r}, {detail}",
+        )
+    return first

@@ -14,15 +14,15 @@ def _listing(items: list[str]) -> str:
     return "; ".join(items[:_SHOWN]) + more
 
 
-def summary_lines(imported, layout, recognised: bool) -> list[str]:
-    """The summary of an :class:`~himga.run.ImportedRun` read by ``layout``."""
+def summary_lines(imported, layout, how: str) -> list[str]:
+    """The summary of an :class:`~himga.run.ImportedRun` read by ``layout`` (``how``: ``"recognised by its shape"``,
+    ``"named"``, ``"read by a field map"``)."""
     run, report = imported.run, imported.report
-    how = "recognised by its shape" if recognised else "as named"
     lines = [
         f"{report['file']}: layout {layout.name} ({how}), {counted(report['records'], 'record')}, sha256 "
         f"{report['sha256']}"
     ]
-    ties = ", ".join(f"{n} by {how}" for how, n in report["ties"].items())
+    ties = ", ".join(f"{n} by {rule}" for rule, n in report["ties"].items())
     lines.append(
         f"joined: {report['joined']:,} of {report['records']:,} to LoCoMo questions by conversation and question text"
         + (f"; ties resolved: {ties}" if ties else "")
