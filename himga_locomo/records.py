@@ -58,6 +58,7 @@ __all__ = [
     "normalize_evidence",
     "per_session_summaries",
     "record_to_row",
+    "session_id_of_key",
     "session_rows",
     "split_flat",
     "turn_message",
@@ -100,6 +101,13 @@ def turn_message(
         caption = expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
         text = inline_image(caption, text)
     return {"role": role, "content": text, "turn_id": turn_id, "date_str": date, "raw": raw_text(raw)}
+
+
+def session_id_of_key(key: str) -> str | None:
+    """The Sample's session id a LoCoMo session key names (``"session_3"`` -> ``"3"``, as :func:`session_rows` numbers
+    sessions), or ``None`` for anything else; for files that name sessions by their key (MemPalace's retrieved ids)."""
+    m = _SESSION.fullmatch(key) if isinstance(key, str) else None
+    return str(int(m[1])) if m else None
 
 
 def split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:

@@ -1,9 +1,9 @@
 """Shared fixtures: an environment of its own (caches, Hub settings), no progress bars, the real data.
 
 Real-data tests take the ``shared_data`` fixture: ``../shared/data`` beside the project, or the folder
-named by ``HIMGA_TEST_DATA`` (holding ``locomo/``, ``longmemeval/``, ``beam/``,
-``locomo-plus/``, ``realtalk/`` and ``locomo-audit/``, as ``../shared/data/README.md`` lists them). Without it they
-skip with the reason, and the run ends with one line saying how many skipped and how to run them;
+named by ``HIMGA_TEST_DATA`` (holding ``locomo/``, ``longmemeval/``, ``beam/``, ``locomo-plus/``, ``realtalk/``,
+``locomo-audit/`` and ``published-runs/``, as ``../shared/data/README.md`` lists them). Without it they skip with the
+reason, and the run ends with one line saying how many skipped and how to run them;
 under CI (``CI`` set) a missing folder is a failure, never a skip.
 """
 
@@ -126,11 +126,24 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
-            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/ and "
-            "locomo-audit/) to run them",
+            "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/, "
+            "locomo-audit/ and published-runs/) to run them",
             yellow=True,
             bold=True,
         )
+
+
+@pytest.fixture(scope="session")
+def published_runs(shared_data) -> Path:
+    """The published per-question runs (``published-runs/``: Zep's, EverMemOS's, the audit's full-context baselines,
+    Memobase's, Cognee's in agent-memory-benchmark, MemPalace's), each under its ``<owner>__<repo>/`` path."""
+    folder = shared_data / "published-runs"
+    if not (folder / "SHA256SUMS").is_file():
+        reason = f"{_NO_DATA}: no published-runs/ in it (../shared/data/README.md lists its files)"
+        if os.environ.get("CI"):
+            pytest.fail(reason + "; under CI the real-data tests must run")
+        pytest.skip(reason)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -64,7 +64,7 @@ def test_missing_data_ends_the_run_with_one_line_and_fails_under_ci(tmp_path):
     assert (
         last[0]
         == f"2 real-data tests skipped: no data at {empty}; set HIMGA_TEST_DATA=/path/to/data (holding locomo/, "
-        "longmemeval/, beam/, locomo-plus/, realtalk/ and locomo-audit/) to run them"
+        "longmemeval/, beam/, locomo-plus/, realtalk/, locomo-audit/ and published-runs/) to run them"
     )
     assert "2 skipped" in last[1]
     under_ci = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty), "CI": "true"}, *tests)

@@ -152,6 +152,7 @@ def test_bm25_by_session_ranks_sessions(sources, tmp_path):
     assert round(manifest["retrieval"]["session"]["recall@10"], 4) == 0.9074
     records = [json.loads(line) for line in (tmp_path / "r" / "records.jsonl").read_text().splitlines()]
     assert all(r["retrieved_ids"] == [] and len(r["retrieved_sessions"]) <= 10 for r in records)
+    assert "turn" not in manifest["retrieval"]  # nothing retrieved at that level: no row of zeros
 
 
 def test_embeddings_are_requested_once_per_text_across_a_rerun(sources, tmp_path, monkeypatch):

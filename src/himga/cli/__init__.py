@@ -215,6 +215,18 @@ def _run_arguments(p: argparse.ArgumentParser) -> None:
     _run.add_arguments(p)
 
 
+def _import_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli import _import
+
+    _import.add_arguments(p)
+
+
+def _compare_arguments(p: argparse.ArgumentParser) -> None:
+    from himga.cli import _compare
+
+    _compare.add_arguments(p)
+
+
 def _judge_arguments(p: argparse.ArgumentParser) -> None:
     from himga.cli import _judge
 
@@ -248,7 +260,16 @@ _SUBCOMMANDS = {
         "run a memory system on a benchmark: ingest, retrieve, answer; resumable, into a run folder (merge: shards)",
         _run_arguments,
     ),
+    "import": (
+        "turn a published run's file into himga's run records, each joined to its LoCoMo question by conversation and "
+        "question text",
+        _import_arguments,
+    ),
     "score": ("score a run's predictions with the benchmark's official rules (a table and a report)", _score_arguments),
+    "compare": (
+        "runs side by side: per category, n, interval, judge and models; --plot draws them",
+        _compare_arguments,
+    ),
     "judge": (
         "send judge requests (himga score --prompts) to an OpenAI-compatible endpoint; write the replies himga score "
         "--labels reads (needs himga[judge])",

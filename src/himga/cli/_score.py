@@ -75,6 +75,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"{', '.join(sorted(set(variants.values())))} only: the judge's official behaviour, quirks included "
         "(official, the default), or with them fixed (fixed); the report names the variant",
     )
+    p.add_argument(
+        "--verdicts",
+        action="store_true",
+        help="score the records' own verdicts (himga import): the published headline reproduced, the official F1, "
+        "the judge's leniency (--probe), the audited gold's effect (--gold audited)",
+    )
     from himga.cli._paper import add_paper_args
     from himga.cli._score_judges import add_judge_args
 
@@ -114,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
         score_questions,
     )
 
+    if args.verdicts:  # a published run's own verdicts: himga.cli._score_verdicts
+        from himga.cli._score_verdicts import run_verdicts
+
+        return run_verdicts(args)
     if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._score_judges
         from himga.cli._score_judges import run_judged
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from himga.catalog import CATALOG
 from himga.errors import ConfigurationError, SourceFormatError, counted
 
-__all__ = ["add_judge_args", "run_judged"]
+__all__ = ["add_judge_args", "attach_leniency", "leniency_lines", "probe_file", "run_judged"]
 
 #: The probe sets of the catalogue (``probe-<set>`` auxiliary files: LoCoMo's ``v1``, ``v2``).
 PROBE_SETS = sorted(
@@ -79,7 +79,7 @@ def _judges(args: argparse.Namespace) -> list:
     return found
 
 
-def _probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
+def probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
     """The pinned probe file of ``--probe`` and its identity for the report."""
     from himga.sources import get_dataset, sha256_of
 
@@ -99,7 +99,7 @@ def _probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
     }
 
 
-def _leniency(paths: list[str], reports: list[dict]) -> None:
+def attach_leniency(paths: list[str], reports: list[dict]) -> None:
     """Attach the false-accept rates of probe reports to the reports of the same judge (name and template sha256)."""
     from himga.jsonio.reader import load_json
     from himga.sources import sha256_of
@@ -138,7 +138,9 @@ def _leniency(paths: list[str], reports: list[dict]) -> None:
             )
 
 
-def _leniency_lines(reports: list[dict]) -> list[str]:
+def leniency_lines(reports: list[dict]) -> list[str]:
+    """One line per probe rate :func:`attach_leniency` attached: ``false-accept: judge evermemos (gpt-4o-mini) accepts
+    0.6281 [0.6043, 0.6520] of the probe v2 wrong answers (probe.json): ...``."""
     lines = []
     for report in reports:
         for fa in report.get("false_accept", []):
@@ -209,7 +211,7 @@ def run_judged(args: argparse.Namespace) -> int:
     every = index.questions
     probe = None
     if args.probe:
-        path, probe = _probe_file(entry, args)
+        path, probe = probe_file(entry, args)
         predictions, name = read_verdicts(path, {}, every).hypotheses, probe["file"]
     else:
         name = pred_file.name
@@ -272,7 +274,7 @@ def run_judged(args: argparse.Namespace) -> int:
         for report in reports:
             report["probe"] = probe
     if args.probe_report:
-        _leniency(args.probe_report, reports)
+        attach_leniency(args.probe_report, reports)
     identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
     read = {"labels": args.labels, **({"predictions": pred_file} if pred_file else {"probe": path})}
     record = run_record(entry, config, files, reports[0], inputs=read, identity=identity)
@@ -282,7 +284,7 @@ def run_judged(args: argparse.Namespace) -> int:
         judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"],
     )
     print(format_judged(reports, what="false-accept rate" if probe else "score"))
-    for line in _leniency_lines(reports):
+    for line in leniency_lines(reports):
         print(line)
     print_provenance(entry, files, options)
     if probe is not None and not probe["is_pin"]:

@@ -34,6 +34,8 @@ papers' metrics) and :mod:`.report` (the tables):
   (:mod:`himga.scoring.metrics._retrieval`): what a run retrieved against the official relevance labels: recall@k
   and nDCG@k (``ir-measures``), LongMemEval's ``recall_any``/``recall_all`` (``src/retrieval/eval_utils.py``,
   xiaowu0162/LongMemEval@9e0b455), turn and session level; :func:`resolve_record` names the question a record answers.
+- :func:`score_runs` (:mod:`himga.scoring.report._runs`): a published run's own verdicts over its judge runs, aggregated
+  as the projects did (the mean of the per-run means, a majority beside it), per type and in total.
 
 What differs between the benchmarks is one :class:`Scorer` each, held by the benchmark's catalogue entry
 (``entry.scorer``), which registers it (:func:`scorer` finds it by the dataset's name).
@@ -68,6 +70,7 @@ from himga.scoring.inputs._predictions import (
     replies_of,
 )
 from himga.scoring.inputs._run_records import RecordIndex, match_records, record_index, resolve_record
+from himga.scoring.inputs._type_labels import label_key, matching_map
 from himga.scoring.inputs._verdicts import Verdicts, read_verdicts
 from himga.scoring.judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
 from himga.scoring.judges import register as register_judge
@@ -84,6 +87,7 @@ from himga.scoring.judges._longmemeval import judge_label, judge_request, longme
 from himga.scoring.judges.beam._prompts import OFFICIAL_JUDGE as BEAM_JUDGE
 from himga.scoring.judges.beam._prompts import judge_prompt as beam_judge_prompt
 from himga.scoring.judges.beam._prompts import parse_reply as beam_parse_reply
+from himga.scoring.metrics._cells import summary_cell
 from himga.scoring.metrics._intervals import normal_interval, summarize, wilson_interval
 from himga.scoring.metrics._paper_metrics import FAMILIES as PAPER_FAMILIES
 from himga.scoring.metrics._paper_metrics import paper_scores
@@ -99,6 +103,7 @@ from himga.scoring.metrics._paper_tables import (
 from himga.scoring.metrics._retrieval import format_retrieval, retrieval_report, retrieval_scores
 from himga.scoring.report._judged import format_judged, judge_line, judge_requests, judged_scope, score_judged
 from himga.scoring.report._official import format_table, questions_by_id, score_questions, score_records, score_samples
+from himga.scoring.report._runs import score_runs
 from himga.scoring.rules._locomo import locomo_score
 
 __all__ = [
@@ -141,6 +146,7 @@ __all__ = [
     "judged_scope",
     "judges",
     "judges_for",
+    "label_key",
     "labels_of",
     "locomo_plus_cue_text",
     "locomo_plus_evidence_text",
@@ -150,6 +156,7 @@ __all__ = [
     "locomo_score",
     "longmemeval_judge_prompt",
     "match_records",
+    "matching_map",
     "normal_interval",
     "paper_record",
     "paper_scores",
@@ -169,8 +176,10 @@ __all__ = [
     "score_judged",
     "score_questions",
     "score_records",
+    "score_runs",
     "score_samples",
     "scorer",
     "summarize",
+    "summary_cell",
     "wilson_interval",
 ]

@@ -200,6 +200,7 @@ def match_records(
     check_copied: bool = True,
     type_maps: Mapping[str, Mapping] | None = None,
     category: Callable | None = None,
+    need_hypothesis: bool = True,
 ) -> tuple[dict[str, str], dict[str, int | str]]:
     """Match records to the questions of ``index``.
 
@@ -212,6 +213,8 @@ def match_records(
             :attr:`himga.scoring.Scorer.type_maps`): a copied type that is not the gold's is accepted when every such
             record's label is its question's ``category(qa)`` under one of them (:mod:`._type_labels`).
         category: ``qa -> category`` for ``type_maps``.
+        need_hypothesis: Refuse a record without a hypothesis (default); ``False`` matches it (its hypothesis
+            ``None``): the records of a retrieval run, scored by their own values (``himga score --verdicts``).
 
     Returns:
         ``({item id: hypothesis}, {field: records whose copy was checked})``, records in file order; with
@@ -233,7 +236,10 @@ def match_records(
     checked: dict[str, int | str] = dict.fromkeys(COPIED_FIELDS, 0)
     for n, (where, record) in enumerate(records):
         _dict_form(file, where, record, index)
-        hypothesis = _hypothesis(file, where, record)
+        if need_hypothesis or any(k in record for k in HYPOTHESIS_KEYS):
+            hypothesis = _hypothesis(file, where, record)
+        else:
+            hypothesis = None
         qid = resolve_record(record, index)
         if qid is None:
             shown = {k: record[k] for k in ("sample_id", "question_id") if k in record}

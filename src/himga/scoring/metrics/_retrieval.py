@@ -40,6 +40,7 @@ def retrieval_scores(
     retrieved: Mapping[str, Mapping[str, Sequence[str]]],
     *,
     ks: Sequence[int] = (5, 10),
+    granularities: Sequence[str] = GRANULARITIES,
 ) -> dict:
     """The retrieval table of a run.
 
@@ -47,6 +48,7 @@ def retrieval_scores(
         labels: question id → granularity (``"turn"``, ``"session"``) → relevant ids, for the evaluable questions only.
         retrieved: question id → granularity → retrieved ids, best first (a question absent retrieved nothing).
         ks: The cut-offs.
+        granularities: The levels scored (``"turn"``, ``"session"``).
 
     Returns:
         ``{granularity: {"questions": n, "recall@k": mean, "nDCG@k": mean, "recall_any@k": mean,
@@ -57,7 +59,7 @@ def retrieval_scores(
     """
     ir = _ir_measures()
     out: dict = {}
-    for granularity in GRANULARITIES:
+    for granularity in granularities:
         queries = {q: list(dict.fromkeys(ls[granularity])) for q, ls in labels.items() if ls.get(granularity)}
         if not queries:
             continue
@@ -95,8 +97,9 @@ def retrieval_report(samples: Iterable, records: Mapping[str, Mapping], *, ks: S
         ks: The cut-offs.
 
     Returns:
-        :func:`retrieval_scores`' table with ``left_out`` (the questions the official evaluation leaves out, counted
-        by reason); ``None`` when no record names what was retrieved.
+        :func:`retrieval_scores`' table, at the levels some record retrieved at (a run that retrieves sessions only
+        has no turn row), with ``left_out`` (the questions the official evaluation leaves out, counted by reason);
+        ``None`` when no record names what was retrieved.
 
     Raises:
         MissingDependencyError: ir-measures is not installed.
@@ -120,4 +123,5 @@ def retrieval_report(samples: Iterable, records: Mapping[str, Mapping], *, ks: S
         q: {"turn": r.get("retrieved_ids") or [], "session": r.get("retrieved_sessions") or []}
         for q, r in named.items()
     }
-    return {**retrieval_scores(labels, retrieved, ks=ks), "left_out": left_out}
+    levels = [g for g in GRANULARITIES if any(r[g] for r in retrieved.values())]  # a sessions-only run: no turn row
+    return {**retrieval_scores(labels, retrieved, ks=ks, granularities=levels), "left_out": left_out}
