@@ -14,6 +14,7 @@ from himga.cli import main
 _FC = "dial481__locomo-audit/fc-baseline/results/"
 _AMB = "vectorize-io__agent-memory-benchmark/outputs/locomo/cognee/rag/locomo10.json.gz"
 _RESPONSES = "getzep__zep/benchmarks/locomo_eval/data/zep_locomo_responses.json"
+_MEMPALACE = "MemPalace__mempalace/benchmarks/results_locomo_hybrid_session_top10_20260414_1649.json"
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +130,22 @@ def test_an_amb_file_of_one_conversation_says_its_denominator(published_runs, en
         "himga: error: locomo10.jsonl: $: 1834 of 1986 question ids missing (--partial scores the given ones): "
         "conv-26:152, "
     )
+
+
+def test_a_retrieval_run_gets_its_headline_and_himga_s_retrieval_table(published_runs, env, tmp_path, capsys):
+    """MemPalace's R@10 (the mean of its own recall, over 1,986) beside recall@10 against the official relevance
+    labels (1,982 questions with evidence; 1,980 agree with its own, two malformed references read otherwise)."""
+    path = _imported(published_runs, _MEMPALACE, env, tmp_path, capsys)
+    assert main(["score", "locomo", path, "--verdicts", *env, "--out", str(tmp_path / "r.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    headline = next(n for n, line in enumerate(lines) if line.startswith("headline: "))
+    assert lines[headline] == "headline: 88.91%, the mean of the file's recall values"
+    assert lines[headline + 2] == (
+        "retrieval session  (1,982 questions)  recall@5 0.7826  nDCG@5 0.6690  recall_any@5 0.8340  recall_all@5 "
+        "0.7371  recall@10 0.8887  nDCG@10 0.7064  recall_any@10 0.9263  recall_all@10 0.8466"
+    )
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["retrieval"]["left_out"] == {"no evidence": 4}
 
 
 def test_verdicts_errors(published_runs, env, tmp_path, capsys):

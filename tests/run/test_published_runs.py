@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from himga.data import item_id
 from himga.run import import_run, reproduction
 from himga.scoring import LOCOMO_SCORER, questions_by_id, retrieval_report, score_runs
 
@@ -141,6 +142,18 @@ def test_mempalace_retrieval_scored_against_himga_s_labels(published_runs, locom
     assert report["left_out"] == {"no evidence": 4} and report["session"]["questions"] == 1982
     assert round(report["session"]["recall@10"], 6) == 0.888655
     assert round(report["session"]["recall_any@10"], 4) == 0.9263 and "turn" not in report
+    labels = {item_id(s, qa): s.relevance(qa) for s in locomo_samples for qa in s.qa_pairs}
+    differ = sorted(
+        r["question_id"]
+        for r in imported.records
+        if labels[r["question_id"]].evaluable
+        and abs(
+            len(set(labels[r["question_id"]].sessions) & set(r["retrieved_sessions"]))
+            - r["verdicts"][0] * len(set(labels[r["question_id"]].sessions))
+        )
+        > 1e-9
+    )
+    assert differ == ["conv-43:18", "conv-49:46"]  # "D:11:26" mended to D11:26; "D21:18 D21:22 D11:15 D11:19" split
 
 
 def test_the_amb_file_names_its_categories_in_mem0s_order_and_keeps_its_context(published_runs, locomo_samples):

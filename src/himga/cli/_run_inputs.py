@@ -1,12 +1,13 @@
-"""What ``himga score`` reads before it scores, shared by its official and its judged routes: the dataset's
-questions (built once, an ids file's subset) and the source lines printed under the table."""
+"""What ``himga score`` reads before it scores, shared by its official, judged and verdict routes: the dataset's
+questions (built once, an ids file's subset), the source lines printed under the table, and the retrieval table of
+records that name what was retrieved."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-__all__ = ["load_questions", "print_provenance", "sample_contexts"]
+__all__ = ["load_questions", "print_provenance", "print_retrieval", "retrieval_of", "sample_contexts"]
 
 
 def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
@@ -63,3 +64,33 @@ def sample_contexts(entry, args: argparse.Namespace, options: dict, wanted, cont
         if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
             out.update(dict.fromkeys(ids, context(sample)))
     return out
+
+
+def retrieval_of(entry, args: argparse.Namespace, options: dict, pred_file, index, questions) -> dict | None:
+    """The retrieval table of the records that name what was retrieved (``retrieved_ids``, ``retrieved_sessions``: a
+    ``himga run`` record's, an imported retrieval run's) against the official relevance labels (the build's cache is
+    read again); ``None`` when none does."""
+    from himga.scoring import resolve_record
+
+    named = {
+        qid: record
+        for _, record in pred_file.lines
+        if isinstance(record, dict) and ("retrieved_ids" in record or "retrieved_sessions" in record)
+        if (qid := resolve_record(record, index)) in questions
+    }
+    if not named:
+        return None
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+    from himga.scoring import retrieval_report
+
+    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)  # the cache
+    return retrieval_report(LazySamples(ds), named)
+
+
+def print_retrieval(retrieval: dict | None) -> None:
+    """Print the retrieval table's lines (nothing for ``None``)."""
+    if retrieval:
+        from himga.scoring import format_retrieval
+
+        print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))

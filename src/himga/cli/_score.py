@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
     from himga.cli._paper import paper_options
-    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.cli._run_inputs import load_questions, print_provenance, print_retrieval, retrieval_of, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
@@ -249,15 +249,12 @@ def run(args: argparse.Namespace) -> int:
 
         report["paper_metrics"] = paper_tables(questions, predictions, index.sample_of, bench.paper, paper)
         record["paper_metrics"] = paper_record(paper)
-    if retrieval := _retrieval(entry, args, options, pred_file, index, questions):
+    if retrieval := retrieval_of(entry, args, options, pred_file, index, questions):
         report["retrieval"] = retrieval
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
     print(format_table(report))
-    if retrieval:
-        from himga.scoring import format_retrieval
-
-        print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))
+    print_retrieval(retrieval)
     for table in report.get("paper_metrics", ()):
         from himga.scoring import format_paper_table
 
@@ -276,24 +273,3 @@ def run(args: argparse.Namespace) -> int:
         write_text(args.out, dumps_report(report))
         print(f"wrote {args.out}")
     return 0
-
-
-def _retrieval(entry, args: argparse.Namespace, options: dict, pred_file, index, questions) -> dict | None:
-    """The retrieval table of the records that name what was retrieved (a ``himga run`` record's ``retrieved_ids``
-    and ``retrieved_sessions``), against the official relevance labels; ``None`` when none does."""
-    from himga.scoring import resolve_record
-
-    named = {
-        qid: record
-        for _, record in pred_file.lines
-        if isinstance(record, dict) and ("retrieved_ids" in record or "retrieved_sessions" in record)
-        if (qid := resolve_record(record, index)) in questions
-    }
-    if not named:
-        return None
-    from himga.data.lazy import LazySamples
-    from himga.data.loaders import build_dataset
-    from himga.scoring import retrieval_report
-
-    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)  # the cache
-    return retrieval_report(LazySamples(ds), named)

@@ -117,7 +117,7 @@ def run_verdicts(args: argparse.Namespace) -> int:
     """
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
-    from himga.cli._run_inputs import load_questions, print_provenance
+    from himga.cli._run_inputs import load_questions, print_provenance, print_retrieval, retrieval_of
     from himga.cli._verdicts_notes import audited_lines, leniency, published_lines
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
@@ -168,6 +168,8 @@ def run_verdicts(args: argparse.Namespace) -> int:
     print(_headline(report["overall"], runs_n, report["binary"], kind))
     print(f"denominator: {_scope(index.questions, list(values), bench.category)}")
     extra = {"published": None, "leniency": None, "audited": None}
+    extra["retrieval"] = retrieval_of(entry, args, options, pred_file, index, questions)
+    print_retrieval(extra["retrieval"])  # what it retrieved, against himga's relevance labels
     for line in published_lines(run, report["overall"]):
         print(line)
     extra["published"] = run.get("sha256")
