@@ -35,6 +35,7 @@ from typing import Any
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
 from himga.schema.content import inline_image
+from himga.schema.ids import session_id
 from himga_locomo.qa_records import (
     ABSTENTION_ANSWER,
     AUDIT_KEY,
@@ -58,7 +59,6 @@ __all__ = [
     "normalize_evidence",
     "per_session_summaries",
     "record_to_row",
-    "session_id_of_key",
     "session_rows",
     "split_flat",
     "turn_message",
@@ -101,13 +101,6 @@ def turn_message(
         caption = expect(raw["blip_caption"], str, file, f"{path}.blip_caption")
         text = inline_image(caption, text)
     return {"role": role, "content": text, "turn_id": turn_id, "date_str": date, "raw": raw_text(raw)}
-
-
-def session_id_of_key(key: str) -> str | None:
-    """The Sample's session id a LoCoMo session key names (``"session_3"`` -> ``"3"``, as :func:`session_rows` numbers
-    sessions), or ``None`` for anything else; for files that name sessions by their key (MemPalace's retrieved ids)."""
-    m = _SESSION.fullmatch(key) if isinstance(key, str) else None
-    return str(int(m[1])) if m else None
 
 
 def split_flat(record: dict) -> tuple[dict, dict, dict[str, dict], dict]:
@@ -233,7 +226,7 @@ def session_rows(
                 extra[f"session_{n}_date_time"] = dates[n]
             continue
         messages = [message(t, file, f"{conv_path}.session_{n}[{i}]") for i, t in enumerate(turns)]
-        sessions.append({"session_id": str(n), "messages": messages, "date_str": dates.get(n), "title": None})
+        sessions.append({"session_id": session_id(n), "messages": messages, "date_str": dates.get(n), "title": None})
     for n, date in dates.items():
         if n not in turns_by_n:
             extra[f"session_{n}_date_time"] = date

@@ -89,8 +89,8 @@ def test_compare_the_audits_full_context_runs_with_a_plot(published_runs, env, t
     )
     assert lines[6].startswith("overall                      1540  0.9262 [0.9133, 0.9391]  1540  0.7989 ")
     assert lines[8] == (
-        "[1] locomo-audit fc gpt-4.1-mini-cot: eval_results.json (layout locomo-audit, sha256 7fa10ba1d897), judge "
-        "evermemos (gpt-4o-mini), 3 runs, answer model gpt-4.1-mini, gold published"
+        "[1] locomo-audit fc gpt-4.1-mini-cot: eval_results.json (layout locomo-audit-eval, sha256 7fa10ba1d897), "
+        "judge evermemos (gpt-4o-mini), 3 runs, answer model gpt-4.1-mini, gold published"
     )
     assert lines[11:] == ["comparable: the same questions, judge and gold", f"wrote {png}"]
     head = png.read_bytes()[:24]

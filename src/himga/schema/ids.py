@@ -9,6 +9,7 @@ An *item* is one scored QA pair. Its id is stable across runs and machines: Long
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,12 +19,26 @@ from himga.jsonio.run_inputs import read_id_lines
 from .relevance import rule_of
 from .sample import QAPair, Sample
 
-__all__ = ["item_id", "read_ids", "restrict", "rows_with_ids"]
+__all__ = ["item_id", "read_ids", "restrict", "rows_with_ids", "session_id", "session_id_of_key"]
+
+_SESSION_KEY = re.compile(r"session_([1-9][0-9]*)")
 
 
 def item_id(sample: Sample, qa: QAPair) -> str:
     """The id of ``qa``: LongMemEval ``question_id``; LoCoMo ``<sample_id>:<question_id>`` (``"conv-26:0"``)."""
     return f"{sample.sample_id}:{qa.question_id}" if rule_of(sample).scoped_ids else qa.question_id
+
+
+def session_id(number: int) -> str:
+    """The session id of a LoCoMo-family conversation's session ``number`` (its key ``session_<number>``): ``"3"``."""
+    return str(number)
+
+
+def session_id_of_key(key: str) -> str | None:
+    """The session id a LoCoMo-family session key names (``"session_3"`` -> ``"3"``, :func:`session_id`), or ``None``
+    for anything else: for files that name sessions by their key (MemPalace's retrieved ids)."""
+    match = _SESSION_KEY.fullmatch(key) if isinstance(key, str) else None
+    return session_id(int(match[1])) if match else None
 
 
 def read_ids(path: str | Path) -> list[str]:

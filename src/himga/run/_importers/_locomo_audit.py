@@ -33,7 +33,7 @@ def _facts(document) -> dict:
 
 LOCOMO_AUDIT = register(
     Layout(
-        "locomo-audit",
+        "locomo-audit-eval",
         "the LoCoMo audit's judged results (dial481/locomo-audit fc-baseline and ap-baseline *eval_results*.json)",
         FieldMap(
             records="$.detailed_results.*",

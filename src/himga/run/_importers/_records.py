@@ -6,7 +6,7 @@ from __future__ import annotations
 from himga.errors import SourceFormatError, type_name
 from himga.run._importers._fieldmap import Entry, FieldMap, lookup
 from himga.run._importers._layout import Layout
-from himga_locomo.records import session_id_of_key
+from himga.schema.ids import session_id_of_key
 
 __all__ = ["build_record", "carried_run", "category_of", "verdicts_of"]
 
