@@ -302,3 +302,29 @@ def test_a_folder_with_one_file_of_the_pair(shared_data, tmp_path):
     (tmp_path / "questions_32k.csv").symlink_to(shared_data / "personamem" / "questions_32k.csv")
     with pytest.raises(SourceFormatError, match=r"^shared_contexts_32k.jsonl: \$: missing in .*: a split is read from"):
         load_dataset("personamem", config="32k", data_dir=tmp_path, cache_dir=tmp_path / "c")
+
+
+def test_the_usage_page_snippet_runs_as_written(shared_data, tmp_path):
+    """docs/usage.md, "PersonaMem: questions inside the history": the snippet runs and its comments are what it
+    gives."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text(encoding="utf-8")
+    section = text.split("## PersonaMem: questions inside the history\n", 1)[1].split("\n## ", 1)[0]
+    snippet = section.split("```python\n", 1)[1].split("```\n", 1)[0]
+    code = snippet.replace("../shared/data", str(shared_data)).replace(
+        'data_dir="', f'cache_dir="{tmp_path / "c"}", data_dir="'
+    )
+    ns: dict = {}
+    exec(compile(code, "usage.md", "exec"), ns)
+    samples, sample, qa = ns["samples"], ns["sample"], ns["qa"]
+    claims = {
+        "# 37 samples, 589 QA pairs": (len(samples), sum(len(s.qa_pairs) for s in samples)) == (37, 589),
+        "# 5 sessions, 183 messages, 9 questions": (len(sample.sessions), len(ns["messages"]), len(sample.qa_pairs))
+        == (5, 183, 9),
+        "# (182, '(c)', 'recall_user_shared_facts')": (qa.position, qa.answer, qa.question_type.value)
+        == (182, "(c)", "recall_user_shared_facts"),
+        '# "(c) It\'s great to see such innovative ap"': qa.options[2][:40]
+        == "(c) It's great to see such innovative ap",
+        "# what the question sees; messages[0].role is 'system'": len(ns["history"]) == 182
+        and ns["messages"][0].role == "system",
+    }
+    assert {claim: claim in snippet and ok for claim, ok in claims.items()} == dict.fromkeys(claims, True)
