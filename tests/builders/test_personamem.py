@@ -328,3 +328,18 @@ def test_the_usage_page_snippet_runs_as_written(shared_data, tmp_path):
         and ns["messages"][0].role == "system",
     }
     assert {claim: claim in snippet and ok for claim, ok in claims.items()} == dict.fromkeys(claims, True)
+
+
+def test_the_export_loads_without_himga_and_its_card_is_the_committed_one(shared_data, tmp_path):
+    from helpers.exports import assert_same_as_builder, load_without_himga
+
+    from himga.data.loaders import build_dataset
+    from himga.publish import export
+
+    out = tmp_path / "personamem_export"
+    assert export("personamem", out, data_dir=shared_data / "personamem")["32k"].num_examples == 37
+    built = build_dataset("personamem", path=shared_data / "personamem", cache_dir=tmp_path / "c")
+    assert_same_as_builder(load_without_himga(tmp_path, str(out)), built)
+    committed = Path(__file__).resolve().parents[2] / "himga_personamem" / "README.md"
+    # regenerate: himga export personamem himga_personamem --card-only --data-dir ../shared/data/personamem
+    assert (out / "README.md").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
