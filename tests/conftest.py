@@ -184,6 +184,16 @@ def realtalk_samples(shared_data, tmp_path_factory):
     )
 
 
+@pytest.fixture(scope="session")
+def personamem_samples(shared_data, tmp_path_factory):
+    """The 37 PersonaMem shared contexts of the 32k split (589 questions), built once per session."""
+    from himga.data import load_dataset
+
+    return load_dataset(
+        "personamem", data_dir=shared_data / "personamem", cache_dir=tmp_path_factory.mktemp("personamem_cache")
+    )
+
+
 #: The unprivileged user of tests that must also hold for a user who is not root.
 NOBODY = 65534
 

@@ -80,7 +80,7 @@ def test_the_checker_finds_each_kind_of_branch():
 
 
 def test_every_entry_resolves():
-    assert NAMES == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk")
+    assert NAMES == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk", "personamem")
     locomo, lme = CATALOG["locomo"], CATALOG["longmemeval"]
     assert (locomo.builder.__name__, lme.builder.__name__) == ("Locomo", "Longmemeval")
     assert locomo.configs == ["default"]
@@ -147,7 +147,7 @@ def test_unknown_names_and_configs_are_configuration_errors():
     with pytest.raises(
         ConfigurationError,
         match=r"^unknown dataset 'squad'; expected one of \['beam', 'locomo', 'locomo_plus', 'longmemeval', "
-        r"'realtalk'\]$",
+        r"'personamem', 'realtalk'\]$",
     ):
         benchmark("squad")
     with pytest.raises(ConfigurationError, match=r"^longmemeval: unknown config 'x'; expected one of \['s', 'm', "):

@@ -187,7 +187,8 @@ def _resolves(dotted: str) -> bool:
 
 #: A dotted name of the package or of a builder folder in a page (``himga.data.chronological``).
 DOTTED = (
-    r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam|himga_locomo_plus|himga_realtalk)(?:\.[A-Za-z_]\w*)+)\b"
+    r"\b((?:himga|himga_locomo|himga_longmemeval|himga_beam|himga_locomo_plus|himga_realtalk|himga_personamem)"
+    r"(?:\.[A-Za-z_]\w*)+)\b"
 )
 
 

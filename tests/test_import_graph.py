@@ -276,6 +276,7 @@ def test_builder_folders_are_imported_by_the_catalogue_the_commands_and_the_faca
         "himga_locomo",
         "himga_locomo_plus",
         "himga_longmemeval",
+        "himga_personamem",
         "himga_realtalk",
     }
 

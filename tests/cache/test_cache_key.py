@@ -111,6 +111,12 @@ def test_the_key_covers_the_row_modules_and_what_they_import():
             "himga_locomo_plus/options.py",
         },  # LoCoMo's rules are its own
         "realtalk": locomo | {"himga_realtalk/realtalk.py", "himga_realtalk/records.py", "himga_realtalk/pins.py"},
+        "personamem": {
+            "himga_personamem/personamem.py",
+            "himga_personamem/records.py",
+            "himga_personamem/layout.py",
+            "himga_personamem/pins.py",
+        },  # the CSV reader is himga.sources' (its content fingerprint)
     }
     reading = {
         "src/himga/jsonio/reader.py",

@@ -90,7 +90,7 @@ def test_cli_verify_without_caches(tmp_path, capsys):
     assert (
         capsys.readouterr().err
         == "himga: error: unknown dataset 'nosuch'; expected one of ['locomo', 'longmemeval', 'beam', 'locomo_plus', "
-        "'realtalk']\n"
+        "'realtalk', 'personamem']\n"
     )
     assert (
         main(["verify", "--cache-dir", str(tmp_path / "typo")]) == 2

@@ -89,6 +89,10 @@ def remote(monkeypatch):
     for pin in benchmark("longmemeval").pins().values():
         path = f"/datasets/{pin.repo_id}/resolve/{pin.revision}/{pin.filename}"
         answers[path] = _hub_answer(pin.revision, pin.sha256 or M_ORIGINAL_SHA, pin.size or 2_700_000_000)
+    for pin in benchmark("personamem").pins().values():  # the 32k split's two Hub files (128k, 1M: no revision)
+        for part in pin.parts:
+            path = f"/datasets/{part.repo_id}/resolve/{part.revision}/{part.filename}"
+            answers.update({path: _hub_answer(part.revision, part.sha256, part.size)} if part.revision else {})
     monkeypatch.setattr(himga_beam.manifest, "RAW_BASE", base)  # BEAM's pinned files: GitHub raw, one per part
     for pin in benchmark("beam").pins().values():
         answers.update({urlsplit(part.url).path: (200, {"Content-Length": str(part.size)}) for part in pin.parts})
@@ -122,6 +126,9 @@ def test_check_reports_every_pin_ok(remote, capsys):
         "beam/500K chats/500K": "ok: 70 files, 85,595,486 bytes in all (sizes match; sha256 checked on download)",
         "beam/1M chats/1M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
         "beam/10M chats/10M": "unpinned: no revision pinned (not yet confirmed): nothing to check",
+        "personamem/32k .": "ok: 2 files, 6,918,576 bytes in all (sizes match; sha256 checked on download)",
+        "personamem/128k .": "unpinned: no revision pinned (not yet confirmed): nothing to check",
+        "personamem/1M .": "unpinned: no revision pinned (not yet confirmed): nothing to check",
     }
 
 
@@ -242,9 +249,16 @@ def test_listing_names_every_pin_and_its_local_copy(shared_data, tmp_path, monke
         "  local     none under $HIMGA_DATASETS_ROOT/realtalk/ (it is set, so nothing is downloaded)" in out
     )  # not data/'s layout
     assert (
-        out.count("\n\n") == 15
-    )  # 16 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
-    # REALTALK's data/ folders, LoCoMo's errata and two probe files (LoCoMo-Plus reads the same: listed once)
+        f"  local     2 of 2 files at {shared_data / 'personamem'}/; questions_32k.csv: same content as "
+        "bowen-upenn/PersonaMem-v1@a8076d5 (re-serialised; sha256 "
+        "23f306a8d28b7ffcf133fe7dad09ade06fcb862fc7c3f19691362a5cd69409bd)" in out.splitlines()
+    )  # the CSV has LF line endings, the Hub's CRLF
+    assert out.count("  local     none: no pinned revision to download; a copy is read with --data-dir") == 2
+    assert (
+        out.count("\n\n") == 18
+    )  # 19 blocks: seven LoCoMo and LongMemEval files, BEAM's four tiers, LoCoMo-Plus's and
+    # REALTALK's data/ folders, LoCoMo's errata and two probe files (LoCoMo-Plus reads the same: listed once),
+    # PersonaMem's three splits
 
 
 def test_listing_a_modified_copy_under_datasets_root(shared_data, tmp_path, monkeypatch, capsys):

@@ -105,6 +105,13 @@ def test_question_type_members_and_values():
         "PREFERENCE_FOLLOWING": "preference_following",
         "SUMMARIZATION": "summarization",
         "COGNITIVE": "cognitive",
+        "RECALL_USER_SHARED_FACTS": "recall_user_shared_facts",
+        "PROVIDE_PREFERENCE_ALIGNED_RECOMMENDATIONS": "provide_preference_aligned_recommendations",
+        "SUGGEST_NEW_IDEAS": "suggest_new_ideas",
+        "RECALLING_THE_REASONS_BEHIND_PREVIOUS_UPDATES": "recalling_the_reasons_behind_previous_updates",
+        "TRACK_FULL_PREFERENCE_EVOLUTION": "track_full_preference_evolution",
+        "GENERALIZING_TO_NEW_SCENARIOS": "generalizing_to_new_scenarios",
+        "RECALLING_FACTS_MENTIONED_BY_THE_USER": "recalling_facts_mentioned_by_the_user",
     }
 
 

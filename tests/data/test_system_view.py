@@ -192,7 +192,11 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         lambda v: setattr(v.sessions[0], "session_id", sample.sessions[0].session_id),  # the source id (answer_…)
         lambda v: v.sessions[0].messages[0].raw.update(has_answer=True),
         lambda v: setattr(v.sessions[0].messages[0], "content", v.sessions[0].messages[0].content + " CONTAINS ANSWER"),
-        lambda v: setattr(v.sessions[0].messages[0], "date_str", None),
+        *(
+            [lambda v: setattr(v.sessions[0].messages[0], "date_str", None)]
+            if system_view(sample).sessions[0].messages[0].date_str is not None
+            else []  # PersonaMem dates nothing
+        ),
         lambda v: v.sessions[0].messages[0].raw.update(gold=qa.answer),
         lambda v: setattr(
             v, "questions", [dataclasses.replace(q, question_id=item_id(sample, qa)) for q in v.questions]
@@ -204,6 +208,9 @@ def test_the_check_finds_each_kind_of_leak(benchmark_samples):
         tamper(view)
         assert problems(sample, view) != [], n
     restyled = dataclasses.replace(sample, sessions=[dataclasses.replace(s) for s in sample.sessions])
+    if not any(s.date_str for s in restyled.sessions):
+        assert name == "personamem"  # the one benchmark without dates
+        return
     dated = next(s for s in restyled.sessions if s.date_str)  # one session dated in another style than the others
     dated.date_str = dated.datetime.strftime(
         "%Y-%m-%d %H:%M" if date_styles(system_view(sample)) != {"iso_datetime"} else "%d %B, %Y"
@@ -231,6 +238,7 @@ def test_a_ranking_made_on_the_view_maps_back_to_the_qrels(benchmark_samples, gr
     present = {
         qid: [d for d in docs if d in run[qid]] for qid, docs in expected.items()
     }  # dangling LoCoMo ids have no turn
-    assert run == present and len(run) == len(expected) > 0
+    assert run == present and len(run) == len(expected)
+    assert len(run) > 0 or name == "personamem"  # PersonaMem labels no evidence: no question's retrieval is evaluable
     with pytest.raises(ConfigurationError, match="is no question of the views"):
         view_run(samples, {"conv-26:0": []}, granularity)

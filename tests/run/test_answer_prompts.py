@@ -254,6 +254,8 @@ def test_every_prompt_names_its_source_and_the_plain_one_is_the_default_elsewher
         "memos",
         "beam",
         "beam-rag",
+        "personamem",
+        "personamem-o-series",
     ]
     for prompt in prompts.values():
         if prompt.name != "plain":

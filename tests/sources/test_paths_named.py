@@ -47,7 +47,8 @@ def test_datasets_root_that_is_a_file(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HIMGA_DATASETS_ROOT", str(tmp_path / "afile"))
     expected = (
         f"$HIMGA_DATASETS_ROOT is set to '{tmp_path}/afile', but '{tmp_path}/afile/locomo' is not a folder; expected a "
-        "folder holding one subfolder per dataset (locomo/, longmemeval/, beam/, locomo_plus/, realtalk/), and "
+        "folder holding one subfolder per dataset (locomo/, longmemeval/, beam/, locomo_plus/, realtalk/, "
+        "personamem/), and "
         f"'{tmp_path}/afile' is a regular file, "
         "not a folder (unset it to download the pinned files)"
     )

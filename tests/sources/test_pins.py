@@ -15,7 +15,7 @@ UNKNOWN = {("longmemeval", "m_original")}
 
 
 #: Configs whose source is not pinned yet (no revision confirmed; a local copy is read).
-UNPINNED = {("beam", "1M"), ("beam", "10M")}
+UNPINNED = {("beam", "1M"), ("beam", "10M"), ("personamem", "128k"), ("personamem", "1M")}
 #: The licence each source states (BEAM, LoCoMo-Plus and REALTALK state none).
 LICENCES = {
     "locomo": "cc-by-nc-4.0",
@@ -24,6 +24,7 @@ LICENCES = {
     "beam": None,
     "locomo_plus": None,
     "realtalk": None,
+    "personamem": None,
 }
 
 
@@ -31,17 +32,19 @@ LICENCES = {
 def test_every_pin_has_revision_size_checksum_and_a_url_that_names_them(name, config, pin):
     assert pin.licence == LICENCES[name]
     assert pin.evidence
-    if (name, config) in UNPINNED:
-        assert (pin.revision, pin.size, pin.sha256, pin.parts) == (None, None, None, ())
+    if (name, config) in UNPINNED:  # PersonaMem's names its two files (the sha256 independent code pins, if any)
+        assert (pin.revision, pin.size, pin.sha256) == (None, None, None)
+        assert [(p.revision, p.repo_id) for p in pin.parts] == [(None, None)] * len(pin.parts)
         assert pin.evidence.startswith("not yet confirmed")
         return
     assert re.fullmatch(r"[0-9a-f]{40}", pin.revision)
-    assert f"/{pin.revision}/" in pin.url
-    assert pin.url.endswith(f"/{pin.repo_path}")
+    top = pin.repo_path == "."  # the files at the repository's top (PersonaMem's Hub dataset)
+    assert f"/{pin.revision}{'' if top else '/'}" in pin.url
+    assert pin.url.endswith(f"/{pin.revision}" if top else f"/{pin.repo_path}")
     for part in pin.parts:  # a pin of several files: each is pinned, at its place in the repository's layout
         assert (part.revision, part.layout_path, part.repo_path) == (pin.revision, part.repo_path, part.local_path)
-        assert part.url.endswith(f"/{pin.revision}/{part.layout_path}") and part.layout_path.startswith(
-            f"{pin.repo_path}/"
+        assert part.url.endswith(f"/{pin.revision}/{part.layout_path}") and (
+            "/" not in part.layout_path if top else part.layout_path.startswith(f"{pin.repo_path}/")
         )
         assert isinstance(part.size, int) and re.fullmatch(r"[0-9a-f]{64}", part.sha256)
     if pin.parts:
@@ -82,7 +85,14 @@ def test_himga_utils_keeps_the_seed_names(tmp_path, monkeypatch):
 
     for name in ("RemoteFile", "cache_root", "datasets_root", "sha256_of"):
         assert getattr(himga.utils, name) is getattr(himga.sources, name)
-    assert himga.utils.DATASETS == ("locomo", "longmemeval", "beam", "locomo_plus", "realtalk")  # the catalogue's names
+    assert himga.utils.DATASETS == (
+        "locomo",
+        "longmemeval",
+        "beam",
+        "locomo_plus",
+        "realtalk",
+        "personamem",
+    )  # the catalogue's names
     assert himga.utils.default_sources("locomo") == [benchmark("locomo").pins()["default"]]
     assert himga.utils.default_sources("longmemeval") == [benchmark("longmemeval").pins()["s"]]
     (tmp_path / "locomo").mkdir()

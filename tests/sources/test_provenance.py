@@ -133,7 +133,8 @@ def test_datasets_root_pointing_at_the_dataset_folder_itself(tmp_path, monkeypat
     assert str(info.value) == (
         f"$HIMGA_DATASETS_ROOT is set to '{tmp_path}/locomo', but '{tmp_path}/locomo/locomo' is not a folder; expected "
         "a "
-        "folder holding one subfolder per dataset (locomo/, longmemeval/, beam/, locomo_plus/, realtalk/); it looks "
+        "folder holding one subfolder per dataset (locomo/, longmemeval/, beam/, locomo_plus/, realtalk/, "
+        "personamem/); it looks "
         "like the locomo folder itself: "
         f"set HIMGA_DATASETS_ROOT={tmp_path} (unset it to download the pinned files)"
     )

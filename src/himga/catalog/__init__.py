@@ -27,6 +27,7 @@ import himga_beam
 import himga_locomo
 import himga_locomo_plus
 import himga_longmemeval
+import himga_personamem
 import himga_realtalk
 from himga.entry import Benchmark
 from himga.entry import entry_of_builder as of_builder
@@ -45,6 +46,7 @@ CATALOG: dict[str, Benchmark] = {
         himga_beam.ENTRY,
         himga_locomo_plus.ENTRY,
         himga_realtalk.ENTRY,
+        himga_personamem.ENTRY,
     )
 }
 

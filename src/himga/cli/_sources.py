@@ -65,8 +65,12 @@ def _local_copies(name: str, pin: RemoteFile) -> str:
     root = datasets_root()
     folder = (root if root is not None else cache_root()) / name
     present = [part for part in pin.parts if (folder / part.local_path).is_file()]
-    where = f"{folder}/{pin.filename}/"
+    where = f"{folder / pin.filename}/"  # a pin of the top folder ("."): the folder itself
     if not present:
+        if pin.revision is None:  # nothing pinned to download (PersonaMem 128k, 1M)
+            return "none: no pinned revision to download; a copy is read with --data-dir, or from " + (
+                f"$HIMGA_DATASETS_ROOT/{name}/"
+            )
         return (
             f"none under $HIMGA_DATASETS_ROOT/{name}/ (it is set, so nothing is downloaded)"
             if root is not None

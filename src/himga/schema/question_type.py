@@ -17,7 +17,8 @@ class QuestionType(enum.StrEnum):
     LoCoMo's integer ``category`` maps to the first five (see ``himga_locomo`` for the mapping);
     LongMemEval's ``question_type`` (``"single-session-user"`` or ``"single_session_user"``) to the next six;
     BEAM's ten abilities (the keys of ``probing_questions.json``) to their own names, two of them shared with
-    LongMemEval (``knowledge_update``, ``temporal_reasoning``: the same abilities under the same names).
+    LongMemEval (``knowledge_update``, ``temporal_reasoning``: the same abilities under the same names); PersonaMem's
+    seven ``question_type`` values to members spelled as the file spells them.
     """
 
     # LoCoMo
@@ -46,3 +47,13 @@ class QuestionType(enum.StrEnum):
     SUMMARIZATION = "summarization"
     # LoCoMo-Plus (its LoCoMo questions keep LoCoMo's types; REALTALK's categories 1-3 are LoCoMo's)
     COGNITIVE = "cognitive"
+
+    # PersonaMem (``question_type`` as the release spells it; the last looks like a second spelling of the first,
+    # and stays apart: ``himga validate personamem`` lists it)
+    RECALL_USER_SHARED_FACTS = "recall_user_shared_facts"
+    PROVIDE_PREFERENCE_ALIGNED_RECOMMENDATIONS = "provide_preference_aligned_recommendations"
+    SUGGEST_NEW_IDEAS = "suggest_new_ideas"
+    RECALLING_THE_REASONS_BEHIND_PREVIOUS_UPDATES = "recalling_the_reasons_behind_previous_updates"
+    TRACK_FULL_PREFERENCE_EVOLUTION = "track_full_preference_evolution"
+    GENERALIZING_TO_NEW_SCENARIOS = "generalizing_to_new_scenarios"
+    RECALLING_FACTS_MENTIONED_BY_THE_USER = "recalling_facts_mentioned_by_the_user"

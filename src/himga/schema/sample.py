@@ -31,13 +31,13 @@ class Message:
 
     Attributes:
         role: The speaker. LoCoMo: the person's name (``"Caroline"``); LongMemEval, BEAM: ``"user"`` or
-            ``"assistant"``.
+            ``"assistant"``; PersonaMem: ``"system"`` (the persona turns), ``"user"`` or ``"assistant"``.
         content: The text. LoCoMo image turns carry their caption inline:
             ``"[Image: <blip_caption>] <text>"`` (``"[Image: <blip_caption>]"`` when the text is empty); BEAM's
             probe marker (``" ->-> 1,1"``) is cut from the end and kept in ``raw``.
         turn_id: LoCoMo's ``dia_id``, ``"D<session>:<turn>"`` (e.g. ``"D1:3"``; REALTALK's ``D`` counts days;
-            LoCoMo-Plus's inserted turns are ``"cue:1"``, ``"query:1"``); BEAM's message id (``"0"``); ``None`` for
-            LongMemEval.
+            LoCoMo-Plus's inserted turns are ``"cue:1"``, ``"query:1"``); BEAM's message id (``"0"``); PersonaMem: the
+            turn's index in its shared context (``"0"``); ``None`` for LongMemEval.
         date_str: A per-message raw timestamp: REALTALK ``"29.12.2023, 22:42:04"`` (every message); ``None`` in
             LoCoMo, LoCoMo-Plus, LongMemEval and BEAM (dates live on the session).
         raw: Source keys of the turn with no other home: LoCoMo ``img_url``, ``blip_caption``,
@@ -59,7 +59,8 @@ class Session:
     Attributes:
         session_id: LoCoMo (and REALTALK): the ``N`` of ``session_N`` as a string (``"1"``); LoCoMo-Plus adds
             ``"cue"`` and ``"query"``; LongMemEval: the haystack session id (``"sharegpt_yywfLrO_0"``,
-            ``"answer_4be1b6b4_1"``); BEAM: the batch number (``"1"``; 10M: ``"plan-1:3"``).
+            ``"answer_4be1b6b4_1"``); BEAM: the batch number (``"1"``; 10M: ``"plan-1:3"``); PersonaMem: ``"1"``,
+            ``"2"``, ... (a session starts at a persona's system turn).
         messages: The turns, in source order.
         date_str: The raw session timestamp: LoCoMo ``"1:56 pm on 8 May, 2023"``, LongMemEval
             ``"2023/05/20 (Sat) 02:21"``, BEAM ``"March-15-2024"``, REALTALK ``"29.12.2023, 22:42:04"`` (LoCoMo-Plus's
@@ -105,15 +106,16 @@ class QAPair:
 
     Attributes:
         question_id: LoCoMo: the index in the sample's ``qa`` list as a string (``"0"``);
-            LongMemEval: ``question_id``; BEAM: ``"<ability>:<index>"`` (``"temporal_reasoning:0"``).
+            LongMemEval and PersonaMem: ``question_id``; BEAM: ``"<ability>:<index>"`` (``"temporal_reasoning:0"``).
         question: The question text.
         answer: The gold answer, always a ``str`` (integer answers such as ``2022`` become ``"2022"``).
             For LoCoMo category 5 it is an abstention (see the ``himga_locomo`` card); BEAM: the ability's reference
-            (its judge reads the rubric in ``raw``); ``""`` for a LoCoMo-Plus cognitive item (no reference answer).
+            (its judge reads the rubric in ``raw``); ``""`` for a LoCoMo-Plus cognitive item (no reference answer);
+            PersonaMem: the correct option's letter, ``"(c)"``.
         question_type: The normalized category.
         evidence: Pointers to the turns or sessions holding the answer.
         raw: The source QA record (LoCoMo: the QA dict untouched; LongMemEval: the question dict
-            without ``haystack_sessions``; BEAM: the question dict, ``rubric`` included).
+            without ``haystack_sessions``; BEAM: the question dict, ``rubric`` included; PersonaMem: every CSV column).
         position: For a question asked in the middle of the history, how many of the sample's messages (in order,
             counted across sessions) it sees; ``None`` (every benchmark but PersonaMem): the whole history.
         options: The answer options shown with the question, in order, for a multiple-choice question (PersonaMem's
@@ -153,9 +155,9 @@ class Sample:
         sample_id: LoCoMo ``sample_id`` (``"conv-26"``), else a running index; LongMemEval ``question_id``;
             BEAM: the tier and the chat's folder (``"100K-1"``); LoCoMo-Plus ``"cognitive-<i>"`` for a cognitive item;
                 REALTALK the
-            file's stem (``"Chat_1_Emi_Elise"``).
+            file's stem (``"Chat_1_Emi_Elise"``); PersonaMem: the ``shared_context_id``.
         dataset: The benchmark's catalogue name: ``"locomo"``, ``"longmemeval"``, ``"beam"``, ``"locomo_plus"``,
-            ``"realtalk"``.
+            ``"realtalk"``, ``"personamem"``.
         sessions: The history. LoCoMo: ordered by session number; LongMemEval: haystack file order; BEAM:
             batches in file order.
         qa_pairs: The questions.

@@ -16,6 +16,8 @@ papers' metrics) and :mod:`.report` (the tables):
   label rule correct/partial/wrong → 1/0.5/0, model and parameters, sha256); requests byte-identical to
   ``llm_as_judge.py``'s (xjtuleeyf/Locomo-Plus@059f4e3).
 - REALTALK's F1 is LoCoMo's (:data:`REALTALK_SCORER`, danny911kr/REALTALK@b903e06 ``eval_memory/qa_tool.py``).
+- :func:`personamem_score` (:mod:`himga.scoring.rules._personamem`, :data:`PERSONAMEM_SCORER`): PersonaMem's letter
+  rule, equal to ``Evaluation.extract_answer`` (bowen-upenn/PersonaMem@041d82a, ``inference_standalone_openai.py``).
 - :data:`BEAM_JUDGE`, :func:`beam_judge_prompt`, :func:`beam_parse_reply` (:mod:`himga.scoring.judges.beam._prompts`):
   BEAM's judge as data, its prompts byte-identical to ``compute_metrics.py``'s (mohammadtavakoli78/BEAM@b2a3ee8) and the
   official reading of its replies, quirks included by default (variant ``"official"``; ``"fixed"`` corrects them).
@@ -52,6 +54,7 @@ from himga.scoring._scorers import (
     BEAM_SCORER,
     LOCOMO_SCORER,
     LONGMEMEVAL_SCORER,
+    PERSONAMEM_SCORER,
     REALTALK_SCORER,
     Row,
     Scorer,
@@ -105,6 +108,7 @@ from himga.scoring.report._judged import format_judged, judge_line, judge_reques
 from himga.scoring.report._official import format_table, questions_by_id, score_questions, score_records, score_samples
 from himga.scoring.report._runs import score_runs
 from himga.scoring.rules._locomo import locomo_score
+from himga.scoring.rules._personamem import personamem_score
 
 __all__ = [
     "BEAM_JUDGE",
@@ -118,6 +122,7 @@ __all__ = [
     "PAPER_AGGREGATIONS",
     "PAPER_FAMILIES",
     "PAPER_ROW_ORDERS",
+    "PERSONAMEM_SCORER",
     "REALTALK_SCORER",
     "Judge",
     "LabelRule",
@@ -161,6 +166,7 @@ __all__ = [
     "paper_record",
     "paper_scores",
     "paper_tables",
+    "personamem_score",
     "predictions_of",
     "questions_by_id",
     "read_labels",

@@ -19,12 +19,14 @@ from himga.scoring.judges.beam._judges import BEAM_JUDGES
 from himga.scoring.metrics._intervals import summarize
 from himga.scoring.metrics._paper_tables import PaperRules
 from himga.scoring.rules import _locomo as locomo
+from himga.scoring.rules import _personamem as personamem
 
 __all__ = [
     "BEAM_SCORER",
     "LOCOMO_PAPER_RULES",
     "LOCOMO_SCORER",
     "LONGMEMEVAL_SCORER",
+    "PERSONAMEM_SCORER",
     "REALTALK_SCORER",
     "SCORERS",
     "Row",
@@ -335,4 +337,18 @@ BEAM_SCORER = Scorer(
     summaries=_beam_summaries,
     gold_options=_beam_gold_options,
     judges={judge.variant: judge for judge in BEAM_JUDGES},
+)
+
+#: PersonaMem: the official letter rule (:mod:`himga.scoring.rules._personamem`), computed, no judge; accuracy per
+#: question type in the order the types first appear in ``questions_32k.csv``, and overall.
+PERSONAMEM_SCORER = Scorer(
+    name="personamem",
+    metric="official accuracy: 1 when the reply picks exactly the gold option (the letters (a)-(d) after the last "
+    "<final_answer>, else in the whole reply), else 0",
+    source=personamem.SOURCE,
+    type_order=personamem.QUESTION_TYPES,
+    row_key=lambda qa: str(qa.question_type),
+    score=personamem.personamem_score,
+    summaries=_overall,
+    gold_options=personamem.gold_options,
 )

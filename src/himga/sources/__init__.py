@@ -25,7 +25,7 @@ from himga.sources._checks import (
     source_path,
     unreadable_source,
 )
-from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, first_difference
+from himga.sources._content import ContentDigest, canonical, content_sha256, content_tree, csv_rows, first_difference
 from himga.sources._folder import SOURCE_SUFFIXES, check_source_entry, json_files, no_source_files
 from himga.sources._known import KnownFolder, order_folders, register_folders
 from himga.sources._offline import OFFLINE_SWITCHES, offline_switch
@@ -66,6 +66,7 @@ __all__ = [
     "check_source_kind",
     "content_sha256",
     "content_tree",
+    "csv_rows",
     "dataset_folder",
     "datasets_root",
     "download",

@@ -11,16 +11,23 @@ Where the pinned file's value differs, a *content tree* locates the first differ
 hex digits) of the value's nodes down to a depth (:func:`content_tree`; for LoCoMo depth 3: records, their
 keys, each QA pair, session and summary), kept beside the pin; :func:`first_difference` walks it against a
 parsed value and returns a JSON path such as ``$[0].qa[1]``.
+
+A CSV file's content is its rows as lists of cells, header first, as the ``csv`` module reads them
+(:func:`csv_rows`): the same whatever the line endings (PersonaMem's questions, released with CRLF, shared with LF).
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+from pathlib import Path
 from typing import Any
 
+from himga.errors import SourceFormatError
 from himga.jsonio import ContentDigest, canonical
 
-__all__ = ["ContentDigest", "canonical", "content_sha256", "content_tree", "first_difference"]
+__all__ = ["ContentDigest", "canonical", "content_sha256", "content_tree", "csv_rows", "first_difference"]
 
 _HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full sha256 decides "same"
 
@@ -28,6 +35,37 @@ _HEX = 8  # digits of a tree node's fingerprint: locates a difference, the full 
 def content_sha256(value: Any) -> str:
     """The content fingerprint of a parsed JSON value: sha256 of :func:`canonical`."""
     return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def csv_rows(path: str | Path, *, digest: Any = None) -> list[list[str]]:
+    """The rows of a CSV file, header first, each a list of its cells as the ``csv`` module reads them (the default
+    dialect: ``,``, ``"`` quoting; ``\\n``, ``\\r\\n`` or ``\\r`` line ends), read in one pass.
+
+    Args:
+        path: The file: UTF-8 (a byte-order mark is accepted).
+        digest: A ``hashlib`` object updated with every byte of the file.
+
+    Raises:
+        SourceFormatError: bytes that are not UTF-8 (named by line and column), a malformed row (named by its line).
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    if digest is not None:
+        digest.update(data)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise SourceFormatError(
+            path.name, f"line {line}", f"expected UTF-8 text, got invalid byte at column {column}"
+        ) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return list(reader)
+    except csv.Error as e:
+        raise SourceFormatError(path.name, f"line {reader.line_num}", f"malformed CSV row: {e}") from None
 
 
 def _node(value: Any) -> str:

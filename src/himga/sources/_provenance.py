@@ -25,7 +25,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.jsonio import file_identity
 from himga.sources import _remote, _verified
-from himga.sources._content import content_sha256, first_difference
+from himga.sources._content import ContentDigest, content_sha256, csv_rows, first_difference
 from himga.sources._pin import RemoteFile
 
 __all__ = [
@@ -89,13 +89,24 @@ def _content(path: Path, pins: list[RemoteFile]) -> tuple[str, dict[str, str | N
     key = _stat_key(path)
     if key in _CONTENT_SEEN or not any(pin.content_sha256 for pin in pins) or path.stat().st_size > _PARSE_LIMIT:
         return _CONTENT_SEEN.get(key)
+    from himga.jsonio.jsonlines import is_json_lines, iter_json_lines
     from himga.jsonio.reader import load_json  # one read: the parse and the sha256
 
     digest = hashlib.sha256()
     try:
-        value = load_json(path, digest=digest)
+        if path.suffix.lower() == ".csv":  # its rows, whatever the line endings
+            value = csv_rows(path, digest=digest)
+        elif is_json_lines(path):  # its records as an array (ContentDigest's items)
+            content = ContentDigest()
+            for _line, record in iter_json_lines(path, digest=digest):
+                content.item(record)
+            record_sha256(path, digest.hexdigest())
+            record_content(path, content.hexdigest(), pins)
+            return _CONTENT_SEEN[key]
+        else:
+            value = load_json(path, digest=digest)
     except SourceFormatError:
-        return None  # not JSON: its bytes are all there is to compare
+        return None  # not JSON (nor CSV): its bytes are all there is to compare
     record_sha256(path, digest.hexdigest())
     record_content(path, content_sha256(value), pins, value)
     return _CONTENT_SEEN[key]

@@ -76,5 +76,6 @@ def format_stats(name: str, stats: dict[str, Any]) -> str:
         f"  abstention questions   {stats['abstentions']:>10,}",
         "  QA pairs by question type:",
     ]
-    lines += [f"    {qtype:<28} {count:>7,}" for qtype, count in stats["question_types"].items()]
+    width = max([28, *map(len, stats["question_types"])])  # PersonaMem's types run to 45 characters
+    lines += [f"    {qtype:<{width}} {count:>7,}" for qtype, count in stats["question_types"].items()]
     return "\n".join(lines)

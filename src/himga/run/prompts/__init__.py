@@ -18,9 +18,13 @@ from himga.run.prompts._prompt import (
 
 # The prompts himga holds, in the registry's order: each module registers its own.
 from himga.run.prompts import _plain, _longmemeval, _locomo, _mem0, _locomo_audit, _beam  # noqa: F401  isort: skip
+from himga.run.prompts import _personamem  # noqa: F401  isort: skip
+from himga.run.prompts._personamem import PERSONAMEM, PERSONAMEM_O_SERIES
 from himga.run.prompts._plain import PLAIN
 
 __all__ = [
+    "PERSONAMEM",
+    "PERSONAMEM_O_SERIES",
     "PLAIN",
     "PROMPTS",
     "AnswerInput",

@@ -273,20 +273,21 @@ def _labels(judge) -> str:
 
 def format_table(report: dict) -> str:
     """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
+    width = max([28, *(len(row["type"]) + 2 for row in report["per_type"])])  # PersonaMem's types run to 45
     lines = [
         f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
         + (f", {len(report['missing'])} missing" if report["missing"] else "")
         + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
-        f"{'':<28}{'n':>6}  {'mean':>7}  95% interval",
+        f"{'':<{width}}{'n':>6}  {'mean':>7}  95% interval",
     ]
-    lines += [f"{row['type']:<28}{summary_cell(row)}" for row in report["per_type"]]
+    lines += [f"{row['type']:<{width}}{summary_cell(row)}" for row in report["per_type"]]
     for name in ("overall", "overall_without_category_5", "abstention"):
         if name in report:
-            lines.append(f"{name:<28}{summary_cell(report[name])}")
+            lines.append(f"{name:<{width}}{summary_cell(report[name])}")
     if "task_averaged" in report:
         task = report["task_averaged"]
         value = f"{task['mean']:.4f}" if task["mean"] is not None else f"undefined: {task['undefined']}"
-        lines.append(f"{'task_averaged':<28}{task['tasks']:>6}  {value}")
+        lines.append(f"{'task_averaged':<{width}}{task['tasks']:>6}  {value}")
     if report.get("replies_outside_scale"):
         n = report["replies_outside_scale"]
         lines.append(
