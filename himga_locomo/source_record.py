@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from himga.schema.content import split_inline_image
+from himga.schema.content import text_without_image
 from himga_locomo.records import _PER_SESSION, _SOURCE_KEY, AUDIT_KEY
 
 __all__ = ["sample_to_record", "source_turn"]
@@ -18,8 +18,8 @@ def source_turn(message, *, text_key: str = "text", date_key: str | None = None)
     """The source turn of a message built by :func:`himga_locomo.records.turn_message` (the same field names):
     its text without the inline ``[Image: <caption>]``, its date under ``date_key`` (REALTALK ``date_time``)."""
     text = message.content
-    if message.raw.get("blip_caption") is not None:
-        text = split_inline_image(text)[1]
+    if isinstance(caption := message.raw.get("blip_caption"), str):
+        text = text_without_image(text, caption)
     date = {date_key: message.date_str} if date_key is not None else {}
     return {"speaker": message.role, "dia_id": message.turn_id, text_key: text, **date, **message.raw}
 

@@ -8,7 +8,7 @@ LoCoMo and REALTALK turns may share an image, described by its ``blip_caption``;
 
 from __future__ import annotations
 
-__all__ = ["inline_image", "split_inline_image"]
+__all__ = ["inline_image", "split_inline_image", "text_without_image"]
 
 _PREFIX = "[Image: "
 
@@ -29,3 +29,18 @@ def split_inline_image(content: str) -> tuple[str | None, str]:
         return None, content
     caption, _, rest = content[len(_PREFIX) :].partition("]")
     return caption, rest[1:] if rest.startswith(" ") else rest
+
+
+def text_without_image(content: str, caption: str) -> str:
+    """The text :func:`inline_image` was given, when the ``caption`` it was given is known (the builders keep it in
+    ``raw``): exact whatever the caption holds, brackets included.
+
+    Raises:
+        ValueError: ``content`` was not written by :func:`inline_image` with this ``caption``.
+    """
+    head = f"{_PREFIX}{caption}]"
+    if content == head:
+        return ""
+    if not content.startswith(head + " "):
+        raise ValueError(f"{content[:80]!r} does not start with the image {head[:80]!r}")
+    return content[len(head) + 1 :]
