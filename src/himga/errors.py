@@ -38,19 +38,21 @@ __all__ = [
 _TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY")  # the Hub's and the judge's (himga judge)
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{8,}")
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s'\",;]+")
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s'\"]+@")
 
 
 def redacted(text: str) -> str:
     """``text`` without anything that looks like a Hugging Face token or the judge's API key.
 
     Removes the values of ``HF_TOKEN``, ``HUGGING_FACE_HUB_TOKEN`` and ``OPENAI_API_KEY`` (at least 8 characters), any
-    ``hf_…`` token and the credential after ``Bearer``, each replaced by ``***``: an error body from an
-    endpoint that echoes the request's ``Authorization`` header must never print the token.
+    ``hf_…`` token, the credential after ``Bearer`` and the user and password of a URL (``http://user:key@host`` ->
+    ``http://***@host``), each replaced by ``***``: an error body from an endpoint that echoes the request's
+    ``Authorization`` header must never print the token.
     """
     for variable in _TOKEN_VARIABLES:
         if len(value := os.environ.get(variable, "")) >= 8:
             text = text.replace(value, "***")
-    return _BEARER.sub(r"\1 ***", _HF_TOKEN.sub("***", text))
+    return _URL_CREDENTIALS.sub(r"\1***@", _BEARER.sub(r"\1 ***", _HF_TOKEN.sub("***", text)))
 
 
 def shown(text: object) -> str:

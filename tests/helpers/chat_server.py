@@ -10,7 +10,8 @@ what the table does not; ``latency`` delays every answer; ``burst`` fails the ne
 (``[429, 500]``); ``GET .../models`` answers the model list (or ``models_status``). It records every request body, the
 attempts and the answers per key, and the ``Authorization`` headers it saw.
 
-``POST .../embeddings`` answers each input text with a 64-dimensional count of its lower-cased words hashed by crc32
+``raw_reply`` answers every chat request with a 200 carrying those bytes (no JSON). ``POST .../embeddings``
+answers each input text with a 64-dimensional count of its lower-cased words hashed by crc32
 (deterministic: texts sharing words are near), and counts how often each text was embedded (``embedded``).
 """
 
@@ -49,6 +50,7 @@ class ChatServer:
         latency: float = 0.0,
         burst: list[int] | None = None,
         models_status: int = 200,
+        raw_reply: bytes | None = None,
     ):
         self.table = dict(table or {})
         self.default = default
@@ -60,6 +62,7 @@ class ChatServer:
         self.latency = latency
         self.burst = list(burst or [])
         self.models_status = models_status
+        self.raw_reply = raw_reply
         self.models_asked = 0
         self.bodies: list[dict] = []
         self.attempts: Counter = Counter()
@@ -160,6 +163,12 @@ class ChatServer:
                     return self._send(404, {"error": {"message": f"no route {self.path}"}})
                 with server._lock:
                     server.bodies.append(body)
+                if server.raw_reply is not None:  # a 200 that is no JSON (a proxy's HTML page)
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Length", str(len(server.raw_reply)))
+                    self.end_headers()
+                    return self.wfile.write(server.raw_reply)
                 key = body["messages"][-1]["content"]
                 what, value = server._decide(key)
                 if what == "fail":

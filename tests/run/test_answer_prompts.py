@@ -161,7 +161,9 @@ def test_a_run_whose_prompt_reads_gold_is_a_reference_and_says_so(shared_data, t
         )
     assert manifest["answer_prompt"]["name"] == "locomo"
     assert (manifest["answer_prompt"]["reads_gold"], manifest["reference"]) == (True, True)
-    assert "Use DATE of CONVERSATION to answer with an approximate date." in server.bodies[0]["messages"][0]["content"]
+    hint = "Use DATE of CONVERSATION to answer with an approximate date."
+    # conv-26:0 and :1 are temporal (category 2, the date hint), :2 open-domain; requests arrive in any order
+    assert sorted(hint in body["messages"][0]["content"] for body in server.bodies) == [False, True, True]
 
 
 def test_mem0_renders_the_official_request():

@@ -238,7 +238,7 @@ def test_a_memory_that_raises_or_returns_no_items_is_named(locomo, tmp_path):
         run("locomo", memory=Raising, answer_model="extractive", out=tmp_path / "r", limit=2, progress=False, **locomo)
     with pytest.raises(
         RunStopped,
-        match=r"retrieve\(\) on sample conv-26 returned no items: expected a list of "
+        match=r"retrieve\(\) on sample conv-26 returned what is not items: expected a list of "
         r"Retrieved items, got number",
     ):
         run("locomo", memory=Broken, answer_model="extractive", out=tmp_path / "s", limit=2, progress=False, **locomo)

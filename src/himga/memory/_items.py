@@ -6,6 +6,7 @@ common. Each is read as items here, once, so the runner and the answer prompts s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from himga.errors import type_name
@@ -19,6 +20,13 @@ class NotItems(TypeError):
 
 
 def _item(value) -> Retrieved:
+    item = _read(value)
+    if item.score is not None and not math.isfinite(item.score):
+        raise NotItems(f"an item whose score is {item.score!r}, not a finite number")
+    return item
+
+
+def _read(value) -> Retrieved:
     if isinstance(value, Retrieved):
         return value
     if isinstance(value, str):
@@ -54,7 +62,8 @@ def as_items(value) -> list[Retrieved]:
     a mapping or an item is one; a list or tuple of them is each.
 
     Raises:
-        NotItems: anything else, or a list holding anything else (its position named).
+        NotItems: anything else, or a list holding anything else (its position named); an item whose score is NaN or
+            infinite (a record could not be read back as standard JSON).
     """
     if value is None:
         return []

@@ -26,10 +26,11 @@ from himga.run._importers import (
     recognise,
     reproduction,
 )
+from himga.run._memory_spec import parse_memory_args, resolve_memory
 from himga.run._merge import merge_runs
 from himga.run._outputs import check_outputs, output_file, source_inputs, write_text
 from himga.run._record import dumps_report, run_record, source_record
-from himga.run._run import parse_memory_args, resolve_memory, run
+from himga.run._run import run
 from himga.run._runner import RunStopped
 from himga.run.prompts import (
     PLAIN,

@@ -65,7 +65,7 @@ class EndpointAnswerer:
         """The model's answer to ``messages``.
 
         Raises:
-            StopRun: 400, 401, 403, 404, 422 (a request the endpoint will refuse again).
+            StopRun: 400, 401, 403, 404, 422 (a request the endpoint will refuse again), a reply that is not JSON.
             Unanswered: a connection error, a timeout, 429 or a server error after the client's retries.
         """
         openai = self._openai
@@ -79,11 +79,15 @@ class EndpointAnswerer:
             openai.UnprocessableEntityError,
         ) as e:
             raise StopRun(f"{e.status_code}: {hidden(_message(e), self._secret)}") from None
+        except ValueError as e:  # a 200 declared JSON whose body is not (json.JSONDecodeError)
+            raise _no_completion(hidden(str(e), self._secret)) from None
         except openai.APIError as e:
             status = getattr(e, "status_code", None)
             raise Unanswered(
                 f"{type(e).__name__}{f' {status}' if status else ''}: {hidden(str(e), self._secret)}"
             ) from None
+        if not hasattr(response, "choices"):  # the client hands back the text of a 200 that is not JSON (an HTML page)
+            raise _no_completion(hidden(repr(str(response)[:80]), self._secret))
         content = response.choices[0].message.content if response.choices else None
         usage = getattr(response, "usage", None)
         return Answer(
@@ -92,6 +96,10 @@ class EndpointAnswerer:
             getattr(usage, "prompt_tokens", None),
             getattr(usage, "completion_tokens", None),
         )
+
+
+def _no_completion(detail: str) -> StopRun:
+    return StopRun(f"the endpoint's reply is not JSON ({detail}): is --base-url an OpenAI-compatible /v1 endpoint?")
 
 
 def _message(error) -> str:

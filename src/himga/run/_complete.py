@@ -10,9 +10,12 @@ from himga.errors import MissingDependencyError, counted
 __all__ = ["complete"]
 
 
-def complete(entry, folder, planned, manifest: dict, unanswered: list[str], *, judge: str | None) -> dict:
+def complete(
+    entry, folder, planned, manifest: dict, unanswered: list[str], *, judge: str | None, source: str = ""
+) -> dict:
     """Write the manifest's end (``ended``, ``answered``, ``completed``; when complete ``score`` and ``summary``),
-    print the table, and return the manifest."""
+    print the table, and return the manifest. ``source``: the run's source arguments (``--config oracle --data-dir
+    ...``), which the printed ``himga score`` command repeats."""
     from himga.run._folder import RECORDS, SAMPLES
     from himga.run._summary import format_summary, summary
     from himga.scoring import format_table, score_questions
@@ -53,10 +56,12 @@ def complete(entry, folder, planned, manifest: dict, unanswered: list[str], *, j
         report.pop("per_question")
         manifest["score"] = report
         print(format_table(report))
+        if manifest.get("reference"):
+            print(f"note: a reference run, no system's: {_gold_read(manifest)}")
     elif scorer is not None:
-        manifest["score"] = _judge_requests(entry, folder, questions, predictions, None)
+        manifest["score"] = _judge_requests(entry, folder, questions, predictions, None, source)
     if judge:
-        manifest["judge_requests"] = _judge_requests(entry, folder, questions, predictions, judge)
+        manifest["judge_requests"] = _judge_requests(entry, folder, questions, predictions, judge, source)
     from himga.data.lazy import LazySamples
     from himga.scoring import format_retrieval, retrieval_report
 
@@ -74,7 +79,16 @@ def complete(entry, folder, planned, manifest: dict, unanswered: list[str], *, j
     return manifest
 
 
-def _judge_requests(entry, folder, questions, predictions, names: str | None) -> dict:
+def _gold_read(manifest: dict) -> str:
+    """What of a reference run reads gold: its memory, its answer prompt (when a model was sent it), or both."""
+    prompt = manifest["answer_prompt"]
+    parts = ["the memory reads gold"] if manifest["memory"].get("reads_gold") else []
+    if prompt.get("reads_gold") and manifest.get("answer_model") != "extractive":
+        parts.append(f"the answer prompt {prompt['name']} shows gold (--answer-prompt names another)")
+    return " and ".join(parts)
+
+
+def _judge_requests(entry, folder, questions, predictions, names: str | None, source: str) -> dict:
     """Write the judge requests of the official judge (``names`` ``None``) or of named judges, and say what to run."""
     from himga.scoring import judge_named, judge_requests
 
@@ -86,7 +100,7 @@ def _judge_requests(entry, folder, questions, predictions, names: str | None) ->
         elif judge.context is not None:
             return {
                 "pending": "LoCoMo-Plus's judge reads each question's conversation: score the records with "
-                f"himga score {entry.name} {folder.path / 'records.jsonl'} --prompts REQ.jsonl"
+                f"himga score {entry.name} {folder.path / 'records.jsonl'} {source} --prompts REQ.jsonl"
             }
         else:
             lines = [
@@ -103,7 +117,7 @@ def _judge_requests(entry, folder, questions, predictions, names: str | None) ->
     write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines))
     command = (
         f"himga judge {path} --out REPLIES.jsonl, then himga score {entry.name} "
-        f"{folder.path / 'records.jsonl'} {labels}"
+        f"{folder.path / 'records.jsonl'} {source} {labels}"
     )
     print(f"{entry.name} is scored by a judge: wrote {counted(len(lines), 'judge request')} to {path}; {command}")
     return {"requests": len(lines), "file": path.name, "next": command}

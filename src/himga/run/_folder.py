@@ -97,12 +97,13 @@ class RunFolder:
             ConfigurationError: ``--out runs/bm25 holds a run with top_k 10, not 5: ...``.
         """
         old = self.manifest()
-        if old is None:
+        if old is None or not self.records():  # nothing answered yet: the settings may change
             return
         for name in COMPARED:
             if old.get(name) != manifest.get(name):
+                verb = "differ" if name.endswith("s") else "differs"
                 raise ConfigurationError(
-                    f"--out {str(self.path)!r} holds a run whose {name} differs: {_brief(old.get(name))} there, "
+                    f"--out {str(self.path)!r} holds a run whose {name} {verb}: {_brief(old.get(name))} there, "
                     f"{_brief(manifest.get(name))} now; rerun with the same settings to continue it, or name another "
                     "folder"
                 )
@@ -115,18 +116,29 @@ class RunFolder:
     # --- the records ----------------------------------------------------------------------------------------------
 
     def records(self) -> list[dict]:
-        """Every complete record written (a line cut by a killed process is left out, and overwritten by the next)."""
+        """Every record written; a last line a killed process cut (no newline yet) is left out, and overwritten by the
+        next.
+
+        Raises:
+            SourceFormatError: a complete line that is no record of a run (not JSON, not an object, no
+                ``view_question_id``): ``records.jsonl: line 11: ...``; the folder was edited or holds another file.
+        """
         path = self.path / RECORDS
         if not path.is_file():
             return []
+        *lines, _tail = path.read_bytes().split(b"\n")  # the tail: "" after a last newline, else the cut line
         out = []
-        for line in path.read_bytes().split(b"\n"):
+        for n, line in enumerate(lines, 1):
             try:
                 value = json.loads(line)
-            except ValueError:
-                continue  # the tail a kill -9 cut
-            if isinstance(value, dict):
-                out.append(value)
+            except (ValueError, UnicodeDecodeError) as e:
+                raise SourceFormatError(
+                    str(path), f"line {n}", f"not a record of a run ({_reason(e)}); {_DAMAGED}"
+                ) from None
+            if not isinstance(value, dict) or not isinstance(value.get("view_question_id"), str):
+                detail = f"not a record of a run (no view_question_id); {_DAMAGED}"
+                raise SourceFormatError(str(path), f"line {n}", detail)
+            out.append(value)
         return out
 
     def answered(self) -> set[str]:
@@ -197,6 +209,15 @@ class RunFolder:
                 f.close()
 
 
+_DAMAGED = "the run folder was edited or damaged: move it aside and run into a new --out"
+
+
+def _reason(error: Exception) -> str:
+    return "not UTF-8" if isinstance(error, UnicodeDecodeError) else f"invalid JSON: {error}"
+
+
 def _brief(value) -> str:
+    if isinstance(value, dict) and isinstance(value.get("name"), str):  # a memory, an answer prompt: by its name
+        value = value["name"] if not value.get("args") else {"name": value["name"], "args": value["args"]}
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= 120 else text[:117] + "..."

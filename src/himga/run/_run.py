@@ -3,102 +3,17 @@
 from __future__ import annotations
 
 import datetime as _dt
-import json
-import pkgutil
+import shlex
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from himga.errors import ConfigurationError
+from himga.run._memory_spec import resolve_memory
 from himga.version import __version__
 
-__all__ = ["parse_memory_args", "resolve_memory", "run"]
-
-
-def parse_memory_args(pairs: list[str] | None) -> dict[str, Any]:
-    """``["budget=4000", "unit=turn"]`` (``--memory-arg K=V``) as ``{"budget": 4000, "unit": "turn"}``: a value that
-    reads as JSON (a number, ``true``, a list) is that, any other is the string.
-
-    Raises:
-        ConfigurationError: an item without ``=``, or a key given twice.
-    """
-    out: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigurationError(f"--memory-arg {pair!r}: expected KEY=VALUE")
-        if key.strip() in out:
-            raise ConfigurationError(f"--memory-arg {key.strip()}: given twice")
-        try:
-            out[key.strip()] = json.loads(value)
-        except ValueError:
-            out[key.strip()] = value
-    return out
-
-
-def resolve_memory(memory: Any, args: Mapping[str, Any] | None = None) -> tuple[Callable[[], Any], dict]:
-    """``(factory, description)`` of what ``--memory`` / ``memory=`` names: a reference memory's name, an importable
-    ``module:Class``, a memory class, or a factory (``() -> memory``).
-
-    Raises:
-        ConfigurationError: a name that is neither; a class that is no memory (no ``reset``, ``ingest``,
-            ``retrieve``); arguments the class refuses; a factory that returns no memory.
-    """
-    from himga.memory import is_memory, reference_memories
-
-    args = dict(args or {})
-    label = memory if isinstance(memory, str) else None
-    if isinstance(memory, str):
-        references = reference_memories()
-        if memory in references:
-            memory = references[memory]
-        elif ":" in memory:
-            try:
-                memory = pkgutil.resolve_name(memory)  # a user's own class, named on the command line
-            except (ImportError, AttributeError, ValueError) as e:
-                raise ConfigurationError(f"--memory {label}: cannot import it ({type(e).__name__}: {e})") from None
-            if not isinstance(memory, type):
-                raise ConfigurationError(
-                    f"--memory {label}: {getattr(memory, '__qualname__', label)} is no memory: "
-                    "expected a class (himga.memory.BaseMemory, or reset, ingest and retrieve)"
-                )
-        else:
-            raise ConfigurationError(
-                f"--memory {label}: expected a reference memory ({', '.join(references)}) or module:Class of your own"
-            )
-    if isinstance(memory, type):
-        if not is_memory(memory):
-            raise ConfigurationError(
-                f"--memory {label or memory.__qualname__}: {memory.__qualname__} is no memory: "
-                "expected himga.memory.BaseMemory or a class with reset, ingest and retrieve"
-            )
-        cls = memory
-
-        def factory():
-            return cls(**args)
-    elif callable(memory):
-        if args:
-            raise ConfigurationError("memory arguments go with a memory class or name, not with a factory")
-        factory = memory
-    else:
-        raise ConfigurationError(f"memory: expected a name, a class or a factory, got {type(memory).__name__}")
-    try:
-        probe = factory()
-    except TypeError as e:
-        raise ConfigurationError(f"--memory {label or getattr(memory, '__qualname__', memory)}: {e}") from None
-    if not all(callable(getattr(probe, m, None)) for m in ("reset", "ingest", "retrieve")):
-        raise ConfigurationError(f"memory factory returned {type(probe).__name__}, no memory (reset, ingest, retrieve)")
-    described = probe.describe() if callable(getattr(probe, "describe", None)) else {}
-    name = label or described.get("name") or f"{type(probe).__module__}:{type(probe).__qualname__}"
-    info = {
-        "name": name,
-        "args": args,
-        "version": described.get("version"),
-        "reads_gold": bool(described.get("reads_gold", getattr(probe, "reads_gold", False))),
-        **{k: v for k, v in described.items() if k not in ("name", "version", "reads_gold")},  # a tokenizer, a budget
-    }
-    return factory, info
+__all__ = ["run"]
 
 
 def _now() -> str:
@@ -169,7 +84,7 @@ def run(
     from himga.run._answer import EXTRACTIVE, EndpointAnswerer, ExtractiveAnswerer
     from himga.run._folder import RunFolder
     from himga.run._shards import parse_shard
-    from himga.run.prompts import answer_prompt_named, default_answer_prompt
+    from himga.run.prompts import answer_prompt_named, answer_prompts, default_answer_prompt
 
     entry = benchmark(dataset)
     entry.check_options(options, run)
@@ -183,6 +98,17 @@ def run(
     shard = parse_shard(f"{shard[0]}/{shard[1]}" if isinstance(shard, tuple) else shard)
     factory, memory_info = resolve_memory(memory, memory_args)
     prompt = answer_prompt_named(answer_prompt) if answer_prompt else default_answer_prompt(entry.name)
+    if prompt.benchmarks and entry.name not in prompt.benchmarks:
+        fitting = [name for name, p in answer_prompts().items() if not p.benchmarks or entry.name in p.benchmarks]
+        raise ConfigurationError(
+            f"--answer-prompt {prompt.name}: written for {', '.join(prompt.benchmarks)}, not {entry.name}; "
+            f"for {entry.name}: {', '.join(fitting)}"
+        )
+    if judge:
+        from himga.scoring import judge_named
+
+        for name in judge.split(","):
+            judge_named(name.strip())  # an unknown name stops here, before any question is asked
     folder = RunFolder(out)
     if answer_model == EXTRACTIVE:
         answerer, parameters = ExtractiveAnswerer(), {}
@@ -223,11 +149,20 @@ def run(
         "endpoint": None if answer_model == EXTRACTIVE else endpoint_host(base_url),
     }
     folder.check_same(manifest)
+    answered = folder.answered()
+    if foreign := answered - set(planned.selected):  # refused before the folder is touched
+        ids = {r["view_question_id"]: r.get("question_id", r["view_question_id"]) for r in folder.records()}
+        named = sorted(ids[v] for v in foreign)
+        raise ConfigurationError(
+            f"--out {str(out)!r}: {len(foreign)} records answer questions this run does not ask "
+            f"({', '.join(named[:3])}{', ...' if len(named) > 3 else ''}): records of another run were copied in; "
+            "move the folder aside and run into a new --out"
+        )
     previous = folder.manifest() or {}
     manifest["started"] = previous.get("started") or _now()
     folder.write_manifest({**previous, **manifest, "completed": False})
     folder.start_appending()
-    pending = set(planned.selected) - folder.answered()
+    pending = set(planned.selected) - answered
     from himga.run._runner import Work
 
     work = Work(
@@ -242,10 +177,12 @@ def run(
         ready_timeout=ready_timeout,
         reads_gold=memory_info["reads_gold"],
     )
-    return _work(entry, planned, manifest, work, judge=judge, progress=progress)
+    given = {"--config": planned.config, "--data-dir": data_dir, "--cache-dir": cache_dir}
+    source = " ".join(f"{flag} {shlex.quote(str(v))}" for flag, v in given.items() if v is not None)
+    return _work(entry, planned, manifest, work, judge=judge, progress=progress, source=source)
 
 
-def _work(entry, planned, manifest: dict, work, *, judge: str | None, progress: bool) -> dict:
+def _work(entry, planned, manifest: dict, work, *, judge: str | None, progress: bool, source: str) -> dict:
     """Ask the pending questions of ``work`` (a progress bar over every question of the run), then complete it."""
     from tqdm.auto import tqdm
 
@@ -264,4 +201,4 @@ def _work(entry, planned, manifest: dict, work, *, judge: str | None, progress: 
         work.folder.close_writer()
         bar.close()
     manifest = {**manifest, "run_seconds": round(time.perf_counter() - start, 3)}
-    return complete(entry, work.folder, planned, manifest, work.unanswered, judge=judge)
+    return complete(entry, work.folder, planned, manifest, work.unanswered, judge=judge, source=source)

@@ -149,7 +149,9 @@ def _retrieve(memory, accepts: set[str], question: Question, k: int, now: str | 
     try:
         return as_items(found)
     except NotItems as e:
-        raise RunStopped(f"memory {_name(memory)}: retrieve() on sample {sample} returned no items: {e}") from None
+        raise RunStopped(
+            f"memory {_name(memory)}: retrieve() on sample {sample} returned what is not items: {e}"
+        ) from None
 
 
 def retrieved_ids(items: list[Retrieved], ids) -> dict[str, list[str]]:
