@@ -288,3 +288,21 @@ def test_a_replies_cache_that_cannot_be_a_folder_is_one_line(tmp_path, capsys, m
             "cannot be opened: unable to open database file\n"
         )
         assert server.bodies == []
+
+
+def test_replies_asked_of_another_model_are_bound_to_their_requests(requests_file, tmp_path, capsys):
+    """``himga judge --model M`` sends the requests with model M: each reply line names the model asked, and scoring
+    checks the reply against the request the predictions render with that model."""
+    req, score_args = requests_file
+    out = tmp_path / "replies.jsonl"
+    with ChatServer(default='{"label": "CORRECT"}') as server:
+        status, printed, _ = _judge(capsys, req, out, server, tmp_path / "c", "--model", "other-judge")
+    assert status == 0 and {b["model"] for b in server.bodies} == {"other-judge"}
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {line["model_requested"] for line in lines} == {"other-judge"} and len(lines) == 24
+    assert main([*score_args, "--labels", str(out)]) == 0
+    assert "model gpt-4o-mini (answered: judge-model-2026-01-01)" in capsys.readouterr().out
+    lines[5]["model_requested"] = "gpt-4o-mini"  # not the request it answered
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main([*score_args, "--labels", str(out)]) == 2
+    assert "1 of 24 replies judged other answers than hyp.jsonl holds (the first: " in capsys.readouterr().err

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["load_questions", "print_provenance", "sample_contexts"]
+__all__ = ["load_questions", "print_provenance", "redo_hint", "sample_contexts"]
 
 
 def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
@@ -63,3 +63,14 @@ def sample_contexts(entry, args: argparse.Namespace, options: dict, wanted, cont
         if ids := [qid for qa in sample.qa_pairs if (qid := item_id(sample, qa)) in wanted]:
             out.update(dict.fromkeys(ids, context(sample)))
     return out
+
+
+def redo_hint(args: argparse.Namespace) -> str:
+    """What to do when a judge's replies answered other requests than the predictions render now (a message's end)."""
+    what = args.predictions if args.predictions is not None else f"--probe {args.probe}"
+    judged = f" --judge {args.judge}" if getattr(args, "judge", None) else ""
+    return (
+        f"write the requests of these predictions with `himga score {args.dataset} {what}{judged} ... --prompts "
+        "REQ.jsonl` (the same options, --prompts instead of --labels), send them with `himga judge REQ.jsonl --out "
+        "REPLIES.jsonl`, and score those replies (--partial does not skip this check)"
+    )

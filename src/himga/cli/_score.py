@@ -58,9 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--labels",
         metavar="FILE",
         default=None,
-        help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official '
-        "*.eval-results-* file; "
-        'a judge of several requests per question: {"request_id", "reply"} lines)',
+        help="judged benchmarks: the judge's replies as himga judge writes them (each bound to the request it "
+        'answered by its request_sha256: {"question_id", "reply", "request_sha256"} lines; a judge of several '
+        'requests per question: {"request_id", ...}), or the official *.eval-results-* file',
     )
     variants = {
         v: e.name
@@ -99,11 +99,13 @@ def run(args: argparse.Namespace) -> int:
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
     from himga.cli._paper import paper_options
-    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.cli._run_inputs import load_questions, print_provenance, redo_hint, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
+        bindings_of,
         brief,
+        check_bound,
         check_hypotheses,
         check_ids,
         format_table,
@@ -112,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         match_records,
         replies_of,
         score_questions,
+        unchecked_note,
     )
 
     if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._score_judges
@@ -181,27 +184,49 @@ def run(args: argparse.Namespace) -> int:
     )
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
-    if args.prompts:
+    contexts = (
+        sample_contexts(entry, args, options, predictions, judge.context)
+        if judged and judge.context is not None
+        else {}
+    )
+
+    def rendered(wanted) -> dict:
+        """The requests the predictions render, by the key a reply line carries (request id, else question id)."""
         if several:
-            lines = [
-                json.dumps(request, ensure_ascii=False)
+            return {
+                r["request_id"]: r
                 for qid in questions
-                if qid in predictions
-                for request in judge.keyed_requests(qid, questions[qid], predictions[qid])
-            ]
-        else:
-            contexts = sample_contexts(entry, args, options, predictions, judge.context) if judge.context else {}
-            lines = [
-                json.dumps(
-                    {
-                        "question_id": qid,
-                        **judge.official_request(bench.name, questions[qid], predictions[qid], contexts.get(qid)),
-                    },
-                    ensure_ascii=False,
-                )
-                for qid in questions
-                if qid in predictions
-            ]
+                if qid in predictions and qid in wanted
+                for r in judge.keyed_requests(qid, questions[qid], predictions[qid])
+            }
+        return {
+            qid: {
+                "question_id": qid,
+                **judge.official_request(bench.name, questions[qid], predictions[qid], contexts.get(qid)),
+            }
+            for qid in questions
+            if qid in predictions and qid in wanted
+        }
+
+    verdicts = None
+    if labels_file is not None:  # a reply is scored only against the request it answered
+        given = replies if several else labels
+        bound, recorded = bindings_of(labels_file, "request_id" if several else "question_id")
+        bound = {key: b for key, b in bound.items() if key in given}  # --ids: the subset's only
+        asked = {judge.request_question(k) if several else k for k in bound}
+        verdicts = {
+            "checked": check_bound(
+                labels_file.name,
+                bound,
+                rendered(asked),
+                question_of=judge.request_question if several else str,
+                predictions_file=name,
+                redo=redo_hint(args),
+            ),
+            "unchecked": recorded,
+        }
+    if args.prompts:
+        lines = [json.dumps(r, ensure_ascii=False) for r in rendered(predictions).values()]
         write_text(args.prompts, "".join(line + "\n" for line in lines))
         print(
             f"wrote {counted(len(lines), 'judge request')} to {args.prompts}"
@@ -234,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
     identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
     record = run_record(entry, config, files, report, inputs=read, label_models=models, identity=identity, judge=judge)
     record["inputs"]["predictions"].update(layout=pred_file.layout, copied_fields_checked=checked)
+    if verdicts is not None:
+        record["inputs"]["labels"]["bound_to_requests"] = verdicts
     if paper is not None:
         from himga.scoring import paper_record, paper_tables
 
@@ -251,6 +278,8 @@ def run(args: argparse.Namespace) -> int:
 
         print(judge_line({**judge.describe(), "model_requested": judge.model, "models_answered": models}))
     print_provenance(entry, files, options)
+    if verdicts is not None and any(verdicts["unchecked"].values()):
+        print(unchecked_note(labels_file.name, verdicts["unchecked"].items()))
     if note := entry.note(config):
         print(f"note: {note}")
     if judge is not None and any(m != judge.model for m in models):

@@ -165,10 +165,11 @@ def run_judged(args: argparse.Namespace) -> int:
     """
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
-    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.cli._run_inputs import load_questions, print_provenance, redo_hint, sample_contexts
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
+        check_bound,
         check_hypotheses,
         check_ids,
         format_judged,
@@ -178,6 +179,7 @@ def run_judged(args: argparse.Namespace) -> int:
         match_records,
         read_verdicts,
         score_judged,
+        unchecked_note,
     )
 
     judges = _judges(args)
@@ -230,12 +232,10 @@ def run_judged(args: argparse.Namespace) -> int:
         partial=args.partial or args.labels is not None,
         partial_hint="--partial",
     )
+    contexts = {
+        j.name: sample_contexts(entry, args, options, predictions, j.context) for j in judges if j.context is not None
+    }
     if args.prompts:
-        contexts = {
-            j.name: sample_contexts(entry, args, options, predictions, j.context)
-            for j in judges
-            if j.context is not None
-        }
         requests = judge_requests(
             args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts
         )
@@ -253,6 +253,21 @@ def run_judged(args: argparse.Namespace) -> int:
         j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()
     }  # --ids
     check_hypotheses(verdicts.name, verdicts.hypotheses, predictions, name)
+    rendered = {  # a reply is scored only against the request it answered
+        (r["judge"], r["question_id"], r["run"], r.get("item", 1)): r
+        for r in judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
+    }
+    bound_to_requests = {
+        "checked": check_bound(
+            verdicts.name,
+            {key: b for key, b in verdicts.bound.items() if key[1] in questions},  # --ids: the subset's only
+            rendered,
+            question_of=lambda key: key[1],
+            predictions_file=name,
+            redo=redo_hint(args),
+        ),
+        "unchecked": verdicts.recorded,
+    }
     reports = [
         score_judged(
             entry.scorer,
@@ -281,10 +296,13 @@ def run_judged(args: argparse.Namespace) -> int:
         gold_options={j.name: {"gold": j.gold, "scope": j.scope} for j in judges},
         judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"],
     )
+    record["inputs"]["labels"]["bound_to_requests"] = bound_to_requests
     print(format_judged(reports, what="false-accept rate" if probe else "score"))
     for line in _leniency_lines(reports):
         print(line)
     print_provenance(entry, files, options)
+    if any(verdicts.recorded.values()):
+        print(unchecked_note(verdicts.name, verdicts.recorded.items()))
     if probe is not None and not probe["is_pin"]:
         print(f"note: {probe['file']} differs from the pinned {probe['pin']} (sha256 {probe['sha256']})")
     if args.out:

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from himga.errors import SourceFormatError, type_name
 from himga.jsonio.run_inputs import check_id, read_json_lines
+from himga.scoring.inputs._bound import ID_KEYS, line_sha256
 
 __all__ = ["ID_KEYS", "JudgeRequest", "read_requests"]
-
-#: The keys of a request line that say which verdict it is for; the rest is the body sent. ``judge``, ``run`` and
-#: ``item`` are the named judges' (``himga score --judge``), ``request_id`` a judge of several requests per question
-#: on its benchmark's default route (BEAM's ``<question_id>#rubric-<k>``); every one is copied into the reply line.
-ID_KEYS = ("question_id", "judge", "run", "item", "request_id")
 
 
 @dataclass(frozen=True)
@@ -23,9 +17,11 @@ class JudgeRequest:
     """One request: ``ids`` (``question_id``, and ``judge``, ``run``, ``item``, ``request_id`` when given), the ``body``
     sent and its ``sha256``.
 
-    The sha256 is of the whole line as sent (``json.dumps(ids | body, sort_keys=True, ensure_ascii=False)``, the
-    model after ``--model``): the key of the replies cache, so the same request is never sent twice and a request
-    that differs in any byte (another model, another run) is.
+    The sha256 is of the whole line as sent (:func:`himga.scoring.inputs._bound.line_sha256`: ``json.dumps(ids |
+    body, sort_keys=True, ensure_ascii=False)``, the model after ``--model``): the key of the replies cache, so the
+    same request is never sent twice and a request that differs in any byte (another model, another run) is; and,
+    on each reply line, what binds the reply to the request it answered (``himga score --labels`` compares it with
+    the request the predictions render).
     """
 
     line: int
@@ -71,6 +67,5 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
             )
         seen[key] = number
         body = {k: v for k, v in value.items() if k not in ID_KEYS}
-        digest = hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        out.append(JudgeRequest(number, ids, body, digest))
+        out.append(JudgeRequest(number, ids, body, line_sha256(value)))
     return file.name, out

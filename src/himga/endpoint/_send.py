@@ -29,7 +29,9 @@ class SendResult:
 
     Attributes:
         replies: One reply record per request with a reply, in request order: ``{**ids, "reply", "model",
-            "request_sha256"}`` (``model``: the model the endpoint says answered).
+            "request_sha256", "model_requested"}`` (``model``: the model the endpoint says answered;
+            ``request_sha256`` and ``model_requested``: the request it answered, which ``himga score --labels``
+            compares with the request the predictions render).
         cached: Requests answered by an earlier run (not sent).
         sent: Requests answered by this run.
         failed: ``(request line, message)`` of requests without a reply after the client's retries.
@@ -136,6 +138,12 @@ def send_requests(
             if (stored := cache.get(request.sha256)) is not None:
                 reply = json.loads(stored)
                 result.replies.append(
-                    {**request.ids, "reply": reply["reply"], "model": reply["model"], "request_sha256": request.sha256}
+                    {
+                        **request.ids,
+                        "reply": reply["reply"],
+                        "model": reply["model"],
+                        "request_sha256": request.sha256,
+                        "model_requested": request.body["model"],
+                    }
                 )
     return result

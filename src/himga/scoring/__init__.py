@@ -52,6 +52,7 @@ from himga.scoring._scorers import (
     register_scorer,
     scorer,
 )
+from himga.scoring.inputs._bound import Bound, bindings_of, check_bound, unchecked_note
 from himga.scoring.inputs._longmemeval_labels import read_labels
 from himga.scoring.inputs._predictions import (
     brief,
@@ -109,6 +110,7 @@ __all__ = [
     "PAPER_FAMILIES",
     "PAPER_ROW_ORDERS",
     "REALTALK_SCORER",
+    "Bound",
     "Judge",
     "LabelRule",
     "PaperOptions",
@@ -120,7 +122,9 @@ __all__ = [
     "Verdicts",
     "beam_judge_prompt",
     "beam_parse_reply",
+    "bindings_of",
     "brief",
+    "check_bound",
     "check_hypotheses",
     "check_ids",
     "format_judged",
@@ -163,5 +167,6 @@ __all__ = [
     "score_samples",
     "scorer",
     "summarize",
+    "unchecked_note",
     "wilson_interval",
 ]
