@@ -198,7 +198,8 @@ def test_score_requests_replies_table_and_record(beam_tier, shared_data, tmp_pat
     # 1,051 rubric items, and 213 (line, item) pairs of the 40 event-ordering answers (one line each)
     assert (
         capsys.readouterr().out.splitlines()[0]
-        == f"wrote 1,264 judge requests to {tmp_path / 'req.jsonl'} (judge variant official)"
+        == f"wrote 1,264 judge requests to {tmp_path / 'req.jsonl'} (judge variant official); of its 213 "
+        "event-ordering pairs, himga judge asks those the official walk reaches"
     )
     requests = [json.loads(line) for line in (tmp_path / "req.jsonl").read_text().splitlines()]
     assert requests[0]["request_id"] == "100K-1:abstention:0#rubric-0" and requests[0]["model"] == "gpt-4.1-mini"

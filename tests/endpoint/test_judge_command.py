@@ -5,6 +5,7 @@ shows in any output."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -223,10 +224,18 @@ def test_beam_requests_of_the_default_route_go_through_himga_judge_and_back(
     }
     with ChatServer(table) as server:
         status, out, _ = _judge(capsys, req, replies, server, tmp_path / "c")
-    assert status == 0 and "121 requests, 0 answered before" in out and "121 sent now, 0 without a reply" in out
-    assert all("request_id" not in body for body in server.bodies) and len(server.bodies) == 121
+    # 103 rubric items, and of the 18 event-ordering pairs (4 answers of one line) the first of each walk: a match;
+    # the official prompt leaves <question> in place: two questions' rubric prompts are one body, asked once
+    sent, distinct = (106, "120 distinct bodies; ") if variant == "official" else (107, "")
+    assert status == 0 and (
+        f"req.jsonl: 121 requests ({distinct}18 event-ordering pairs in 4 walks, 4 reached), 0 answered before" in out
+    )
+    assert f"{sent} sent now, 0 without a reply" in out
+    assert all("request_id" not in body and "walk" not in body for body in server.bodies)
+    assert len(server.bodies) == sent
     lines = [json.loads(line) for line in replies.read_text().splitlines()]
-    assert [r["request_id"] for r in lines] == [r["request_id"] for r in requests]
+    asked = [r["request_id"] for r in requests if "walk" not in r or r["walk"]["line"] == r["walk"]["item"] == 0]
+    assert [r["request_id"] for r in lines] == asked and len(asked) == 107
     assert main([*common, "--labels", str(replies), "--out", str(report)]) == 0
     scores = json.loads(report.read_text())["per_question"]
     assert len(scores) == 40 and {s for q, s in scores.items() if ":event_ordering:" not in q} == {
@@ -306,3 +315,31 @@ def test_replies_asked_of_another_model_are_bound_to_their_requests(requests_fil
     out.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main([*score_args, "--labels", str(out)]) == 2
     assert "1 of 24 replies judged other answers than hyp.jsonl holds (the first: " in capsys.readouterr().err
+
+
+def test_the_cache_is_keyed_by_the_body_and_the_run(requests_file, tmp_path, capsys):
+    """The same body under other ids is asked once; a judge's second and third runs are asked again (MemOS and
+    EverMemOS sample three times); a reply an earlier himga judge stored under the whole line's sha256 is found."""
+    import diskcache
+
+    req, _ = requests_file
+    lines = [json.loads(line) for line in req.read_text().splitlines()]
+    again = [{**r, "question_id": r["question_id"] + "-copy"} for r in lines[:5]]  # the same bodies, other ids
+    runs = [{**lines[0], "judge": "memos", "run": n} for n in (1, 2, 3)]
+    path = tmp_path / "req.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines + again + runs))
+    legacy = hashlib.sha256(json.dumps(lines[1], sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    with diskcache.Cache(str(tmp_path / "c")) as cache:  # as himga judge stored it before
+        cache.set(legacy, json.dumps({"reply": '{"label": "WRONG"}', "model": "old-model"}))
+    with ChatServer(default='{"label": "CORRECT"}') as server:
+        status, out, _ = _judge(capsys, path, tmp_path / "r.jsonl", server, tmp_path / "c")
+    assert status == 0 and out.startswith(
+        f"req.jsonl: 32 requests (26 distinct bodies), 2 answered before (cache {tmp_path / 'c'}), 25 sent now, "
+        "0 without a reply"
+    )  # 24 bodies + 2 more runs, less the one stored before: 25 sent; line 2 and its copy answered before
+    assert len(server.bodies) == 25
+    replies = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [r["reply"] for r in replies if r["question_id"] in (lines[1]["question_id"], again[1]["question_id"])] == [
+        '{"label": "WRONG"}'
+    ] * 2
+    assert len({r["request_sha256"] for r in replies[-3:]}) == 3  # each run its own request

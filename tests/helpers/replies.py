@@ -12,12 +12,17 @@ __all__ = ["ID_KEYS", "replied", "request_sha256", "write_replies"]
 
 #: The keys of a request line that name its verdict (not sent).
 ID_KEYS = ("question_id", "judge", "run", "item", "request_id")
+#: The keys that tell himga judge how to ask (not sent either).
+META_KEYS = ("walk", "rule")
 
 
 def request_sha256(request: dict) -> str:
-    """The sha256 ``himga judge`` records for a request line: ``json.dumps(line, sort_keys=True,
-    ensure_ascii=False)``, UTF-8."""
-    return hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    """The sha256 ``himga judge`` records for a request line: of its body (the line without its ids and meta keys; with
+    ``"run"`` for a run after the first), ``json.dumps(body, sort_keys=True, ensure_ascii=False)``, UTF-8."""
+    body = {k: v for k, v in request.items() if k not in ID_KEYS + META_KEYS}
+    if request.get("run", 1) != 1:  # a judge's second and third runs are asked again
+        body["run"] = request["run"]
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def replied(request: dict, reply, *, model: str = "judge-model-2026-01-01") -> dict:

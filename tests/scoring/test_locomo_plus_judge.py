@@ -116,6 +116,7 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
     assert main([*base, "--prompts", str(prompts)]) == 0
     requests = [json.loads(line) for line in prompts.read_text(encoding="utf-8").splitlines()]
     lines = [dict(r) for r in requests]
+    assert {line.pop("rule") for line in lines} == {"locomo_plus"}  # the judge whose rule reads the reply (not sent)
     assert [line.pop("question_id") for line in lines] == [r[0] for r in OFFICIAL["rows"]]
     assert [_sha(line) for line in lines] == [r[2] for r in OFFICIAL["rows"]]
     replies = write_replies(

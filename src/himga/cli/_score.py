@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from himga.cli._args import options as builder_options
     from himga.cli._paper import paper_options
     from himga.cli._run_inputs import load_questions, print_provenance, redo_hint, sample_contexts
+    from himga.cli._score_requests import official_requests, unanswered
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
@@ -115,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         replies_of,
         score_questions,
         unchecked_note,
+        usage_line,
+        usage_of,
+        usage_total,
     )
 
     if args.judge or args.probe:  # named judges (and the leniency probe): himga.cli._score_judges
@@ -157,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
     }
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
-    labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
+    # both files checked before the build; --prompts NEXT with --labels: an empty replies file is the first round
+    labels_file = read_json_lines(args.labels, "labels", empty=bool(args.prompts)) if args.labels else None
     replies = None
     if labels_file is not None and several:
         (replies, models), labels, judged_hypotheses = replies_of(labels_file), None, {}
@@ -191,22 +196,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def rendered(wanted) -> dict:
-        """The requests the predictions render, by the key a reply line carries (request id, else question id)."""
-        if several:
-            return {
-                r["request_id"]: r
-                for qid in questions
-                if qid in predictions and qid in wanted
-                for r in judge.keyed_requests(qid, questions[qid], predictions[qid])
-            }
-        return {
-            qid: {
-                "question_id": qid,
-                **judge.official_request(bench.name, questions[qid], predictions[qid], contexts.get(qid)),
-            }
-            for qid in questions
-            if qid in predictions and qid in wanted
-        }
+        return official_requests(bench, judge, questions, predictions, contexts, wanted)
 
     verdicts = None
     if labels_file is not None:  # a reply is scored only against the request it answered
@@ -226,16 +216,35 @@ def run(args: argparse.Namespace) -> int:
             "unchecked": recorded,
         }
     if args.prompts:
-        lines = [json.dumps(r, ensure_ascii=False) for r in rendered(predictions).values()]
-        write_text(args.prompts, "".join(line + "\n" for line in lines))
-        print(
-            f"wrote {counted(len(lines), 'judge request')} to {args.prompts}"
-            + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
-            + (f" (judge variant {variant})" if several else "")
-        )
-        if (note := entry.note(config)) and not args.labels:
-            print(f"note: {note}")
-        if not args.labels:
+        every = rendered(predictions)
+        if labels_file is not None:  # the next round: what the replies so far leave unanswered
+            todo = unanswered(judge, questions, predictions, every, replies if several else labels)
+            write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in todo))
+            print(
+                f"wrote {counted(len(todo), 'judge request')} that {labels_file.name} does not answer to {args.prompts}"
+                + (
+                    "; send them, add their replies to the replies file, and run this again until none is written"
+                    if todo
+                    else "; every request has its reply"
+                )
+            )
+            if todo:
+                return 0
+        else:
+            write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in every.values()))
+            walked = sum("walk" in r for r in every.values())
+            print(
+                f"wrote {counted(len(every), 'judge request')} to {args.prompts}"
+                + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
+                + (f" (judge variant {variant})" if several else "")
+                + (
+                    f"; of its {walked:,} event-ordering pairs, himga judge asks those the official walk reaches"
+                    if walked
+                    else ""
+                )
+            )
+            if note := entry.note(config):
+                print(f"note: {note}")
             return 0
     if labels is not None:
         unasked = sorted(set(labels) - set(predictions))
@@ -261,6 +270,10 @@ def run(args: argparse.Namespace) -> int:
     record["inputs"]["predictions"].update(layout=pred_file.layout, copied_fields_checked=checked)
     if verdicts is not None:
         record["inputs"]["labels"]["bound_to_requests"] = verdicts
+        given = replies if several else labels
+        used = usage_of(v for _n, v in labels_file.lines if v.get("request_id" if several else "question_id") in given)
+        if used:
+            record["judge"]["usage"] = usage_total(used)
     if paper is not None:
         from himga.scoring import paper_record, paper_tables
 
@@ -277,6 +290,8 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import judge_line
 
         print(judge_line({**judge.describe(), "model_requested": judge.model, "models_answered": models}))
+        if "usage" in record["judge"]:
+            print(usage_line(judge.name, record["judge"]["usage"]))
     print_provenance(entry, files, options)
     if verdicts is not None and any(verdicts["unchecked"].values()):
         print(unchecked_note(labels_file.name, verdicts["unchecked"].items()))

@@ -180,6 +180,8 @@ def run_judged(args: argparse.Namespace) -> int:
         read_verdicts,
         score_judged,
         unchecked_note,
+        usage_line,
+        usage_total,
     )
 
     judges = _judges(args)
@@ -283,6 +285,9 @@ def run_judged(args: argparse.Namespace) -> int:
         )
         for j in judges
     ]
+    for report in reports:
+        if used := verdicts.usage.get(report["judge"]["name"]):
+            report["judge"]["usage"] = usage_total(used)
     if probe is not None:
         for report in reports:
             report["probe"] = probe
@@ -298,6 +303,9 @@ def run_judged(args: argparse.Namespace) -> int:
     )
     record["inputs"]["labels"]["bound_to_requests"] = bound_to_requests
     print(format_judged(reports, what="false-accept rate" if probe else "score"))
+    for report in reports:
+        if "usage" in report["judge"]:
+            print(usage_line(report["judge"]["name"], report["judge"]["usage"]))
     for line in _leniency_lines(reports):
         print(line)
     print_provenance(entry, files, options)

@@ -52,7 +52,16 @@ from himga.scoring._scorers import (
     register_scorer,
     scorer,
 )
-from himga.scoring.inputs._bound import Bound, bindings_of, check_bound, unchecked_note
+from himga.scoring.inputs._bound import (
+    Bound,
+    bindings_of,
+    check_bound,
+    request_sha256,
+    unchecked_note,
+    usage_line,
+    usage_of,
+    usage_total,
+)
 from himga.scoring.inputs._longmemeval_labels import read_labels
 from himga.scoring.inputs._predictions import (
     brief,
@@ -78,6 +87,7 @@ from himga.scoring.judges._locomo_plus import judge_prompt as locomo_plus_judge_
 from himga.scoring.judges._locomo_plus import judge_request as locomo_plus_judge_request
 from himga.scoring.judges._locomo_plus import read_label as locomo_plus_label
 from himga.scoring.judges._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
+from himga.scoring.judges.beam._order import first_match_walk
 from himga.scoring.judges.beam._prompts import OFFICIAL_JUDGE as BEAM_JUDGE
 from himga.scoring.judges.beam._prompts import judge_prompt as beam_judge_prompt
 from himga.scoring.judges.beam._prompts import parse_reply as beam_parse_reply
@@ -127,6 +137,7 @@ __all__ = [
     "check_bound",
     "check_hypotheses",
     "check_ids",
+    "first_match_walk",
     "format_judged",
     "format_paper_table",
     "format_table",
@@ -161,6 +172,7 @@ __all__ = [
     "register_judge",
     "register_scorer",
     "replies_of",
+    "request_sha256",
     "score_judged",
     "score_questions",
     "score_records",
@@ -168,5 +180,8 @@ __all__ = [
     "scorer",
     "summarize",
     "unchecked_note",
+    "usage_line",
+    "usage_of",
+    "usage_total",
     "wilson_interval",
 ]

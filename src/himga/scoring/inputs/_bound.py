@@ -1,11 +1,12 @@
 """Replies bound to the requests they answered: a judge's reply is scored only against the request it answered.
 
-``himga judge`` writes, beside each reply, ``request_sha256`` (the sha256 of the request it sent, :func:`line_sha256`)
-and ``model_requested``. Scoring renders the requests again from the predictions being scored and compares: a reply
-whose request is not the one the predictions render now (the answers changed after the judge ran) is an error, and so
-is a reply line without a request hash. Verdicts recorded elsewhere in a layout a route documents (LongMemEval's
-``*.eval-results-*`` lines, the ``llm_judgments`` of EverMemOS's results and the locomo-audit's probe) carry no request
-hash: they are read, and the report says they were not checked against the answers.
+``himga judge`` writes, beside each reply, ``request_sha256`` (the sha256 of the request body it sent,
+:func:`request_sha256`: model, parameters, messages) and ``model_requested``. Scoring renders the requests again from
+the predictions being scored and compares: a reply whose request is not the one the predictions render now (the
+answers changed after the judge ran) is an error, and so is a reply line without a request hash. Verdicts recorded
+elsewhere in a layout a route documents (LongMemEval's ``*.eval-results-*`` lines, the ``llm_judgments`` of
+EverMemOS's results and the locomo-audit's probe) carry no request hash: they are read, and the report says they were
+not checked against the answers.
 """
 
 from __future__ import annotations
@@ -20,20 +21,30 @@ from himga.errors import SourceFormatError, counted, type_name
 
 __all__ = [
     "ID_KEYS",
+    "META_KEYS",
     "RECORDED_LAYOUTS",
     "Bound",
     "bindings_of",
     "bound_of",
     "check_bound",
     "line_sha256",
+    "request_body",
     "request_hashes",
+    "request_sha256",
     "unchecked_note",
+    "usage_line",
+    "usage_of",
+    "usage_total",
 ]
 
 #: The keys of a request line that say which verdict it is for; the rest is the body sent. ``judge``, ``run`` and
 #: ``item`` are the named judges' (``himga score --judge``), ``request_id`` a judge of several requests per question
 #: on its benchmark's default route (BEAM's ``<question_id>#rubric-<k>``); every one is copied into the reply line.
 ID_KEYS = ("question_id", "judge", "run", "item", "request_id")
+#: The keys of a request line that tell ``himga judge`` how to ask and read it, neither sent nor copied into the reply:
+#: ``walk`` (``{"id", "line", "item", "match"}``: a pair of an event-ordering alignment, asked only when the official
+#: walk reaches it) and ``rule`` (the registered judge whose label rule reads the reply, on a benchmark's own route).
+META_KEYS = ("walk", "rule")
 
 #: The layouts of verdicts recorded elsewhere, read without a request hash (where a route documents them), by the key
 #: that marks a line of that layout.
@@ -45,17 +56,37 @@ RECORDED_LAYOUTS = {
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
+def _sha256(value: Mapping) -> str:
+    return hashlib.sha256(json.dumps(dict(value), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def request_body(line: Mapping) -> dict:
+    """The body a request line sends: every key but :data:`ID_KEYS` and :data:`META_KEYS` (model, parameters,
+    messages)."""
+    return {k: v for k, v in line.items() if k not in ID_KEYS and k not in META_KEYS}
+
+
+def request_sha256(line: Mapping) -> str:
+    """The sha256 of the body a request line sends (:func:`request_body`): ``json.dumps(body, sort_keys=True,
+    ensure_ascii=False)``, UTF-8; for a run after the first of a judge asked several times per question (MemOS's and
+    EverMemOS's three), of ``{**body, "run": run}``: the official code asks again and gets another sample. The key of
+    ``himga judge``'s replies cache (the same body under other ids is asked once) and what each reply line records as
+    ``request_sha256``."""
+    body, run = request_body(line), line.get("run", 1)
+    return _sha256(body if run == 1 else {**body, "run": run})
+
+
 def line_sha256(line: Mapping) -> str:
-    """The sha256 of a request line as ``himga judge`` sent it: ``json.dumps(line, sort_keys=True,
-    ensure_ascii=False)``, UTF-8 (its ids and its body, the model after ``--model``)."""
-    return hashlib.sha256(json.dumps(dict(line), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    """The sha256 of a whole request line, ids included (:data:`META_KEYS` left out): what ``himga judge`` recorded as
+    ``request_sha256`` before it keyed its cache by the body alone; still read."""
+    return _sha256({k: v for k, v in line.items() if k not in META_KEYS})
 
 
 def request_hashes(line: Mapping, model: str | None = None) -> set[str]:
-    """The request hashes a reply to the request ``line`` may carry, the model replaced by ``model`` (the one
-    ``himga judge --model`` asked) when given."""
+    """The request hashes a reply to the request ``line`` may carry (:func:`request_sha256`, or the earlier
+    :func:`line_sha256`), the model replaced by ``model`` (the one ``himga judge --model`` asked) when given."""
     sent = {**line, "model": model} if model is not None else dict(line)
-    return {line_sha256(sent)}
+    return {request_sha256(sent), line_sha256(sent)}
 
 
 @dataclass(frozen=True)
@@ -177,3 +208,36 @@ def unchecked_note(file: str, counts: Iterable[tuple[str, int]]) -> str:
         f"note: {file}: verdicts recorded elsewhere ({', '.join(parts)}) carry no request hash: not checked against "
         "the answers scored, only by the answer they name where they name one"
     )
+
+
+_TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+def usage_of(lines) -> dict[str, dict]:
+    """``{request_sha256: usage}`` of reply lines (``value`` dicts) that carry the endpoint's ``usage`` (``himga judge``
+    keeps it): one entry per request paid for, however many lines share its body."""
+    out: dict[str, dict] = {}
+    for value in lines:
+        usage, sha = value.get("usage"), value.get("request_sha256")
+        if isinstance(usage, Mapping) and isinstance(sha, str):
+            out[sha] = {
+                k: usage[k] for k in _TOKENS if isinstance(usage.get(k), int) and not isinstance(usage[k], bool)
+            }
+    return out
+
+
+def usage_total(usages: Mapping[str, Mapping]) -> dict:
+    """The tokens of :func:`usage_of`'s calls summed: ``{"calls", "prompt_tokens", "completion_tokens",
+    "total_tokens"}`` (a count absent from every call is left out)."""
+    total: dict = {"calls": len(usages)}
+    for k in _TOKENS:
+        if any(k in u for u in usages.values()):
+            total[k] = sum(u.get(k, 0) for u in usages.values())
+    return total
+
+
+def usage_line(name: str, total: Mapping) -> str:
+    """``tokens: judge beam: 1,717 calls, 1,234 prompt, 56 completion (the replies' usage, each call once)``."""
+    counts = ", ".join(f"{total[k]:,} {k.removesuffix('_tokens')}" for k in _TOKENS[:2] if k in total)
+    counts = f", {counts}" if counts else ""
+    return f"tokens: judge {name}: {total['calls']:,} calls{counts} (the replies' usage, each call once)"

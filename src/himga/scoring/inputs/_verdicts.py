@@ -17,7 +17,7 @@ from pathlib import Path
 from himga.errors import SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.run_inputs import check_id, input_name, read_json_lines
-from himga.scoring.inputs._bound import RECORDED_LAYOUTS, Bound, bound_of
+from himga.scoring.inputs._bound import RECORDED_LAYOUTS, Bound, bound_of, usage_of
 from himga.scoring.judges import Judge, UnreadableReply
 from himga.scoring.judges._evermemos import evermemos_ids
 
@@ -39,6 +39,7 @@ class Verdicts:
             (:class:`~himga.scoring.Bound`; :func:`~himga.scoring.check_bound` compares it with the request rendered).
         recorded: layout → the number of verdicts recorded elsewhere, read without a request hash
             (:data:`~himga.scoring.inputs._bound.RECORDED_LAYOUTS`).
+        usage: judge name → ``{request_sha256: the endpoint's token counts}`` of its reply lines that carry them.
     """
 
     name: str
@@ -48,6 +49,7 @@ class Verdicts:
     hypotheses: dict[str, str] = field(default_factory=dict)
     bound: dict[tuple[str, str, int, int], Bound] = field(default_factory=dict)
     recorded: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, dict[str, dict]] = field(default_factory=dict)
 
     def count_recorded(self, key: str) -> None:
         """One more verdict of the recorded layout marked by ``key`` (``"llm_judgments"``)."""
@@ -149,6 +151,7 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     run, item = _run(value, judge, out.name, where), _item(value, judge, out.name, where)
     out.add(where, judge, qid, run, score, item)
     out.bound[(judge.name, qid, run, item)] = bound_of(out.name, where, value)
+    out.usage.setdefault(judge.name, {}).update(usage_of([value]))
 
 
 def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments) -> None:

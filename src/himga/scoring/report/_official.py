@@ -308,7 +308,8 @@ def _score_replies(
     partial_hint: str,
 ) -> dict:
     """:func:`score_questions` for a judge of several requests per question: a question is scored when every request
-    :attr:`~himga.scoring.Judge.keyed_requests` makes for it has a reply."""
+    the official procedure asks for it (:attr:`~himga.scoring.Judge.keyed_reached`: of BEAM's event-ordering pairs,
+    those its walk reaches) has a reply."""
     if predictions is None or replies is None:
         raise ConfigurationError(f"{bench.name}: scoring needs the predictions and the judge's replies (replies=)")
     variant = judge.variant
@@ -326,7 +327,10 @@ def _score_replies(
             f"{len(unasked)} replies to requests these predictions do not make "
             f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}",
         )
-    complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
+    if judge.keyed_reached is not None:  # the requests the official procedure reaches (BEAM's event-ordering walk)
+        complete = {qid for qid in needed if judge.keyed_reached(qid, questions[qid], predictions[qid], replies)[1]}
+    else:
+        complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
     missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
         raise SourceFormatError(
