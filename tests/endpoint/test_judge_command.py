@@ -343,3 +343,42 @@ def test_the_cache_is_keyed_by_the_body_and_the_run(requests_file, tmp_path, cap
         '{"label": "WRONG"}'
     ] * 2
     assert len({r["request_sha256"] for r in replies[-3:]}) == 3  # each run its own request
+
+
+def test_a_reply_that_is_no_answer_is_not_served_again_and_retry_failed_asks_exactly_those(
+    requests_file, tmp_path, capsys
+):
+    """null content, an empty reply and one mem0's rule cannot read (not JSON) are stored as no answer: a rerun
+    against a healthy endpoint does not return them as answers (nor asks them), ``--retry-failed`` asks those three."""
+    req, score_args = requests_file
+    keys = [json.loads(line)["messages"][-1]["content"] for line in req.read_text().splitlines()]
+    bad = {keys[2]: None, keys[5]: "  ", keys[7]: "CORRECT"}
+    cache, out = tmp_path / "c", tmp_path / "r.jsonl"
+    with ChatServer({**dict.fromkeys(keys, '{"label": "CORRECT"}'), **bad}) as server:
+        status, printed, _ = _judge(capsys, req, out, server, cache)
+    assert status == 1 and "21 sent now, 3 without a reply" in printed
+    assert printed.splitlines()[2:] == [
+        "failed: req.jsonl: line 3: no answer: the endpoint sent no content",
+        "failed: req.jsonl: line 6: no answer: the reply is empty",
+        "failed: req.jsonl: line 8: no answer: judge mem0 cannot read it: json.loads(extract_json(reply))['label'] "
+        "fails (JSONDecodeError)",
+        "rerun the same command (with --retry-failed for the 3 whose reply was no answer) to send the 3 requests "
+        "without a reply",
+    ]
+    assert len(out.read_text().splitlines()) == 21
+    with ChatServer(default='{"label": "WRONG"}') as healthy:
+        status, printed, _ = _judge(capsys, req, out, healthy, cache)
+        assert status == 1 and healthy.bodies == [] and "21 answered before" in printed
+        assert "3 requests have a stored reply that is no answer (no content, empty, or unreadable by the judge's " in (
+            printed
+        )
+        assert main(["judge", str(req), "--dry-run", "--cache-dir", str(cache)]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == (
+            f"req.jsonl: 24 requests, 24 distinct bodies, 21 answered in the cache ({cache}) (3 more stored as no "
+            "answer: --retry-failed asks them again)"
+        )
+        status, printed, _ = _judge(capsys, req, out, healthy, cache, "--retry-failed")
+        assert status == 0 and sorted(b["messages"][-1]["content"] for b in healthy.bodies) == sorted(bad)
+    assert "21 answered before" in printed and "3 sent now, 0 without a reply" in printed
+    assert main([*score_args, "--labels", str(out)]) == 0
+    capsys.readouterr()

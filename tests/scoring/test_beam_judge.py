@@ -276,3 +276,26 @@ def test_the_walk_reaches_the_pairs_the_official_code_asked_in_its_order(questio
         assert complete and pairs == [sha for sha in case["asked"] if sha not in rubric], case
         walked += len(pairs)
     assert walked == 375
+
+
+def test_a_reply_the_official_code_cannot_read_is_no_answer(questions):
+    """What himga judge keeps out of the answers (``Judge.reply_problem``): a rubric item's reply as the official code
+    reads it (``int`` of the score but in event ordering, ``float`` in the fixed variant), a pair's any text."""
+    from himga.scoring import judge_named
+
+    beam, fixed = judge_named("beam"), judge_named("beam-fixed")
+    order = B.judge_requests("100K-1:event_ordering:0", questions[("100K", "1", "event_ordering", 0)], "a\nb")
+    rubric, pair = order[0], next(r for r in order if "walk" in r)
+    assert beam.reply_problem(rubric, '{"score": "0.5"}') is None and beam.reply_problem(pair, "NO") is None
+    assert beam.reply_problem(pair, " ") == "an empty reply" and beam.reply_problem(pair, None) == "no content"
+    assert beam.reply_problem(rubric, '{"verdict": 1}') == (
+        "the official scorer cannot read this reply (ValueError: expected a JSON object with a 'score', got object)"
+    )
+    temporal = B.judge_requests("100K-1:temporal_reasoning:0", questions[("100K", "1", "temporal_reasoning", 0)], "x")
+    assert beam.reply_problem(temporal[0], '{"score": "0.5"}') == (
+        "the official scorer cannot read this reply (ValueError: invalid literal for int() with base 10: '0.5')"
+    )
+    assert fixed.reply_problem(temporal[0], '{"score": "0.5"}') is None
+    assert beam.reply_problem(temporal[0], '{"score": 1e400}') == (
+        "the score inf is not a finite number (1e400 and larger parse as inf)"
+    )

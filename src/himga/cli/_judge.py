@@ -5,12 +5,15 @@ reads.
 
     himga judge REQ.jsonl --out REPLIES.jsonl [--base-url URL] [--model M] [--concurrency N]
     himga judge REQ.jsonl --dry-run                     # what would be sent, and its prompt tokens, estimated
+    himga judge REQ.jsonl --out REPLIES.jsonl --retry-failed   # ask again the replies that were no answer
 
 Replies are cached by the sha256 of the request body (model, parameters, messages) in ``$HIMGA_CACHE/judge``
 (``--cache-dir``): a rerun after Ctrl-C, a killed process or a run of 429s sends only the requests without a reply,
 and the same body under other ids is paid once. The pairs of an event-ordering walk are asked as the official walk
-asks them: only those it reaches. Exit status 1 when some requests still have none (the replies file then holds the
-others; rerun to send the rest).
+asks them: only those it reaches. A reply that is no answer (no content, empty, or one the judge's label rule cannot
+read) is kept out of the replies file and stored as such; ``--retry-failed`` asks those again. Exit status 1 when some
+requests still have no answer (the replies file then holds the others; rerun to send the rest). The cache is a folder:
+delete it (``rm -r "$HIMGA_CACHE/judge"``) to forget every reply.
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the replies cache (default: $HIMGA_CACHE/judge; delete the folder to clear it)",
     )
     p.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="ask again the requests whose stored reply was no answer (no content, empty, or unreadable by the "
+        "judge's label rule); without it they stay without a reply",
+    )
+    p.add_argument(
         "--dry-run",
         action="store_true",
         help="send nothing: say how many requests, distinct bodies, replies in the cache, and the prompt tokens of "
@@ -54,13 +63,37 @@ def _tokens(usage: dict) -> str:
     )
 
 
-def _dry_run(name: str, requests, cache: Path) -> int:
+def reply_check():
+    """``(request, reply) -> why its judge cannot read it, or None``: the label rule of the registered judge the request
+    names (``judge``, or ``rule`` on a benchmark's own route); any text for a request that names none."""
+    import himga.catalog  # noqa: F401  (a benchmark folder's own judge registers when the catalogue imports it)
+    from himga.scoring import judges
+
+    known = judges()
+
+    def check(request, reply: str) -> str | None:
+        judge = known.get(request.judge)
+        if judge is None:
+            return None
+        line = {**request.ids, **request.body, **({"walk": request.walk} if request.walk else {})}
+        return judge.reply_problem(line, reply)
+
+    return check
+
+
+def _dry_run(name: str, requests, cache: Path, retry_failed: bool) -> int:
     from himga.endpoint._plan import CHARS_PER_TOKEN, plan_requests
 
-    plan = plan_requests(requests, cache_dir=cache)
+    plan = plan_requests(requests, cache_dir=cache, retry_failed=retry_failed)
+    failed = (
+        f" ({plan['failed_before']:,} more stored as no answer: "
+        + ("asked again)" if retry_failed else "--retry-failed asks them again)")
+        if plan["failed_before"]
+        else ""
+    )
     print(
         f"{name}: {plan['requests']:,} requests, {plan['distinct']:,} distinct bodies, {plan['answered']:,} "
-        f"answered in the cache ({cache})"
+        f"answered in the cache ({cache}){failed}"
     )
     print(
         f"to send: {plan['send']:,} requests, ~{plan['send_tokens']:,} prompt tokens (the characters of their messages "
@@ -96,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     name, requests = read_requests(args.requests, model=args.model)
     cache = Path(args.cache_dir) if args.cache_dir else cache_root() / "judge"
     if args.dry_run:
-        return _dry_run(name, requests, cache)
+        return _dry_run(name, requests, cache, args.retry_failed)
     result = send_requests(
         requests,
         cache_dir=cache,
@@ -106,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
         max_retries=args.max_retries,
         timeout=args.timeout,
         progress=not args.no_progress,
+        retry_failed=args.retry_failed,
+        check_reply=reply_check(),
     )
     write_text(args.out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in result.replies))
     models = sorted({r["model"] for r in result.replies if r["model"]})
@@ -128,7 +163,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"failed: {name}: line {line}: {message}")
     if len(result.failed) > 10:
         print(f"failed: ... and {len(result.failed) - 10:,} more")
+    if result.failed_before:
+        print(
+            f"{result.failed_before:,} requests have a stored reply that is no answer (no content, empty, or "
+            "unreadable by the judge's label rule): --retry-failed asks them again"
+        )
     if unanswered:
-        print(f"rerun the same command to send the {unanswered:,} requests without a reply")
+        stored = result.failed_before + sum(message.startswith("no answer") for _line, message in result.failed)
+        retry = f" (with --retry-failed for the {stored:,} whose reply was no answer)" if stored else ""
+        print(f"rerun the same command{retry} to send the {unanswered:,} requests without a reply")
         return 1
     return 0

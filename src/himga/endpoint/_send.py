@@ -6,8 +6,9 @@ loses nothing already answered, a rerun sends only the requests without a reply,
 (a duplicate line, the other route's copy) is paid once. The pairs of a first-match walk (BEAM's event ordering) are
 asked one after another, as the official walk asks them: the reply to one pair decides the next, so only the pairs
 the walk reaches are sent. Retries (429, 5xx, timeouts, with the server's ``retry-after``) are the client's own
-(``max_retries``). The API key is read from the environment and passed to the client only; every message that could
-hold it is redacted.
+(``max_retries``). A reply that is no answer (no content, an empty text, or one the judge's label rule cannot read)
+is stored as such, never served as an answer: it counts as without a reply, and ``retry_failed`` asks it again. The
+API key is read from the environment and passed to the client only; every message that could hold it is redacted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +40,9 @@ class SendResult:
         asked: Requests the run needed: every one but the walk pairs the walks did not reach.
         cached: Requests answered from the cache as it was before this run.
         sent: Requests sent by this run and answered (each a distinct body).
-        failed: ``(request line, message)`` of requests without a reply after the client's retries.
+        failed: ``(request line, message)`` of requests without a reply after the client's retries, or whose reply is
+            no answer (stored as such: ``retry_failed`` asks them again).
+        failed_before: Requests whose stored reply is no answer, not asked again (without ``retry_failed``).
         walks: ``{"walks", "pairs", "reached"}`` of the first-match walks (zeros without any).
         distinct: Distinct bodies among the requests.
         usage: Token counts summed over the calls this run paid for (``prompt_tokens``, ``completion_tokens``,
@@ -50,6 +54,7 @@ class SendResult:
     cached: int = 0
     sent: int = 0
     failed: list[tuple[int, str]] = field(default_factory=list)
+    failed_before: int = 0
     walks: dict = field(default_factory=lambda: {"walks": 0, "pairs": 0, "reached": 0})
     distinct: int = 0
     usage: dict = field(default_factory=dict)
@@ -96,6 +101,13 @@ def _usage(response) -> dict | None:
     return out or None
 
 
+def no_answer(reply) -> str | None:
+    """Why a reply's content is no answer whatever the judge: ``null`` (the endpoint sent none) or blank."""
+    if not isinstance(reply, str):
+        return "the endpoint sent no content"
+    return None if reply.strip() else "the reply is empty"
+
+
 def send_requests(
     requests: list[JudgeRequest],
     *,
@@ -106,6 +118,8 @@ def send_requests(
     max_retries: int = 5,
     timeout: float = 120.0,
     progress: bool = True,
+    retry_failed: bool = False,
+    check_reply: Callable[[JudgeRequest, str], str | None] | None = None,
 ) -> SendResult:
     """Send every request without a cached reply (of a walk, the pairs it reaches); return the replies, in request
     order.
@@ -121,6 +135,9 @@ def send_requests(
         timeout: Seconds per attempt.
         progress: Show a tqdm progress bar (total: the requests outside walks and one per walk; cached ones count as
             done).
+        retry_failed: Ask again the requests whose stored reply is no answer.
+        check_reply: ``(request, reply text) -> why the judge cannot read it, or None`` (the judge's label rule;
+            default: any text is an answer). A reply with no content, or an empty one, is never an answer.
 
     Raises:
         MissingDependencyError: ``openai`` or ``diskcache`` is not installed.
@@ -142,7 +159,9 @@ def send_requests(
     asked: set[int] = set()  # the request lines the run needed
     with open_cache(diskcache, cache_dir) as cache:
         before = {r.sha256: e for r in requests if (e := stored(cache, r)) is not None}
-        entries: dict[str, dict] = dict(before)
+        if retry_failed:  # asked again
+            before = {sha: e for sha, e in before.items() if not e.get("failed")}
+        entries: dict[str, dict] = {sha: e for sha, e in before.items() if not e.get("failed")}
         done = sum(r.sha256 in before for r in plain)
         bar = tqdm(total=len(plain) + len(walks), initial=done, desc="judge", unit="req", disable=not progress)
 
@@ -162,16 +181,24 @@ def send_requests(
                         return None
                 content = response.choices[0].message.content if response.choices else None
                 entry = {"reply": content, "model": response.model, "usage": _usage(response)}
+                for k, v in (entry["usage"] or {}).items():
+                    result.usage[k] = result.usage.get(k, 0) + v
+                problem = no_answer(content) or (check_reply(request, content) if check_reply else None)
+                if problem:  # stored as no answer (the call is paid; --retry-failed asks again), never served
+                    cache.set(request.sha256, json.dumps({**entry, "failed": problem}))
+                    result.failed.append((request.line, f"no answer: {problem}"))
+                    return None
                 cache.set(request.sha256, json.dumps(entry))
                 entries[request.sha256] = entry
                 result.sent += 1
-                for k, v in (entry["usage"] or {}).items():
-                    result.usage[k] = result.usage.get(k, 0) + v
                 return entry
 
             async def answer(client, request: JudgeRequest) -> dict | None:
                 asked.add(request.line)
                 if request.sha256 in before:
+                    if before[request.sha256].get("failed"):
+                        result.failed_before += 1
+                        return None
                     result.cached += 1
                     return before[request.sha256]
                 if request.sha256 not in inflight:  # the same body under other ids is sent once
@@ -179,9 +206,8 @@ def send_requests(
                 return await inflight[request.sha256]
 
             async def one(client, request: JudgeRequest) -> None:
-                cached = request.sha256 in before
                 await answer(client, request)
-                if not cached:
+                if request.sha256 not in before:
                     bar.update(1)
 
             async def walk(client, w) -> None:
