@@ -143,13 +143,38 @@ def test_killed_and_rerun_every_request_is_answered_once(requests_file, tmp_path
 def test_a_refused_key_is_never_printed(requests_file, tmp_path, capsys):
     req, _ = requests_file
     keys = [json.loads(line)["messages"][-1]["content"] for line in req.read_text().splitlines()]
-    with ChatServer(default='{"label": "CORRECT"}', fail={k: [401] for k in keys[:2]}) as server:
+    with ChatServer(default='{"label": "CORRECT"}', fail={k: [401] for k in keys[3:5]}) as server:
         status, out, err = _judge(capsys, req, tmp_path / "r.jsonl", server, tmp_path / "c", "--max-retries", "0")
     assert status == 1
-    assert "22 sent now, 2 without a reply" in out and "failed: req.jsonl: line 1: AuthenticationError 401" in out
+    assert "22 sent now, 2 without a reply" in out and "failed: req.jsonl: line 4: AuthenticationError 401" in out
     assert "invalid key in Bearer ***" in out and SECRET not in out + err
     assert "rerun the same command to send the 2 requests without a reply" in out
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 22
+
+
+def test_an_endpoint_that_cannot_answer_stops_the_run_in_seconds(requests_file, tmp_path, capsys):
+    """Connection refused, a refused key, a 404 to the first request: one line naming the URL and the cause, before the
+    queue is worked (the trial waited 177 s for "0 sent now, 99 without a reply")."""
+    req, _ = requests_file
+    out = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    args = ["judge", str(req), "--out", str(out), "--cache-dir", str(tmp_path / "c"), "--no-progress"]
+    assert main([*args, "--base-url", "http://127.0.0.1:9/v1"]) == 2
+    assert capsys.readouterr().err == "himga: error: cannot reach http://127.0.0.1:9/v1: connection refused\n"
+    assert time.monotonic() - started < 10 and not out.exists()
+    with ChatServer(default='{"label": "CORRECT"}', models_status=401) as server:
+        assert main([*args, "--base-url", server.base_url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"himga: error: {server.base_url} refused the key (401): ") and err.count("\n") == 1
+        assert server.bodies == [] and SECRET not in err
+    keys = [json.loads(line)["messages"][-1]["content"] for line in req.read_text().splitlines()]
+    with ChatServer(default='{"label": "CORRECT"}', fail={keys[0]: [404]}) as server:  # a wrong path or model
+        assert main([*args, "--base-url", server.base_url]) == 2
+        assert capsys.readouterr().err == (
+            f"himga: error: {server.base_url} answered 404 to the first request (model gpt-4o-mini): Error code: 404 - "
+            "injected 404\n"
+        )
+        assert len(server.bodies) == 1 and not out.exists()
 
 
 def test_no_key_and_no_endpoint(requests_file, tmp_path, monkeypatch, capsys):

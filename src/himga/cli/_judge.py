@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if result.usage:
         print(f"tokens paid now: {_tokens(result.usage)}")
-    for line, message in result.failed[:10]:
+    for line, message in sorted(result.failed)[:10]:  # in file order, whatever order they failed in
         print(f"failed: {name}: line {line}: {message}")
     if len(result.failed) > 10:
         print(f"failed: ... and {len(result.failed) - 10:,} more")

@@ -5,10 +5,13 @@ arrives, keyed by the sha256 of the body sent (model, parameters, messages), so 
 loses nothing already answered, a rerun sends only the requests without a reply, and the same body under other ids
 (a duplicate line, the other route's copy) is paid once. The pairs of a first-match walk (BEAM's event ordering) are
 asked one after another, as the official walk asks them: the reply to one pair decides the next, so only the pairs
-the walk reaches are sent. Retries (429, 5xx, timeouts, with the server's ``retry-after``) are the client's own
-(``max_retries``). A reply that is no answer (no content, an empty text, or one the judge's label rule cannot read)
-is stored as such, never served as an answer: it counts as without a reply, and ``retry_failed`` asks it again. The
-API key is read from the environment and passed to the client only; every message that could hold it is redacted.
+the walk reaches are sent. Before the queue is worked, an endpoint that cannot be reached, refuses the key, or answers
+401, 403 or 404 to the first request stops the run in seconds with one line (:func:`~himga.endpoint.preflight`), not
+after every request has been retried. Retries (429, 5xx, timeouts, with the server's ``retry-after``) are the
+client's own (``max_retries``). A reply that is no answer (no content, an empty text, or one the judge's label rule
+cannot read) is stored as such, never served as an answer: it counts as without a reply, and ``retry_failed`` asks it
+again. The API key is read from the environment and passed to the client only; every message that could hold it is
+redacted.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from himga.endpoint._client import api_key, check_settings, hidden
+from himga.endpoint._client import api_key, check_settings, hidden, preflight
 from himga.endpoint._requests import JudgeRequest, walks_of
-from himga.errors import ConfigurationError, MissingDependencyError
+from himga.errors import ConfigurationError, EndpointError, MissingDependencyError
 from himga.sources import folder_blocker, path_kind
 
 __all__ = ["SendResult", "open_cache", "send_requests", "stored"]
@@ -144,6 +147,9 @@ def send_requests(
         ConfigurationError: no key and no ``base_url``; ``concurrency`` below 1, ``max_retries`` below 0, ``timeout``
             not a positive number; ``cache_dir`` (or a folder above it) not a folder, or no cache can be opened there.
         SourceFormatError: a walk whose pairs are not a whole grid (:func:`~himga.endpoint._requests.walks_of`).
+        EndpointError: something is to be sent and the endpoint cannot be reached or refuses the key
+            (:func:`~himga.endpoint.preflight`), or the first request is answered 401, 403 or 404 (``http://…/v1
+            answered 404 to the first request (model gpt-4o-mini): …``).
     """
     openai, diskcache = _libraries()
     check_settings(concurrency=concurrency, max_retries=max_retries, timeout=timeout)
@@ -163,6 +169,11 @@ def send_requests(
             before = {sha: e for sha, e in before.items() if not e.get("failed")}
         entries: dict[str, dict] = {sha: e for sha, e in before.items() if not e.get("failed")}
         done = sum(r.sha256 in before for r in plain)
+        first = next((r for r in plain if r.sha256 not in before), None) or next(
+            (w.pairs[(0, 0)] for w in walks.values() if w.pairs[(0, 0)].sha256 not in before), None
+        )
+        if first is not None:  # something is to be sent: an endpoint that cannot answer stops here, in seconds
+            preflight(base_url=base_url, api_key_env=api_key_env, timeout=min(timeout, 10.0))
         bar = tqdm(total=len(plain) + len(walks), initial=done, desc="judge", unit="req", disable=not progress)
 
         async def main() -> None:
@@ -175,6 +186,12 @@ def send_requests(
                         response = await client.chat.completions.create(**request.body)
                     except openai.APIError as e:
                         status = getattr(e, "status_code", None)
+                        if request is first and status in (401, 403, 404):  # every other request would say the same
+                            where = base_url or "the OpenAI API"
+                            raise EndpointError(
+                                f"{where} answered {status} to the first request (model {request.body['model']}): "
+                                + hidden(str(e), secret)
+                            ) from None
                         result.failed.append(
                             (request.line, hidden(f"{type(e).__name__}{f' {status}' if status else ''}: {e}", secret))
                         )
@@ -224,6 +241,8 @@ def send_requests(
             async with openai.AsyncOpenAI(
                 api_key=secret, base_url=base_url, max_retries=max_retries, timeout=timeout
             ) as client:
+                if first is not None:  # alone, before the queue: a wrong path, model or key stops the run at once
+                    await answer(client, first)
                 await asyncio.gather(*(one(client, r) for r in plain), *(walk(client, w) for w in walks.values()))
 
         try:
