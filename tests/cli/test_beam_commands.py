@@ -211,7 +211,7 @@ def test_score_requests_replies_table_and_record(beam_tier, shared_data, tmp_pat
     )
     assert main([*common, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0] == "beam: 400 questions scored (judge variant official)"
+    assert table[0] == "beam (100K): 400 questions scored (judge variant official)"
     rows = {line.split()[0]: line.split()[1:3] for line in table[2:13]}
     assert all(rows[a] == ["40", "1.0000"] for a in rows if a not in ("event_ordering", "overall"))
     report = json.loads((tmp_path / "report.json").read_text())
@@ -311,7 +311,7 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
     common = [a for a in common if a != "--partial"] + ["--ids", str(tmp_path / "ids.txt")]
     capsys.readouterr()
     assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "beam: 20 questions scored (judge variant official)"
+    assert capsys.readouterr().out.splitlines()[0] == "beam (100K): 20 questions scored (judge variant official)"
     assert (
         main(
             [

@@ -407,3 +407,22 @@ def test_a_reply_that_is_no_answer_is_not_served_again_and_retry_failed_asks_exa
     assert "21 answered before" in printed and "3 sent now, 0 without a reply" in printed
     assert main([*score_args, "--labels", str(out)]) == 0
     capsys.readouterr()
+
+
+def test_predictions_given_to_himga_judge_say_to_write_the_requests_first(tmp_path, capsys):
+    hint = (
+        "write the judge's requests of your predictions with `himga score DATASET PRED --prompts REQ.jsonl` (with "
+        "--judge NAME for a named judge) first, then send them with `himga judge REQ.jsonl --out REPLIES.jsonl`\n"
+    )
+    lines = tmp_path / "pred.jsonl"
+    lines.write_text(json.dumps({"question_id": "conv-26:0", "hypothesis": "7 May 2023"}) + "\n")
+    records = tmp_path / "results.json"
+    records.write_text(json.dumps([{"sample_id": "conv-26", "question_id": "0", "response": "7 May 2023"}], indent=2))
+    for path, where in (
+        (lines, "line 1: a prediction, not a judge request"),
+        (records, "$: a JSON array, not judge requests"),
+    ):
+        assert (
+            main(["judge", str(path), "--out", str(tmp_path / "r.jsonl"), "--base-url", "http://127.0.0.1:9/v1"]) == 2
+        )
+        assert capsys.readouterr().err == f"himga: error: {path.name}: {where}: {hint}"

@@ -240,3 +240,36 @@ def test_probe_replies_of_the_other_probe_are_refused(audit_root, locomo_env, tm
         "checked": 0,
         "unchecked": {"llm_judgments of a judged-results file": 4620},
     }
+
+
+def test_replies_of_one_route_given_to_another_say_which_route_wrote_them(beam_env, shared_data, tmp_path, capsys):
+    pred, env = beam_env
+    named = _requests(["score", "beam", str(pred), "--judge", "beam", *env, "--partial"], tmp_path / "named.jsonl")
+    replies = write_replies(tmp_path / "named-replies.jsonl", named, _beam_reply)
+    capsys.readouterr()
+    assert main(["score", "beam", str(pred), *env, "--partial", "--labels", str(replies)]) == 2
+    assert capsys.readouterr().err == (
+        "himga: error: named-replies.jsonl: line 1: a reply to a request of himga score --judge beam (its judge, run "
+        "and item say so), not to this route's own requests ({request_id, reply}): score these with --judge beam, or "
+        "ask again from this route's --prompts\n"
+    )
+    # LongMemEval's own route and --judge longmemeval ask the same requests: either's replies serve both
+    sample = shared_data / "longmemeval" / "longmemeval_oracle_pair.json"
+    questions = json.loads(sample.read_text())
+    lme = _jsonl(
+        tmp_path / "lme.jsonl", [{"question_id": q["question_id"], "hypothesis": "No idea."} for q in questions]
+    )
+    lme_env = ["--config", "oracle", "--data-dir", str(sample), "--cache-dir", str(tmp_path / "c")]
+    by_name = _requests(["score", "longmemeval", str(lme), "--judge", "longmemeval", *lme_env], tmp_path / "r.jsonl")
+    lme_replies = write_replies(tmp_path / "lme-replies.jsonl", by_name, lambda r: "Yes.")
+    capsys.readouterr()
+    assert main(["score", "longmemeval", str(lme), *lme_env, "--labels", str(lme_replies)]) == 0
+    assert capsys.readouterr().out.startswith("longmemeval (oracle): 2 questions scored")
+    with_zep = [{**line, "judge": "zep"} for line in map(json.loads, lme_replies.read_text().splitlines())]
+    assert (
+        main(["score", "longmemeval", str(lme), *lme_env, "--labels", str(_jsonl(tmp_path / "z.jsonl", with_zep))]) == 2
+    )
+    assert capsys.readouterr().err == (
+        "himga: error: z.jsonl: line 1: a reply of judge 'zep' (himga score --judge zep), not of longmemeval's own "
+        "judge 'longmemeval': score these with --judge zep, or ask again from --prompts\n"
+    )

@@ -63,6 +63,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         audit = entry.gold_variants.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
+    shaped = entry.shape_note(config, samples) if entry.shape_note is not None else None
     from himga.cache import build_files
     from himga.sources import provenance_lines
 
@@ -74,12 +75,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _folder, pin = entry.auxiliary_pin("errata")
         errata = provenance(entry.gold_variants.errata_file(args.errata), [pin])
     if args.json:
-        extra = {"note": note} if note else {}
+        extra = {**({"note": note} if note else {}), **({"shape_note": shaped} if shaped else {})}
         print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
     else:
         print(format_stats(title, stats))
         if note:
             print(f"note: {note}")
+        if shaped:
+            print(f"note: {shaped}")
         if audit is not None:
             print(entry.gold_variants.format_summary(audit))
         for line in sources:

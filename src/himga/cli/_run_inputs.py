@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["load_questions", "print_provenance", "redo_hint", "sample_contexts"]
+__all__ = ["load_questions", "print_provenance", "redo_hint", "sample_contexts", "shape_note", "table_name"]
 
 
 def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
@@ -74,3 +74,21 @@ def redo_hint(args: argparse.Namespace) -> str:
         "REQ.jsonl` (the same options, --prompts instead of --labels), send them with `himga judge REQ.jsonl --out "
         "REPLIES.jsonl`, and score those replies (--partial does not skip this check)"
     )
+
+
+def table_name(entry, config: str) -> str:
+    """A table's heading, as ``himga stats`` names it: the dataset, and its config when it has several
+    (``longmemeval (oracle)``)."""
+    return entry.name if len(entry.configs) == 1 else f"{entry.name} ({config})"
+
+
+def shape_note(entry, args: argparse.Namespace, options: dict, config: str) -> str | None:
+    """What the data says of the config it was read as (:attr:`himga.entry.Benchmark.shape_note`: LongMemEval's
+    oracle file read as S), from the build :func:`load_questions` made (a cache hit); ``None`` when nothing."""
+    if entry.shape_note is None:
+        return None
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    return entry.shape_note(config, LazySamples(ds))

@@ -99,14 +99,12 @@ def run(args: argparse.Namespace) -> int:
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
     from himga.cli._paper import paper_options
-    from himga.cli._run_inputs import load_questions, print_provenance, redo_hint, sample_contexts
-    from himga.cli._score_requests import official_requests, unanswered
+    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts, shape_note, table_name
+    from himga.cli._score_requests import bound_replies, official_requests, unanswered
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
-        bindings_of,
         brief,
-        check_bound,
         check_hypotheses,
         check_ids,
         format_table,
@@ -200,21 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
     verdicts = None
     if labels_file is not None:  # a reply is scored only against the request it answered
-        given = replies if several else labels
-        bound, recorded = bindings_of(labels_file, "request_id" if several else "question_id")
-        bound = {key: b for key, b in bound.items() if key in given}  # --ids: the subset's only
-        asked = {judge.request_question(k) if several else k for k in bound}
-        verdicts = {
-            "checked": check_bound(
-                labels_file.name,
-                bound,
-                rendered(asked),
-                question_of=judge.request_question if several else str,
-                predictions_file=name,
-                redo=redo_hint(args),
-            ),
-            "unchecked": recorded,
-        }
+        verdicts = bound_replies(args, judge, labels_file, replies if several else labels, rendered, name)
     if args.prompts:
         every = rendered(predictions)
         if labels_file is not None:  # the next round: what the replies so far leave unanswered
@@ -281,7 +265,7 @@ def run(args: argparse.Namespace) -> int:
         record["paper_metrics"] = paper_record(paper)
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
-    print(format_table(report))
+    print(format_table(report, name=table_name(entry, config)))
     for table in report.get("paper_metrics", ()):
         from himga.scoring import format_paper_table
 
@@ -293,6 +277,8 @@ def run(args: argparse.Namespace) -> int:
         if "usage" in record["judge"]:
             print(usage_line(judge.name, record["judge"]["usage"]))
     print_provenance(entry, files, options)
+    if shaped := shape_note(entry, args, options, config):
+        print(f"note: {shaped}")
     if verdicts is not None and any(verdicts["unchecked"].values()):
         print(unchecked_note(labels_file.name, verdicts["unchecked"].items()))
     if note := entry.note(config):

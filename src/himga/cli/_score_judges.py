@@ -165,7 +165,14 @@ def run_judged(args: argparse.Namespace) -> int:
     """
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
-    from himga.cli._run_inputs import load_questions, print_provenance, redo_hint, sample_contexts
+    from himga.cli._run_inputs import (
+        load_questions,
+        print_provenance,
+        redo_hint,
+        sample_contexts,
+        shape_note,
+        table_name,
+    )
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
@@ -302,13 +309,15 @@ def run_judged(args: argparse.Namespace) -> int:
         judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"],
     )
     record["inputs"]["labels"]["bound_to_requests"] = bound_to_requests
-    print(format_judged(reports, what="false-accept rate" if probe else "score"))
+    print(format_judged(reports, what="false-accept rate" if probe else "score", name=table_name(entry, config)))
     for report in reports:
         if "usage" in report["judge"]:
             print(usage_line(report["judge"]["name"], report["judge"]["usage"]))
     for line in _leniency_lines(reports):
         print(line)
     print_provenance(entry, files, options)
+    if shaped := shape_note(entry, args, options, config):
+        print(f"note: {shaped}")
     if any(verdicts.recorded.values()):
         print(unchecked_note(verdicts.name, verdicts.recorded.items()))
     if probe is not None and not probe["is_pin"]:

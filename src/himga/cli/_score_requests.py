@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["official_requests", "unanswered"]
+from himga.errors import SourceFormatError
+
+__all__ = ["bound_replies", "official_requests", "unanswered"]
 
 
 def official_requests(bench, judge, questions: Mapping, predictions: Mapping, contexts: Mapping, wanted) -> dict:
@@ -48,3 +50,45 @@ def unanswered(judge, questions: Mapping, predictions: Mapping, every: Mapping, 
         for rid in judge.keyed_reached(qid, questions[qid], predictions[qid], answered)[0]
     }
     return [r for key, r in every.items() if key in reached and key not in answered]
+
+
+def bound_replies(args, judge, labels_file, given: Mapping, rendered, predictions_file: str) -> dict:
+    """Check that each reply of ``labels_file`` read on the benchmark's own route answered the request the predictions
+    render now (:func:`~himga.scoring.check_bound`); returns ``{"checked", "unchecked"}`` for the run record.
+
+    Args:
+        args: The command's arguments (for the message saying what to do).
+        judge: The benchmark's official judge of the variant scored.
+        labels_file: The replies file as read.
+        given: The replies or labels kept (``--ids``: the subset's), by request or question id.
+        rendered: ``wanted -> {key: request line}`` (:func:`official_requests` of the questions ``wanted``).
+        predictions_file: The predictions' name, for messages.
+
+    Raises:
+        SourceFormatError: a reply of another judge's route (``--judge NAME``), a reply line without a request hash,
+            replies to other requests than the predictions render.
+    """
+    from himga.cli._run_inputs import redo_hint
+    from himga.scoring import bindings_of, check_bound
+
+    several = judge.keyed_requests is not None
+    if not several and (
+        other := next(((n, v["judge"]) for n, v in labels_file.lines if v.get("judge", judge.name) != judge.name), None)
+    ):
+        raise SourceFormatError(
+            labels_file.name,
+            f"line {other[0]}",
+            f"a reply of judge {other[1]!r} (himga score --judge {other[1]}), not of {args.dataset}'s own judge "
+            f"{judge.name!r}: score these with --judge {other[1]}, or ask again from --prompts",
+        )
+    bound, recorded = bindings_of(labels_file, "request_id" if several else "question_id")
+    bound = {key: b for key, b in bound.items() if key in given}  # --ids: the subset's only
+    checked = check_bound(
+        labels_file.name,
+        bound,
+        rendered({judge.request_question(k) if several else k for k in bound}),
+        question_of=judge.request_question if several else str,
+        predictions_file=predictions_file,
+        redo=redo_hint(args),
+    )
+    return {"checked": checked, "unchecked": recorded}

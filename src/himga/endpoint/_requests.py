@@ -12,10 +12,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from himga.errors import SourceFormatError, type_name
-from himga.jsonio.run_inputs import check_id, read_json_lines
+from himga.jsonio.run_inputs import check_id, input_name, read_json_lines
 from himga.scoring.inputs._bound import ID_KEYS, META_KEYS, line_sha256, request_sha256
 
 __all__ = ["ID_KEYS", "META_KEYS", "JudgeRequest", "Walk", "read_requests", "walks_of"]
+
+
+#: What to do with predictions given to ``himga judge``.
+_FIRST = (
+    "write the judge's requests of your predictions with `himga score DATASET PRED --prompts REQ.jsonl` (with --judge "
+    "NAME for a named judge) first, then send them with `himga judge REQ.jsonl --out REPLIES.jsonl`"
+)
+
+
+def _starts_an_array(path) -> bool:
+    from himga.jsonio.jsonlines import leading_byte
+
+    try:
+        return str(path) != "-" and leading_byte(path) == b"["
+    except OSError:  # read_json_lines words it
+        return False
 
 
 @dataclass(frozen=True)
@@ -80,6 +96,8 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
             not ``{id, line, item, match}`` or a walk whose pairs are not every (line, item) of its grid once.
         ConfigurationError: the file does not exist or is a directory.
     """
+    if _starts_an_array(path):
+        raise SourceFormatError(input_name(path), "$", f"a JSON array, not judge requests: {_FIRST}")
     file = read_json_lines(path, "requests")
     out: list[JudgeRequest] = []
     seen: dict[tuple, int] = {}
@@ -88,6 +106,8 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
         if "question_id" not in value:
             raise SourceFormatError(file.name, where, "no 'question_id'")
         check_id(file.name, f"{where}.question_id", value["question_id"])
+        if "messages" not in value and ("hypothesis" in value or "response" in value):
+            raise SourceFormatError(file.name, where, f"a prediction, not a judge request: {_FIRST}")
         if not isinstance(value.get("messages"), list) or not value["messages"]:
             raise SourceFormatError(
                 file.name, f"{where}.messages", f"expected a non-empty array, got {type_name(value.get('messages'))}"

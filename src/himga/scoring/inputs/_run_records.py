@@ -15,11 +15,13 @@ they claim to be: a loop that answered stale or edited gold, or gold read with o
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from himga.errors import SourceFormatError, counted, type_name
 from himga.scoring.inputs._predictions import brief
+from himga.scoring.inputs._predictions import places as found_at
 from himga.scoring.inputs._type_labels import matching_map
 
 __all__ = [
@@ -258,9 +260,9 @@ def match_records(
             "$",
             f"{counted(len(unmatched), 'record')} name{'s' if len(unmatched) == 1 else ''} no question of the data: "
             f"{_listing([u for u, _ in unmatched])}; "
-            f"{index.example()}",
+            f"{index.example()}{_other_benchmark(unmatched, index)}",
         )
-    duplicated = [f"{brief(qid)} ({', '.join(ps)})" for qid, ps in places.items() if len(ps) > 1]
+    duplicated = [f"{brief(qid)} ({found_at(ps)})" for qid, ps in places.items() if len(ps) > 1]
     if duplicated:
         raise SourceFormatError(
             file, "$", f"{counted(len(duplicated), 'question')} answered twice: {_listing(duplicated)}"
@@ -304,6 +306,25 @@ def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> s
         "the configs hold other samples under the same numbers: score them against their own config (--config / "
         "config=)"
     )
+
+
+#: The question ids of each benchmark, by their shape: records of one scored against another say whose they look like.
+_ID_SHAPES = {
+    "longmemeval": (re.compile(r"(?:gpt4_)?[0-9a-f]{8}(?:_abs)?"), "gpt4_2655b836, 09ba9854_abs"),
+    "beam": (re.compile(r"\d+[KM]-\d+:[a-z_]+:\d+"), "100K-1:temporal_reasoning:0"),
+    "locomo": (re.compile(r"conv-\d+:\d+"), "conv-26:0"),
+}
+
+
+def _other_benchmark(unmatched: list[tuple[str, dict]], index: RecordIndex) -> str:
+    """``"; they look like LongMemEval's question ids (...): score them with himga score longmemeval"`` when every
+    unmatched record's id has another benchmark's shape, else ``""``."""
+    ids = [_id_text(record.get("question_id")) for _, record in unmatched]
+    for name, (shape, example) in _ID_SHAPES.items():
+        scored = {d.split("_")[0] for d in index.datasets}  # locomo_plus holds LoCoMo's questions too
+        if name not in scored and ids and all(i is not None and shape.fullmatch(i) for i in ids):
+            return f"; they look like {name}'s question ids ({example}): score them against {name} (himga score {name})"
+    return ""
 
 
 def _listing(items: list[str]) -> str:

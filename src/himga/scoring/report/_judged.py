@@ -224,12 +224,13 @@ def _cell(summary: dict) -> str:
     return summary_cell(summary, n_width=5, compact=True)
 
 
-def format_judged(reports: list[dict], *, what: str = "score") -> str:
+def format_judged(reports: list[dict], *, what: str = "score", name: str | None = None) -> str:
     """The reports of judges on one run as one table, side by side (``n  mean [95% interval]`` per judge).
 
     Args:
         reports: :func:`score_judged` reports of the same dataset.
         what: What the mean is (``"false-accept rate"`` for a probe run).
+        name: The heading (default: the dataset's name; ``himga score`` names the config: ``beam (100K)``).
 
     Returns:
         The table, then one line per judge: its source, template sha256, model and label rule.
@@ -237,7 +238,7 @@ def format_judged(reports: list[dict], *, what: str = "score") -> str:
     first = reports[0]
     names = [r["judge"]["name"] for r in reports]
     lines = [
-        f"{first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
+        f"{name or first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
         f"{'':<28}" + "".join(f"{n:>5}  {name:<24}" for n, name in zip(["n"] * len(names), names, strict=True)),
     ]
     for i, row in enumerate(first["per_type"]):

@@ -271,10 +271,13 @@ def _labels(judge) -> str:
     return f"{', '.join(values[:-1])} or {values[-1]}"
 
 
-def format_table(report: dict) -> str:
-    """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
+def format_table(report: dict, *, name: str | None = None) -> str:
+    """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers).
+
+    ``name`` heads it (default: the dataset's name; ``himga score`` names the config as ``himga stats`` does:
+    ``longmemeval (oracle)``)."""
     lines = [
-        f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
+        f"{name or report['dataset']}: {counted(report['scored'], 'question')} scored"
         + (f", {len(report['missing'])} missing" if report["missing"] else "")
         + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
         f"{'':<28}{'n':>6}  {'mean':>7}  95% interval",
