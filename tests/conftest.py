@@ -118,11 +118,32 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+def skip_reason(report) -> str:
+    """Why a test skipped, as ``pytest -rs`` shows it (without its ``Skipped: `` prefix)."""
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def skip_summary(reports) -> str | None:
+    """One line for the tests that skipped for another reason than the real data's absence, their reasons counted
+    (most frequent first): ``3 other tests skipped: 2 mounting a tmpfs needs root (running as uid 1000); 1 could not
+    import 'duckdb': No module named 'duckdb'``; ``None`` when there is none."""
+    from collections import Counter
+
+    reasons = Counter(skip_reason(r) for r in reports if _NO_DATA not in str(r.longrepr))
+    if not reasons:
+        return None
+    listed = "; ".join(f"{n} {reason}" for reason, n in reasons.most_common())
+    return f"{sum(reasons.values())} other tests skipped: {listed}"
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """One line at the end of the run (after the short summary) when real-data tests skipped for want of the data."""
+    """At the end of the run (after the short summary), one line when real-data tests skipped for want of the data,
+    and one line with the reasons of the other skips (``-rs`` is not needed to see them)."""
     yield
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _NO_DATA in str(r.longrepr)]
+    reports = terminalreporter.stats.get("skipped", [])
+    skipped = [r for r in reports if _NO_DATA in str(r.longrepr)]
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
@@ -131,6 +152,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             yellow=True,
             bold=True,
         )
+    if line := skip_summary(reports):
+        terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture(scope="session")

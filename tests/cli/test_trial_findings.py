@@ -124,3 +124,18 @@ def test_a_nan_in_an_unrelated_field_names_the_field_and_a_utf16_file_says_what_
         "so): convert it first (`iconv -f UTF-16LE -t UTF-8 pred.jsonl > pred.jsonl.utf8`) and pass the converted "
         "file\n"
     )
+
+
+def test_stats_names_the_row_score_prints_each_question_type_in(shared_data, tmp_path, capsys):
+    pair = shared_data / "longmemeval" / "longmemeval_oracle_pair.json"
+    assert (
+        main(
+            ["stats", "longmemeval", "--config", "oracle", "--data-dir", str(pair), "--cache-dir", str(tmp_path / "c")]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[8:10] == [
+        "    temporal_reasoning                 1  (score: temporal-reasoning)",
+        "    multi_session                      1  (score: multi-session)",
+    ]

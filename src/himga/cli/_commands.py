@@ -39,6 +39,26 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_rows(entry, ds, types) -> dict[str, str]:
+    """Question type → the row ``himga score`` prints it in, where the names differ (LongMemEval's
+    ``temporal_reasoning`` is the official ``temporal-reasoning``); one pass over the QA pairs, stopped once each type
+    is named."""
+    scorer = entry.scorer
+    if scorer is None:
+        return {}
+    from himga.data.lazy import qa_samples
+
+    rows: dict[str, str] = {}
+    for sample in qa_samples(ds):
+        for qa in sample.qa_pairs:
+            if qa.question_type.value not in rows:
+                key = scorer.row_key(qa)
+                rows[qa.question_type.value] = key[0] if isinstance(key, tuple) else key
+        if len(rows) == len(types):
+            break
+    return {t: r for t, r in rows.items() if r != t}
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
@@ -56,6 +76,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     config = ds.info.config_name  # the config the build resolved (from a file name too), not only the one asked for
     title = args.dataset if len(entry.configs) == 1 else f"{args.dataset} ({config})"
     stats = {"dataset": args.dataset, "config": config, **stats}
+    if rows := _score_rows(entry, ds, stats["question_types"]):
+        stats["question_type_rows"] = rows
     audit = None
     if (
         args.gold is not None and args.gold != entry.default_gold

@@ -60,7 +60,9 @@ def format_stats(name: str, stats: dict[str, Any]) -> str:
 
     Args:
         name: The heading, e.g. ``"locomo"`` or ``"longmemeval (oracle)"``.
-        stats: From :func:`dataset_stats`.
+        stats: From :func:`dataset_stats`; with ``question_type_rows`` (question type → the row ``himga score``
+            prints it in, where that name differs), the type is followed by that name: ``temporal_reasoning
+            (score: temporal-reasoning)``.
 
     Returns:
         The lines joined by ``\n`` (no trailing newline), as ``himga stats`` prints them.
@@ -76,5 +78,9 @@ def format_stats(name: str, stats: dict[str, Any]) -> str:
         f"  abstention questions   {stats['abstentions']:>10,}",
         "  QA pairs by question type:",
     ]
-    lines += [f"    {qtype:<28} {count:>7,}" for qtype, count in stats["question_types"].items()]
+    rows = stats.get("question_type_rows", {})
+    lines += [
+        f"    {qtype:<28} {count:>7,}" + (f"  (score: {rows[qtype]})" if qtype in rows else "")
+        for qtype, count in stats["question_types"].items()
+    ]
     return "\n".join(lines)
