@@ -153,6 +153,29 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_push(args: argparse.Namespace) -> int:
     from himga.publish import push
 
+    if args.dry_run:
+        from himga.publish import push_plan
+
+        plan = push_plan(
+            args.dataset,
+            args.repo_id,
+            export_dir=args.export_dir,
+            configs=args.config,
+            data_dir=args.data_dir,
+            cache_dir=args.cache_dir,
+        )
+        print(
+            f"dry run: would push {args.dataset} ({', '.join(plan['configs'])}) to the dataset repository "
+            f"{args.repo_id} (created if missing{', private' if args.private else ''}), branch "
+            f"{args.revision or 'main'}; the card and every shard checked:"
+        )
+        for path, size in plan["files"]:
+            print(f"  {path}  {size:,} bytes")
+        print(
+            f"and delete the repository's other files matching {', '.join(plan['replaced'])} (stale shards of these "
+            "configs); no token was read, nothing was sent"
+        )
+        return 0
     url = push(
         args.dataset,
         args.repo_id,
