@@ -139,3 +139,24 @@ def test_stats_names_the_row_score_prints_each_question_type_in(shared_data, tmp
         "    temporal_reasoning                 1  (score: temporal-reasoning)",
         "    multi_session                      1  (score: multi-session)",
     ]
+
+
+def test_himga_run_dry_run_says_what_it_would_ask_and_touches_nothing(shared_data, tmp_path, capsys):
+    out = tmp_path / "run"
+    base = ["run", "locomo", "--memory", "recency", "--out", str(out), "--limit", "12", "--no-progress"]
+    base += ["--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
+    model = ["--answer-model", "gpt-4o-mini", "--base-url", "http://127.0.0.1:9/v1"]  # never called
+    assert main([*base, *model, "--dry-run"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"dry run: locomo: 12 questions selected, 0 answered in {out}; 12 requests to gpt-4o-mini (127.0.0.1:9), "
+        "one per question; their prompts hold what the memory retrieves, so their tokens are not estimated before it "
+        "runs; nothing was asked, ingested or written"
+    )
+    assert not out.exists()
+    assert main([*base, "--answer-model", "extractive"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--answer-model", "extractive", "--dry-run"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"dry run: locomo: 12 questions selected, 12 answered in {out}; no request (extractive: the top retrieved item "
+        "answers); nothing was asked, ingested or written"
+    )
