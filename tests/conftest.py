@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.skips import skip_summary
 from realdata import SHARED_DATA  # ../shared/data, or $HIMGA_TEST_DATA (read once, at import)
 
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
@@ -118,25 +119,6 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-def skip_reason(report) -> str:
-    """Why a test skipped, as ``pytest -rs`` shows it (without its ``Skipped: `` prefix)."""
-    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-    return reason.removeprefix("Skipped: ")
-
-
-def skip_summary(reports) -> str | None:
-    """One line for the tests that skipped for another reason than the real data's absence, their reasons counted
-    (most frequent first): ``3 other tests skipped: 2 mounting a tmpfs needs root (running as uid 1000); 1 could not
-    import 'duckdb': No module named 'duckdb'``; ``None`` when there is none."""
-    from collections import Counter
-
-    reasons = Counter(skip_reason(r) for r in reports if _NO_DATA not in str(r.longrepr))
-    if not reasons:
-        return None
-    listed = "; ".join(f"{n} {reason}" for reason, n in reasons.most_common())
-    return f"{sum(reasons.values())} other tests skipped: {listed}"
-
-
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """At the end of the run (after the short summary), one line when real-data tests skipped for want of the data,
@@ -152,7 +134,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             yellow=True,
             bold=True,
         )
-    if line := skip_summary(reports):
+    if line := skip_summary(reports, besides=_NO_DATA):
         terminalreporter.write_line(line, yellow=True)
 
 

@@ -89,19 +89,19 @@ def test_other_skips_end_the_run_with_their_reasons():
     """Skips for another reason than the data's absence are counted by reason in one line (no ``-rs`` needed)."""
     from types import SimpleNamespace
 
-    from conftest import _NO_DATA, skip_summary
+    from helpers.skips import skip_summary
 
     def skipped(reason: str):
         return SimpleNamespace(longrepr=("tests/x.py", 1, f"Skipped: {reason}"))
 
     reports = [
         skipped("mounting a tmpfs needs root (running as uid 1000)"),
-        skipped(f"{_NO_DATA} (../shared/data beside the project, or set HIMGA_TEST_DATA)"),
+        skipped("real data not found at /nowhere (../shared/data beside the project, or set HIMGA_TEST_DATA)"),
         skipped("could not import 'duckdb': No module named 'duckdb'"),
         skipped("mounting a tmpfs needs root (running as uid 1000)"),
     ]
-    assert skip_summary(reports) == (
+    assert skip_summary(reports, besides="real data not found at") == (
         "3 other tests skipped: 2 mounting a tmpfs needs root (running as uid 1000); 1 could not import 'duckdb': No "
         "module named 'duckdb'"
     )
-    assert skip_summary(reports[1:2]) is None
+    assert skip_summary(reports[1:2], besides="real data not found at") is None

@@ -273,3 +273,18 @@ def test_replies_of_one_route_given_to_another_say_which_route_wrote_them(beam_e
         "himga: error: z.jsonl: line 1: a reply of judge 'zep' (himga score --judge zep), not of longmemeval's own "
         "judge 'longmemeval': score these with --judge zep, or ask again from --prompts\n"
     )
+
+
+def test_verdicts_recorded_elsewhere_are_read_only_where_the_route_reads_them(audit_root, locomo_env, tmp_path, capsys):
+    """The audit's recorded verdicts are EverMemOS's judge's: read by --judge evermemos (the note says they were not
+    checked), refused under --judge mem0, whose route reads only replies bound to their requests."""
+    _pred, _chosen, env = locomo_env
+    recorded = str(audit_root / "v2" / "ap_eval_results_scored.json")
+    capsys.readouterr()
+    assert main(["score", "locomo", "--probe", "v2", "--judge", "mem0", *env, "--labels", recorded]) == 2
+    assert capsys.readouterr().err == (
+        "himga: error: ap_eval_results_scored.json: $.detailed_results.locomo_exp_user_0[0].llm_judgments.judgment_1: "
+        "a verdict recorded elsewhere (llm_judgments of a judged-results file, no request hash), which judge mem0's "
+        "route does not read (only memos, evermemos's does): give the replies himga judge wrote, each bound to its "
+        "request\n"
+    )

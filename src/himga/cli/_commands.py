@@ -76,8 +76,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
     config = ds.info.config_name  # the config the build resolved (from a file name too), not only the one asked for
     title = args.dataset if len(entry.configs) == 1 else f"{args.dataset} ({config})"
     stats = {"dataset": args.dataset, "config": config, **stats}
-    if rows := _score_rows(entry, ds, stats["question_types"]):
-        stats["question_type_rows"] = rows
     audit = None
     if (
         args.gold is not None and args.gold != entry.default_gold
@@ -100,7 +98,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         extra = {**({"note": note} if note else {}), **({"shape_note": shaped} if shaped else {})}
         print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
     else:
-        print(format_stats(title, stats))
+        print(format_stats(title, stats, rows=_score_rows(entry, ds, stats["question_types"])))
         if note:
             print(f"note: {note}")
         if shaped:

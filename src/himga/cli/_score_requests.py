@@ -81,6 +81,16 @@ def bound_replies(args, judge, labels_file, given: Mapping, rendered, prediction
             f"a reply of judge {other[1]!r} (himga score --judge {other[1]}), not of {args.dataset}'s own judge "
             f"{judge.name!r}: score these with --judge {other[1]}, or ask again from --prompts",
         )
+    from himga.scoring.inputs._bound import RECORDED_LAYOUTS
+
+    for number, value in labels_file.lines:  # verdicts recorded elsewhere: only in a layout the judge's route reads
+        if key := next((k for k in RECORDED_LAYOUTS if k in value and k not in judge.recorded), None):
+            raise SourceFormatError(
+                labels_file.name,
+                f"line {number}.{key}",
+                f"a verdict recorded elsewhere ({RECORDED_LAYOUTS[key]}, no request hash), which {args.dataset}'s "
+                "route does not read: give the replies himga judge wrote, each bound to its request",
+            )
     bound, recorded = bindings_of(labels_file, "request_id" if several else "question_id")
     bound = {key: b for key, b in bound.items() if key in given}  # --ids: the subset's only
     checked = check_bound(

@@ -55,14 +55,14 @@ def dataset_stats(samples: Iterable[Sample], *, per_sample: bool = False) -> dic
     return stats
 
 
-def format_stats(name: str, stats: dict[str, Any]) -> str:
+def format_stats(name: str, stats: dict[str, Any], *, rows: dict[str, str] | None = None) -> str:
     """Render :func:`dataset_stats` as an aligned text table.
 
     Args:
         name: The heading, e.g. ``"locomo"`` or ``"longmemeval (oracle)"``.
-        stats: From :func:`dataset_stats`; with ``question_type_rows`` (question type → the row ``himga score``
-            prints it in, where that name differs), the type is followed by that name: ``temporal_reasoning
-            (score: temporal-reasoning)``.
+        stats: From :func:`dataset_stats`.
+        rows: Question type → the row ``himga score`` prints it in, where that name differs: the type is followed by
+            that name (``temporal_reasoning  (score: temporal-reasoning)``).
 
     Returns:
         The lines joined by ``\n`` (no trailing newline), as ``himga stats`` prints them.
@@ -78,7 +78,7 @@ def format_stats(name: str, stats: dict[str, Any]) -> str:
         f"  abstention questions   {stats['abstentions']:>10,}",
         "  QA pairs by question type:",
     ]
-    rows = stats.get("question_type_rows", {})
+    rows = rows or {}
     lines += [
         f"    {qtype:<28} {count:>7,}" + (f"  (score: {rows[qtype]})" if qtype in rows else "")
         for qtype, count in stats["question_types"].items()

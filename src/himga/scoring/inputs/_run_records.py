@@ -308,21 +308,18 @@ def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> s
     )
 
 
-#: The question ids of each benchmark, by their shape: records of one scored against another say whose they look like.
-_ID_SHAPES = {
-    "longmemeval": (re.compile(r"(?:gpt4_)?[0-9a-f]{8}(?:_abs)?"), "gpt4_2655b836, 09ba9854_abs"),
-    "beam": (re.compile(r"\d+[KM]-\d+:[a-z_]+:\d+"), "100K-1:temporal_reasoning:0"),
-    "locomo": (re.compile(r"conv-\d+:\d+"), "conv-26:0"),
-}
-
-
 def _other_benchmark(unmatched: list[tuple[str, dict]], index: RecordIndex) -> str:
-    """``"; they look like LongMemEval's question ids (...): score them with himga score longmemeval"`` when every
-    unmatched record's id has another benchmark's shape, else ``""``."""
+    """``"; they look like longmemeval's question ids (...): score them against longmemeval"`` when every unmatched
+    record's id has the shape of another registered benchmark's ids (:attr:`~himga.scoring.Scorer.question_ids`) and
+    no question of the data scored has it (LoCoMo-Plus holds LoCoMo's questions), else ``""``."""
+    from himga.scoring._scorers import SCORERS
+
     ids = [_id_text(record.get("question_id")) for _, record in unmatched]
-    for name, (shape, example) in _ID_SHAPES.items():
-        scored = {d.split("_")[0] for d in index.datasets}  # locomo_plus holds LoCoMo's questions too
-        if name not in scored and ids and all(i is not None and shape.fullmatch(i) for i in ids):
+    for name, other in SCORERS.all().items():
+        if other.question_ids is None or not ids or name in index.datasets:
+            continue
+        shape, example = re.compile(other.question_ids[0]), other.question_ids[1]
+        if all(i is not None and shape.fullmatch(i) for i in ids) and not any(map(shape.fullmatch, index.questions)):
             return f"; they look like {name}'s question ids ({example}): score them against {name} (himga score {name})"
     return ""
 

@@ -24,6 +24,12 @@ from himga.scoring.judges._evermemos import evermemos_ids
 __all__ = ["Verdicts", "read_verdicts"]
 
 
+def _registered():
+    from himga.scoring.judges import judges
+
+    return judges()
+
+
 @dataclass
 class Verdicts:
     """The verdicts of one file.
@@ -51,8 +57,21 @@ class Verdicts:
     recorded: dict[str, int] = field(default_factory=dict)
     usage: dict[str, dict[str, dict]] = field(default_factory=dict)
 
-    def count_recorded(self, key: str) -> None:
-        """One more verdict of the recorded layout marked by ``key`` (``"llm_judgments"``)."""
+    def count_recorded(self, key: str, judge: Judge, where: str) -> None:
+        """One more verdict of the recorded layout marked by ``key`` (``"llm_judgments"``).
+
+        Raises:
+            SourceFormatError: a layout ``judge``'s routes do not read (:attr:`~himga.scoring.Judge.recorded`).
+        """
+        if key not in judge.recorded:
+            readers = ", ".join(j.name for j in _registered().values() if key in j.recorded)
+            raise SourceFormatError(
+                self.name,
+                where,
+                f"a verdict recorded elsewhere ({RECORDED_LAYOUTS[key]}, no request hash), which judge {judge.name}'s "
+                f"route does not read (only {readers or 'no judge'}'s does): give the replies himga judge wrote, each "
+                "bound to its request",
+            )
         self.recorded[RECORDED_LAYOUTS[key]] = self.recorded.get(RECORDED_LAYOUTS[key], 0) + 1
 
     def add(self, where: str, judge: Judge, qid: str, run: int, score, item: int = 1) -> None:
@@ -136,7 +155,7 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
             )
         if isinstance(value["autoeval_label"].get("model"), str):
             out.models.setdefault(judge.name, set()).add(value["autoeval_label"]["model"])
-        out.count_recorded("autoeval_label")
+        out.count_recorded("autoeval_label", judge, f"{where}.autoeval_label")
         return out.add(where, judge, qid, _run(value, judge, out.name, where), float(label))
     if "llm_judgments" in value:
         return _read_judgments(out, where, judge, qid, value["llm_judgments"])
@@ -170,8 +189,8 @@ def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments
             raise SourceFormatError(
                 out.name, f"{where}.llm_judgments.{key}", f"expected a boolean, got {type_name(label)}"
             )
+        out.count_recorded("llm_judgments", judge, f"{where}.llm_judgments.{key}")
         out.add(f"{where}.llm_judgments.{key}", judge, qid, run, float(label))
-        out.count_recorded("llm_judgments")
 
 
 def _read_document(out: Verdicts, data, judges: Mapping[str, Judge], questions: Mapping) -> None:

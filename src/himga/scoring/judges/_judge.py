@@ -101,6 +101,10 @@ class Judge:
             from 1, complete)``; ``None``: every item.
         check_reply: ``(request line, reply) -> why it cannot be read, or None``, when a reply's reading depends on
             its request (BEAM: a rubric item's score, a pair's any text); ``None``: :attr:`LabelRule.read`.
+        recorded: The layouts of verdicts recorded elsewhere, without a request hash, that the judge's routes read
+            (the keys of :data:`himga.scoring.inputs._bound.RECORDED_LAYOUTS`: ``"autoeval_label"``, LongMemEval's
+            ``*.eval-results-*`` lines; ``"llm_judgments"``, EverMemOS's and MemOS's judged results and the
+            locomo-audit's probe); any other verdict is a reply bound to its request.
     """
 
     name: str
@@ -128,6 +132,7 @@ class Judge:
     keyed_reached: Callable | None = None
     reached_items: Callable | None = None
     check_reply: Callable[[Mapping, str], str | None] | None = None
+    recorded: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.context is not None and self.itemized:
