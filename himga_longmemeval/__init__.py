@@ -8,6 +8,7 @@ from himga.entry import Benchmark
 from himga.schema.relevance import LONGMEMEVAL as _RELEVANCE
 from himga.scoring import LONGMEMEVAL_SCORER
 from himga_longmemeval import pins, validate_rules
+from himga_longmemeval.shape import shape_note
 
 __all__ = ["ENTRY"]
 
@@ -32,4 +33,5 @@ ENTRY = Benchmark(
     card_notes=Path(__file__).with_name("card_notes.md"),
     published_rows=500,
     scorer=LONGMEMEVAL_SCORER,
+    shape_note=shape_note,
 )

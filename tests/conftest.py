@@ -2,8 +2,8 @@
 
 Real-data tests take the ``shared_data`` fixture: ``../shared/data`` beside the project, or the folder
 named by ``HIMGA_TEST_DATA`` (holding ``locomo/``, ``longmemeval/``, ``beam/``, ``locomo-plus/``, ``realtalk/``,
-``locomo-audit/`` and ``published-runs/``, as ``../shared/data/README.md`` lists them). Without it they skip with the
-reason, and the run ends with one line saying how many skipped and how to run them;
+``personamem/``, ``locomo-audit/`` and ``published-runs/``, as ``../shared/data/README.md`` lists them). Without it
+they skip with the reason, and the run ends with one line saying how many skipped and how to run them;
 under CI (``CI`` set) a missing folder is a failure, never a skip.
 """
 
@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.skips import skip_summary
 from realdata import SHARED_DATA  # ../shared/data, or $HIMGA_TEST_DATA (read once, at import)
 
 LOCOMO_FILE = SHARED_DATA / "locomo" / "locomo10.json"
@@ -120,17 +121,21 @@ def shared_data() -> Path:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """One line at the end of the run (after the short summary) when real-data tests skipped for want of the data."""
+    """At the end of the run (after the short summary), one line when real-data tests skipped for want of the data,
+    and one line with the reasons of the other skips (``-rs`` is not needed to see them)."""
     yield
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _NO_DATA in str(r.longrepr)]
+    reports = terminalreporter.stats.get("skipped", [])
+    skipped = [r for r in reports if _NO_DATA in str(r.longrepr)]
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} real-data tests skipped: no data at {SHARED_DATA}; "
             "set HIMGA_TEST_DATA=/path/to/data (holding locomo/, longmemeval/, beam/, locomo-plus/, realtalk/, "
-            "locomo-audit/ and published-runs/) to run them",
+            "personamem/, locomo-audit/ and published-runs/) to run them",
             yellow=True,
             bold=True,
         )
+    if line := skip_summary(reports, besides=_NO_DATA):
+        terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture(scope="session")

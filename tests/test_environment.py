@@ -64,7 +64,7 @@ def test_missing_data_ends_the_run_with_one_line_and_fails_under_ci(tmp_path):
     assert (
         last[0]
         == f"2 real-data tests skipped: no data at {empty}; set HIMGA_TEST_DATA=/path/to/data (holding locomo/, "
-        "longmemeval/, beam/, locomo-plus/, realtalk/, locomo-audit/ and published-runs/) to run them"
+        "longmemeval/, beam/, locomo-plus/, realtalk/, personamem/, locomo-audit/ and published-runs/) to run them"
     )
     assert "2 skipped" in last[1]
     under_ci = _pytest(tmp_path, {"HIMGA_TEST_DATA": str(empty), "CI": "true"}, *tests)
@@ -83,3 +83,25 @@ def test_every_test_folder_is_collected(pytestconfig):
     assert {"builders", "cache", "data", "sources"} <= folders
     assert "norecursedirs" not in (ROOT / "pyproject.toml").read_text()
     assert sorted(f for f in folders if any(fnmatch.fnmatch(f, pat) for pat in patterns)) == []
+
+
+def test_other_skips_end_the_run_with_their_reasons():
+    """Skips for another reason than the data's absence are counted by reason in one line (no ``-rs`` needed)."""
+    from types import SimpleNamespace
+
+    from helpers.skips import skip_summary
+
+    def skipped(reason: str):
+        return SimpleNamespace(longrepr=("tests/x.py", 1, f"Skipped: {reason}"))
+
+    reports = [
+        skipped("mounting a tmpfs needs root (running as uid 1000)"),
+        skipped("real data not found at /nowhere (../shared/data beside the project, or set HIMGA_TEST_DATA)"),
+        skipped("could not import 'duckdb': No module named 'duckdb'"),
+        skipped("mounting a tmpfs needs root (running as uid 1000)"),
+    ]
+    assert skip_summary(reports, besides="real data not found at") == (
+        "3 other tests skipped: 2 mounting a tmpfs needs root (running as uid 1000); 1 could not import 'duckdb': No "
+        "module named 'duckdb'"
+    )
+    assert skip_summary(reports[1:2], besides="real data not found at") is None

@@ -77,6 +77,9 @@ class Benchmark:
         release_ids: For a benchmark whose configs hold other samples under ids of the same form (BEAM's tiers),
             a function returning ``{sample_id: config}`` of every config's full release, so that an answer to
             another config's sample is named as such (:func:`himga.scoring.match_records`); ``None`` otherwise.
+        shape_note: ``(config, samples) -> note or None``: what the data read says of the config it was read as, when
+            the file's shape is another config's (LongMemEval's oracle file read as ``s``); it may stop at the first
+            sample that settles it. ``himga stats`` and ``himga score`` print it.
     """
 
     name: str
@@ -95,6 +98,7 @@ class Benchmark:
     auxiliary: tuple[tuple[str, str, Any], ...] = ()
     release_ids: Callable[[], Mapping[str, str]] | None = None
     options_class: type | None = None
+    shape_note: Callable[[str, Any], str | None] | None = None
 
     def __post_init__(self) -> None:
         register_rule(self.name, self.relevance_rule)

@@ -8,6 +8,7 @@ import json
 import shutil
 
 import pytest
+from helpers.replies import replied, write_replies
 
 from himga.catalog import benchmark
 from himga.cli import main
@@ -197,28 +198,20 @@ def test_score_requests_replies_table_and_record(beam_tier, shared_data, tmp_pat
     # 1,051 rubric items, and 213 (line, item) pairs of the 40 event-ordering answers (one line each)
     assert (
         capsys.readouterr().out.splitlines()[0]
-        == f"wrote 1,264 judge requests to {tmp_path / 'req.jsonl'} (judge variant official)"
+        == f"wrote 1,264 judge requests to {tmp_path / 'req.jsonl'} (judge variant official); of its 213 "
+        "event-ordering pairs, himga judge asks those the official walk reaches"
     )
     requests = [json.loads(line) for line in (tmp_path / "req.jsonl").read_text().splitlines()]
     assert requests[0]["request_id"] == "100K-1:abstention:0#rubric-0" and requests[0]["model"] == "gpt-4.1-mini"
-    replies = tmp_path / "replies.jsonl"
-    replies.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "request_id": r["request_id"],
-                    "reply": '{"score": 1.0, "reason": "ok"}' if "#rubric-" in r["request_id"] else "YES",
-                    "model": "gpt-4.1-mini",
-                }
-            )
-            + "\n"
-            for r in requests
-        ),
-        encoding="utf-8",
+    replies = write_replies(
+        tmp_path / "replies.jsonl",
+        requests,
+        lambda r: '{"score": 1.0, "reason": "ok"}' if "#rubric-" in r["request_id"] else "YES",
+        model="gpt-4.1-mini",
     )
     assert main([*common, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0] == "beam: 400 questions scored (judge variant official)"
+    assert table[0] == "beam (100K): 400 questions scored (judge variant official)"
     rows = {line.split()[0]: line.split()[1:3] for line in table[2:13]}
     assert all(rows[a] == ["40", "1.0000"] for a in rows if a not in ("event_ordering", "overall"))
     report = json.loads((tmp_path / "report.json").read_text())
@@ -278,16 +271,8 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
             else "yes"
         )
 
-    (tmp_path / "official-replies.jsonl").write_text(
-        "".join(json.dumps({"request_id": r["request_id"], "reply": reply(r["messages"])}) + "\n" for r in official)
-    )
-    (tmp_path / "named-replies.jsonl").write_text(
-        "".join(
-            json.dumps({**{k: r[k] for k in ("question_id", "judge", "run", "item")}, "reply": reply(r["messages"])})
-            + "\n"
-            for r in named
-        )
-    )
+    write_replies(tmp_path / "official-replies.jsonl", official, lambda r: reply(r["messages"]))
+    write_replies(tmp_path / "named-replies.jsonl", named, lambda r: reply(r["messages"]))
     capsys.readouterr()
     assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
     assert (
@@ -309,10 +294,9 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
         main([*common, "--judge", "beam", "--labels", str(tmp_path / "official-replies.jsonl")]) == 2
     )  # the other layout
     assert capsys.readouterr().err == (
-        "himga: error: official-replies.jsonl: line 1: no 'question_id': a {request_id, reply} line answers the "
-        "requests "
-        "of himga score without --judge; the replies --judge reads carry the question_id, judge, run and item of the "
-        "requests --judge writes (score without --judge, or ask again from --judge NAME --prompts)\n"
+        "himga: error: official-replies.jsonl: line 1: a reply to a request of himga score without --judge (its "
+        "request_id says so); the replies --judge reads answer the requests --judge writes (question_id, judge, run, "
+        "item): score these without --judge, or ask again from --judge NAME --prompts\n"
     )
     by_default = json.loads((tmp_path / "o.json").read_text())["per_question"]
     by_name = json.loads((tmp_path / "n.json").read_text())["per_question"]
@@ -327,7 +311,7 @@ def test_beam_by_name_equals_the_official_route(beam_tier, shared_data, tmp_path
     common = [a for a in common if a != "--partial"] + ["--ids", str(tmp_path / "ids.txt")]
     capsys.readouterr()
     assert main([*common, "--labels", str(tmp_path / "official-replies.jsonl"), "--out", str(tmp_path / "o.json")]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "beam: 20 questions scored (judge variant official)"
+    assert capsys.readouterr().out.splitlines()[0] == "beam (100K): 20 questions scored (judge variant official)"
     assert (
         main(
             [
@@ -354,11 +338,7 @@ def _replies_with(requests: list[dict], score: str) -> str:
         rubric = r["messages"][0]["role"] != "system"
         reply = "YES" if not rubric else '{"score": %s}' % (score if first else "1.0")
         first = first and not rubric
-        lines.append(
-            json.dumps(
-                {**{k: r[k] for k in ("question_id", "request_id", "judge", "run", "item") if k in r}, "reply": reply}
-            )
-        )
+        lines.append(json.dumps(replied(r, reply)))
     return "".join(line + "\n" for line in lines)
 
 

@@ -359,7 +359,8 @@ PREFIX_CASES = [
     (
         "UTF-16 file",
         json.dumps([_record()]).encode("utf-16"),
-        f"{FILE}: $: expected UTF-8 text, got invalid byte 0xff at line 1 column 1 (offset 0)",
+        f"{FILE}: $: expected UTF-8 text, got UTF-16 little-endian (its byte-order mark ff fe says so): convert it "
+        f"first (`iconv -f UTF-16LE -t UTF-8 {FILE} > {FILE}.utf8`) and pass the converted file",
     ),
     (
         "Latin-1 file",

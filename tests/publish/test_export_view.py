@@ -71,3 +71,12 @@ def test_a_view_has_no_gold_variant(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["export", "locomo", str(tmp_path / "x"), "--view", "other"])
     assert "invalid choice: 'other'" in capsys.readouterr().err
+
+
+def test_the_view_is_generated_as_the_test_split_it_is(shared_data, tmp_path, capsys, progress_bars_on):
+    """``himga export ... --view system`` showed "Generating train split" although every split is ``test``."""
+    args = ["export", "locomo", str(tmp_path / "out"), "--data-dir", str(shared_data / "locomo")]
+    assert main([*args, "--cache-dir", str(tmp_path / "c"), "--view", "system"]) == 0
+    shown = progress_bars_on(capsys.readouterr().err)
+    assert any(line.startswith("Generating test split") for line in shown)
+    assert not [line for line in shown if "train" in line]

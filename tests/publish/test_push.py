@@ -331,3 +331,31 @@ def test_redacted_removes_every_token_shape(monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "plainsecret42")
     text = f"Authorization: Bearer xyz; token {FAKE_TOKEN}, env plainsecret42, hf_short stays"
     assert redacted(text) == "Authorization: Bearer ***; token ***, env ***, hf_short stays"
+
+
+def test_push_dry_run_checks_everything_but_the_upload_without_a_token(shared_data, tmp_path, monkeypatch, capsys):
+    """``himga push --dry-run``: the export made, its card and shards checked, the files listed; no token needed, no
+    Hub method called."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the Hub was called")
+
+    for method in ("create_repo", "create_branch", "upload_folder"):
+        monkeypatch.setattr(HfApi, method, refuse)
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    export_dir = tmp_path / "export"
+    export("locomo", export_dir, data_dir=shared_data / "locomo", cache_dir=tmp_path / "c")
+    assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(export_dir), "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    parquet = export_dir / "data/default/test-00000-of-00001.parquet"
+    assert out == [
+        "dry run: would push locomo (default) to the dataset repository org/locomo (created if missing), branch "
+        "main; the card and every shard checked:",
+        f"  README.md  {(export_dir / 'README.md').stat().st_size:,} bytes",
+        f"  data/default/test-00000-of-00001.parquet  {parquet.stat().st_size:,} bytes",
+        "and delete the repository's other files matching data/default/test-*.parquet (stale shards of these "
+        "configs); no token was read, nothing was sent",
+    ]
+    (export_dir / "README.md").unlink()  # what push refuses, the dry run refuses
+    assert main(["push", "locomo", "--repo-id", "org/locomo", "--export-dir", str(export_dir), "--dry-run"]) == 2
+    assert "nothing to push from" in capsys.readouterr().err

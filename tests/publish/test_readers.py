@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -31,6 +32,7 @@ EXPECTED = {
     ("open_domain", 3): 96,
 }
 COLUMNS = ["sample_id", "dataset", "sessions", "qa_pairs", "speaker_a", "speaker_b", "raw"]
+DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "datasets-export-and-hub.md"
 
 _NO_HIMGA = """
     import json, sys
@@ -83,12 +85,8 @@ READERS = {
                       counts=[list(r) for r in counts])
     """,
     "polars": """
-        import polars as pl
-        df = pl.read_parquet(PARQUET)
+        # the page's recipe (POLARS_RECIPE), then:
         assert df.schema["raw"] == pl.String, df.schema["raw"]
-        qa = df.select("qa_pairs").explode("qa_pairs").unnest("qa_pairs")
-        category = pl.col("raw").str.json_path_match("$.category").cast(pl.Int64).alias("category")
-        counts = qa.group_by("question_type", category).len()
         sessions = df.select("sessions").explode("sessions").unnest("sessions")
         messages = sessions.select("messages").explode("messages").height
         df.to_dicts()  # every column converts
@@ -105,8 +103,15 @@ def locomo_export(shared_data, tmp_path_factory) -> Path:
     return out
 
 
+#: The polars recipe of docs/datasets-export-and-hub.md (its one ``py`` block), the export's path made the test's.
+POLARS_RECIPE = re.search(r"^```py\n(.*?)^```$", (DOCS_PAGE).read_text(encoding="utf-8"), re.S | re.M)[1].replace(
+    '"locomo_export/data/default/test-00000-of-00001.parquet"', "PARQUET"
+)
+
+
 def _run_reader(reader: str, export_dir: Path, tmp_path: Path) -> dict:
-    code = textwrap.dedent(_NO_HIMGA) + textwrap.dedent(READERS[reader]) + "\nprint(json.dumps(result))\n"
+    recipe = POLARS_RECIPE if reader == "polars" else ""
+    code = textwrap.dedent(_NO_HIMGA) + recipe + textwrap.dedent(READERS[reader]) + "\nprint(json.dumps(result))\n"
     env = dict(
         os.environ,
         HF_DATASETS_CACHE=str(tmp_path / "fresh_cache"),

@@ -15,6 +15,7 @@ from himga.data import EvidenceRef, QAPair, QuestionType
 from himga.errors import ConfigurationError, SourceFormatError
 from himga.scoring import BEAM_JUDGE, beam_judge_prompt, beam_parse_reply
 from himga.scoring.judges.beam import _prompts as B
+from himga.scoring.judges.beam import _score as S
 
 PROMPTS = load_fixture("official-beam-judge-prompts.json")
 SCORES = load_fixture("official-beam-scores.json")
@@ -123,10 +124,10 @@ def test_scores_equal_the_official_code_to_the_last_digit(questions):
             with pytest.raises(
                 SourceFormatError, match=rf"^replies: {item}#rubric-0: the official scorer cannot read this reply \("
             ):
-                B.score_replies(item, qa, text, replies, file="replies")
+                S.score_replies(item, qa, text, replies, file="replies")
             errors += 1
             continue
-        ours = B.score_replies(item, qa, text, replies)
+        ours = S.score_replies(item, qa, text, replies)
         for key, value in case["official"].items():
             assert ours[key] == value, (case, key)
         assert (
@@ -140,7 +141,7 @@ def test_partial_scores_count_zero_officially_and_half_when_fixed(questions):
     qa = questions[("100K", "1", "temporal_reasoning", 0)]
     requests = B.judge_requests("1:temporal_reasoning:0", qa, "x")
     half = {r["request_id"]: '{"score": 0.5}' for r in requests}
-    assert B.score_replies("1:temporal_reasoning:0", qa, "x", half)["score"] == 0.0
+    assert S.score_replies("1:temporal_reasoning:0", qa, "x", half)["score"] == 0.0
     fixed = B.judge_requests("1:temporal_reasoning:0", qa, "x", "fixed")
     assert [r["request_id"] for r in fixed] == [
         "1:temporal_reasoning:0#fixed-rubric-0",
@@ -148,7 +149,7 @@ def test_partial_scores_count_zero_officially_and_half_when_fixed(questions):
     ]
     assert "<question>" not in fixed[0]["messages"][0]["content"] and qa.question in fixed[0]["messages"][0]["content"]
     assert (
-        B.score_replies("1:temporal_reasoning:0", qa, "x", {r["request_id"]: '{"score": 0.5}' for r in fixed}, "fixed")[
+        S.score_replies("1:temporal_reasoning:0", qa, "x", {r["request_id"]: '{"score": 0.5}' for r in fixed}, "fixed")[
             "score"
         ]
         == 0.5
@@ -156,7 +157,7 @@ def test_partial_scores_count_zero_officially_and_half_when_fixed(questions):
     with pytest.raises(
         SourceFormatError, match=r"^replies: 1:temporal_reasoning:0#fixed-rubric-0: no reply to this judge request$"
     ):
-        B.score_replies("1:temporal_reasoning:0", qa, "x", half, "fixed")  # replies to the official prompts
+        S.score_replies("1:temporal_reasoning:0", qa, "x", half, "fixed")  # replies to the official prompts
 
 
 def test_reference_answers_with_full_score_replies_score_one(questions):
@@ -166,7 +167,7 @@ def test_reference_answers_with_full_score_replies_score_one(questions):
             r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
             for r in B.judge_requests(item, qa, qa.answer)
         }
-        result = B.score_replies(item, qa, qa.answer, replies)
+        result = S.score_replies(item, qa, qa.answer, replies)
         assert result["llm_judge_score"] == 1.0
         if ability != "event_ordering":
             assert result["score"] == 1.0
@@ -177,7 +178,7 @@ def test_reference_answers_with_full_score_replies_score_one(questions):
         r["request_id"]: ('{"score": 1.0}' if "#rubric-" in r["request_id"] else "YES")
         for r in B.judge_requests("7:event_ordering:0", qa, lines)
     }
-    assert B.score_replies("7:event_ordering:0", qa, lines, replies)["score"] == 1.0
+    assert S.score_replies("7:event_ordering:0", qa, lines, replies)["score"] == 1.0
 
 
 def test_reply_parsing_is_the_official_rule():
@@ -192,14 +193,14 @@ def test_errors_name_the_request(questions):
     with pytest.raises(
         SourceFormatError, match=r"^r.jsonl: 2:summarization:1#rubric-0: no reply to this judge request$"
     ):
-        B.score_replies("2:summarization:1", qa, "x", {}, file="r.jsonl")
+        S.score_replies("2:summarization:1", qa, "x", {}, file="r.jsonl")
     empty = QAPair(
         "summarization:9", "q", "a", QuestionType.SUMMARIZATION, EvidenceRef(), {"question": "q", "rubric": []}
     )
     with pytest.raises(
         ConfigurationError, match=r"^2:summarization:9: the rubric is empty \(the official scorer divides"
     ):
-        B.score_replies("2:summarization:9", empty, "x", {})
+        S.score_replies("2:summarization:9", empty, "x", {})
     with pytest.raises(ConfigurationError, match=r"^BEAM judge: expected a BEAM QAPair"):
         B.judge_requests("x", QAPair("0", "q", "a", QuestionType.TEMPORAL), "x")
 
@@ -210,7 +211,7 @@ def _one_reply(qa, item: str, score: str, variant: str = "official", **kw) -> di
     replies = {
         r["request_id"]: '{"score": %s}' % (score if r["request_id"].endswith("rubric-0") else "1.0") for r in requests
     }
-    return B.score_replies(item, qa, "x", replies, variant, **kw)
+    return S.score_replies(item, qa, "x", replies, variant, **kw)
 
 
 @pytest.mark.parametrize("variant", ["official", "fixed"])
@@ -256,3 +257,45 @@ def test_a_score_outside_the_scale_is_added_as_the_official_code_adds_it_and_cou
             result = _one_reply(qa, "2:summarization:1", score, variant)
             assert (result["score"], result["outside_scale"]) == (expected, 1), (score, variant)
     assert _one_reply(qa, "2:summarization:1", "0.5")["outside_scale"] == 0
+
+
+def test_the_walk_reaches_the_pairs_the_official_code_asked_in_its_order(questions):
+    """On every recorded event-ordering case, the pairs ``reached`` walks to (the pairs himga judge sends) are the
+    equivalence requests the official code sent, in its order, and no other."""
+    walked = 0
+    for case in SCORES["cases"]:
+        if case["ability"] != "event_ordering" or "error" in case["official"]:
+            continue
+        qa = questions[(case["tier"], case["chat"], case["ability"], case["index"])]
+        text = hypothesis(case["hypothesis"], qa.raw, qa.answer)
+        item = f"{case['chat']}:{qa.question_id}"
+        requests = {r["request_id"]: r for r in B.judge_requests(item, qa, text)}
+        ids, complete = S.reached(item, qa, text, _case_replies(case, list(requests.values())))
+        pairs = [_sha(json.dumps(requests[i]["messages"], ensure_ascii=False)) for i in ids if "#same-" in i]
+        rubric = {_sha(r["messages"][0]["content"]) for r in requests.values() if "walk" not in r}
+        assert complete and pairs == [sha for sha in case["asked"] if sha not in rubric], case
+        walked += len(pairs)
+    assert walked == 375
+
+
+def test_a_reply_the_official_code_cannot_read_is_no_answer(questions):
+    """What himga judge keeps out of the answers (``Judge.reply_problem``): a rubric item's reply as the official code
+    reads it (``int`` of the score but in event ordering, ``float`` in the fixed variant), a pair's any text."""
+    from himga.scoring import judge_named
+
+    beam, fixed = judge_named("beam"), judge_named("beam-fixed")
+    order = B.judge_requests("100K-1:event_ordering:0", questions[("100K", "1", "event_ordering", 0)], "a\nb")
+    rubric, pair = order[0], next(r for r in order if "walk" in r)
+    assert beam.reply_problem(rubric, '{"score": "0.5"}') is None and beam.reply_problem(pair, "NO") is None
+    assert beam.reply_problem(pair, " ") == "an empty reply" and beam.reply_problem(pair, None) == "no content"
+    assert beam.reply_problem(rubric, '{"verdict": 1}') == (
+        "the official scorer cannot read this reply (ValueError: expected a JSON object with a 'score', got object)"
+    )
+    temporal = B.judge_requests("100K-1:temporal_reasoning:0", questions[("100K", "1", "temporal_reasoning", 0)], "x")
+    assert beam.reply_problem(temporal[0], '{"score": "0.5"}') == (
+        "the official scorer cannot read this reply (ValueError: invalid literal for int() with base 10: '0.5')"
+    )
+    assert fixed.reply_problem(temporal[0], '{"score": "0.5"}') is None
+    assert beam.reply_problem(temporal[0], '{"score": 1e400}') == (
+        "the score inf is not a finite number (1e400 and larger parse as inf)"
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers.replies import replied
 from helpers.scoring_fixtures import load_fixture
 
 from himga.cli import main
@@ -80,10 +81,13 @@ def test_the_probe_reproduces_the_audit_from_its_recorded_verdicts(version, audi
 
 
 def _replies(requests: list[dict], reply_of) -> list[dict]:
-    return [
-        {"question_id": r["question_id"], "judge": r["judge"], "run": r["run"], "reply": reply_of(r), "model": "m-1"}
-        for r in requests
-    ]
+    return [replied(r, reply_of(r), model="m-1") for r in requests]
+
+
+def _requests(base: list[str], path) -> list[dict]:
+    """The requests ``himga score ... --prompts`` writes for ``base`` (a score command without its output)."""
+    assert main([*base, "--prompts", str(path)]) == 0
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +157,8 @@ def test_two_judges_side_by_side(subset, env, tmp_path, capsys):
 def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, capsys):
     ids, hyp, chosen = subset
     base = ["score", "locomo", str(hyp), "--judge", "mem0", "--ids", str(ids), *env]
-    rows = [{"question_id": q, "reply": '{"label": "CORRECT"}'} for q in list(chosen)[:32]]
+    rows = _replies(_requests(base, tmp_path / "req.jsonl"), lambda r: '{"label": "CORRECT"}')
+    capsys.readouterr()
     rows[4]["reply"] = "CORRECT"  # not JSON: mem0's evaluate_llm_judge raises
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows))]) == 2
     assert capsys.readouterr().err == (
@@ -161,7 +166,8 @@ def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, cap
         "json.loads(extract_json(reply))['label'] fails (JSONDecodeError)\n"
     )
     rows[4]["reply"] = '{"label": "WRONG"}'
-    assert main([*base, "--judge", "mem0,zep", "--labels", str(_jsonl(tmp_path / "r.jsonl", rows))]) == 2
+    unnamed = [{k: v for k, v in r.items() if k != "judge"} for r in rows]
+    assert main([*base, "--judge", "mem0,zep", "--labels", str(_jsonl(tmp_path / "r.jsonl", unnamed))]) == 2
     assert "r.jsonl: line 1: no 'judge': with 2 judges every verdict names its judge" in capsys.readouterr().err
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows[:30]))]) == 2
     assert "2 of 32 question ids missing (--partial scores the given ones)" in capsys.readouterr().err
@@ -243,9 +249,11 @@ def test_a_run_carries_the_judges_false_accept_rates(audit_root, subset, env, tm
         == 0
     )
     ids, hyp, chosen = subset
-    replies = [
-        {"question_id": q, "run": r, "reply": '{"label": "CORRECT"}'} for q in list(chosen)[:32] for r in (1, 2, 3)
-    ]
+    base = ["score", "locomo", str(hyp), "--ids", str(ids), *env]
+    replies = _replies(
+        _requests([*base, "--judge", "evermemos"], tmp_path / "e.jsonl"), lambda r: '{"label": "CORRECT"}'
+    )
+    wrong = _replies(_requests([*base, "--judge", "mem0"], tmp_path / "m0.jsonl"), lambda r: '{"label": "WRONG"}')
     out = tmp_path / "run.json"
     capsys.readouterr()
     assert (
@@ -295,12 +303,7 @@ def test_a_run_carries_the_judges_false_accept_rates(audit_root, subset, env, tm
                 str(ids),
                 *env,
                 "--labels",
-                str(
-                    _jsonl(
-                        tmp_path / "m.jsonl",
-                        [{"question_id": q, "reply": '{"label": "WRONG"}'} for q in list(chosen)[:32]],
-                    )
-                ),
+                str(_jsonl(tmp_path / "m.jsonl", wrong)),
                 "--probe-report",
                 str(probe),
             ]
@@ -352,14 +355,7 @@ def test_a_benchmark_adds_its_own_itemized_judge_by_registering_it(subset, env, 
     requests = [json.loads(line) for line in req.read_text().splitlines()]
     assert len(requests) == 80 and [r["item"] for r in requests[:4]] == [1, 2, 1, 2]
     replies = _jsonl(
-        tmp_path / "rep.jsonl",
-        [
-            {
-                **{k: r[k] for k in ("question_id", "judge", "run", "item")},
-                "reply": json.dumps({"score": 1 if r["item"] == 1 else 0.5}),
-            }
-            for r in requests
-        ],
+        tmp_path / "rep.jsonl", _replies(requests, lambda r: json.dumps({"score": 1 if r["item"] == 1 else 0.5}))
     )
     out = tmp_path / "report.json"
     assert main([*base, "--labels", str(replies), "--out", str(out)]) == 0

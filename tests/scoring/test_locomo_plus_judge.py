@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.replies import write_replies
 
 from himga.cli import main
 from himga.errors import ConfigurationError
@@ -23,6 +24,9 @@ OFFICIAL = json.loads(
         encoding="utf-8"
     )
 )
+
+#: A row's place in the fixture: its reply is the fixture's reply of that place (cycling).
+position = {row[0]: n for n, row in enumerate(OFFICIAL["rows"])}
 
 
 def _sha(request: dict) -> str:
@@ -110,15 +114,15 @@ def test_score_writes_the_requests_and_reads_the_replies(locomo_plus_dir, tmp_pa
         str(tmp_path / "c"),
     ]
     assert main([*base, "--prompts", str(prompts)]) == 0
-    lines = [json.loads(line) for line in prompts.read_text(encoding="utf-8").splitlines()]
+    requests = [json.loads(line) for line in prompts.read_text(encoding="utf-8").splitlines()]
+    lines = [dict(r) for r in requests]
+    assert {line.pop("rule") for line in lines} == {"locomo_plus"}  # the judge whose rule reads the reply (not sent)
     assert [line.pop("question_id") for line in lines] == [r[0] for r in OFFICIAL["rows"]]
     assert [_sha(line) for line in lines] == [r[2] for r in OFFICIAL["rows"]]
-    replies = tmp_path / "replies.jsonl"
-    replies.write_text(
-        "".join(
-            json.dumps({"question_id": r[0], "reply": OFFICIAL["replies"][n % len(OFFICIAL["replies"])]}) + "\n"
-            for n, r in enumerate(OFFICIAL["rows"])
-        )
+    replies = write_replies(
+        tmp_path / "replies.jsonl",
+        requests,
+        lambda r: OFFICIAL["replies"][position[r["question_id"]] % len(OFFICIAL["replies"])],
     )
     capsys.readouterr()
     assert main([*base, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
@@ -166,25 +170,16 @@ def test_the_judge_by_name_asks_and_scores_as_the_official_route(locomo_plus_dir
         str(tmp_path / "c"),
     ]
     assert main([*base, "--prompts", str(tmp_path / "requests.jsonl")]) == 0
-    lines = [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text(encoding="utf-8").splitlines()]
+    requests = [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text(encoding="utf-8").splitlines()]
+    lines = [dict(r) for r in requests]
     assert [(line.pop("question_id"), line.pop("judge"), line.pop("run")) for line in lines] == [
         (r[0], "locomo_plus", 1) for r in OFFICIAL["rows"]
     ]
     assert [_sha(line) for line in lines] == [r[2] for r in OFFICIAL["rows"]]
-    replies = tmp_path / "replies.jsonl"
-    replies.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "question_id": r[0],
-                    "judge": "locomo_plus",
-                    "run": 1,
-                    "reply": OFFICIAL["replies"][n % len(OFFICIAL["replies"])],
-                }
-            )
-            + "\n"
-            for n, r in enumerate(OFFICIAL["rows"])
-        )
+    replies = write_replies(
+        tmp_path / "replies.jsonl",
+        requests,
+        lambda r: OFFICIAL["replies"][position[r["question_id"]] % len(OFFICIAL["replies"])],
     )
     assert main([*base, "--labels", str(replies), "--out", str(tmp_path / "report.json")]) == 0
     judged = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))  # one judge: its report itself

@@ -240,3 +240,42 @@ def test_himga_score_prints_them_not_official_and_records_every_choice(
     assert list(record["families"]) == ["amem", "magma"] and record["families"]["magma"]["commit"].startswith("11fd2a6")
     assert main(["score", "longmemeval", str(path), "--paper-metrics", "all", "--labels", str(path)]) == 2
     assert capsys.readouterr().err == "himga: error: longmemeval: --paper-metrics applies to locomo only\n"
+
+
+def test_without_punkt_exact_match_and_f1_are_printed_and_bleu_1_says_why(
+    first_predictions, shared_data, tmp_path, capsys, monkeypatch
+):
+    """Only BLEU-1 needs nltk's Punkt model (nltk.word_tokenize): without it the tables hold exact match and F1, equal
+    to the official code's, and say why BLEU-1 is missing; ``--paper-metrics`` takes the families as a list."""
+    import nltk
+
+    from himga.cli import main
+    from himga.scoring.metrics import _paper_metrics
+
+    def nowhere(name, *args, **kwargs):
+        raise LookupError(name)
+
+    monkeypatch.setattr(nltk.data, "find", nowhere)
+    _paper_metrics._nltk.cache_clear()
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps([{"question_id": q, "response": p} for q, p in first_predictions.items()]))
+    out = tmp_path / "report.json"
+    args = ["score", "locomo", str(path), "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
+    assert (
+        main([*args, "--out", str(out), "--paper-metrics", "amem", "magma", "--paper-aggregation", "per_sample"]) == 0
+    )
+    _paper_metrics._nltk.cache_clear()
+    lines = capsys.readouterr().out.splitlines()
+    notes = [line for line in lines if line.startswith("note: BLEU-1 not computed")]
+    assert (
+        notes
+        == [
+            "note: BLEU-1 not computed (exact match and F1 need no tokenizer model): BLEU-1 as A-Mem, mem0 and MAGMA "
+            "compute it tokenizes with nltk.word_tokenize, which needs nltk's Punkt model: python -m nltk.downloader "
+            "punkt_tab (or set NLTK_DATA to a folder holding tokenizers/punkt_tab)"
+        ]
+        * 2
+    )
+    tables = json.loads(out.read_text())["paper_metrics"]
+    assert [t["family"] for t in tables] == ["amem", "magma"] and {t["overall"]["bleu1"] for t in tables} == {None}
+    assert tables[1]["overall"]["f1"] * 100 == pytest.approx(FIXTURE["magma"]["aggregate"]["avg_f1"], rel=1e-15)

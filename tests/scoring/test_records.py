@@ -231,7 +231,7 @@ def test_one_line_and_two_line_files_place_a_bad_value_alike(shared_data, tmp_pa
     base = ["score", "locomo", "--data-dir", str(shared_data / "locomo"), "--cache-dir", str(tmp_path / "c")]
     good = json.dumps({"question_id": "conv-26:1", "hypothesis": "x"})
     for bad, where in [
-        ('{"question_id": "conv-26:0", "hypothesis": NaN}', "line 1: expected standard JSON"),
+        ('{"question_id": "conv-26:0", "hypothesis": NaN}', "line 1.hypothesis: expected standard JSON"),
         ('{"question_id": "conv-26:0", "hypothesis": 3}', "line 1.hypothesis: expected a string"),
     ]:
         for n, lines in enumerate(([bad], [bad, good])):

@@ -6,6 +6,7 @@ import hashlib
 import json
 
 import pytest
+from helpers.replies import write_replies
 from helpers.scoring_fixtures import load_fixture
 
 from himga.cli import main
@@ -147,28 +148,36 @@ def test_longmemeval_prompts_then_labels(longmemeval_file, tmp_path, capsys):
     assert main([*base, "--labels", str(labels), "--out", str(report)]) == 0
     table = capsys.readouterr().out.splitlines()
     sha = hashlib.sha256(longmemeval_file.read_bytes()).hexdigest()
-    assert table[-5:] == [
+    assert table[-6:] == [
         "abstention                       3   0.6667  [0.2077, 0.9385] wilson",
         "task_averaged                    6  0.6426",
         "judge longmemeval: xiaowu0162/LongMemEval@9e0b455 src/evaluation/evaluate_qa.py, template sha256 "
         "4f4a89de21cca13d, model gpt-4o-2024-08-06 (answered: gpt-4o-2024-08-06)",
         "source: longmemeval_oracle.json: differs from the pinned longmemeval_oracle.json: a modified "
         f"copy or another release (sha256 {sha})",  # D7: said with the table, as himga stats says it
+        "note: hyp.jsonl.eval-results-gpt-4o: verdicts recorded elsewhere (99 LongMemEval *.eval-results-* lines) "
+        "carry no request hash: not checked against the answers scored, only by the answer they name where they name "
+        "one",
         f"wrote {report}",
     ]
     run = json.loads(report.read_text())["run"]
     assert run["judge"]["models_in_labels"] == ["gpt-4o-2024-08-06"] and run["config"] == "oracle"
     assert run["sources"][0]["is_pin"] is False and run["scored"] == 99
+    assert run["inputs"]["labels"]["bound_to_requests"] == {
+        "checked": 0,
+        "unchecked": {"LongMemEval *.eval-results-* lines": 99},
+    }
 
-    replies = _jsonl(
-        tmp_path / "replies.jsonl",
-        [
-            {"question_id": x["question_id"], "reply": "Yes" if x["autoeval_label"]["label"] else "No"}
-            for x in METRICS["labels"]
-        ],
-    )
-    assert main([*base, "--labels", str(replies)]) == 0
-    assert capsys.readouterr().out.splitlines()[-3] == "task_averaged                    6  0.6426"
+    assert main([*base, "--prompts", str(out)]) == 0
+    label = {x["question_id"]: x["autoeval_label"]["label"] for x in METRICS["labels"]}
+    requests = [json.loads(line) for line in out.read_text().splitlines()]
+    replies = write_replies(tmp_path / "replies.jsonl", requests, lambda r: "Yes" if label[r["question_id"]] else "No")
+    assert main([*base, "--labels", str(replies), "--out", str(report)]) == 0
+    assert json.loads(report.read_text())["run"]["inputs"]["labels"]["bound_to_requests"] == {
+        "checked": 99,
+        "unchecked": {},
+    }
+    assert "task_averaged                    6  0.6426" in capsys.readouterr().out.splitlines()
 
 
 def test_locomo_takes_no_judge_options(tmp_path, capsys):

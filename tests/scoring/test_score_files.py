@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers.replies import write_replies
 
 from himga.cli import main
 from himga.errors import SourceFormatError
@@ -212,25 +213,11 @@ def test_the_record_holds_the_config_the_build_resolved(longmemeval_file, tmp_pa
         "".join(json.dumps({"question_id": x["question_id"], "hypothesis": x["hypothesis"]}) + "\n" for x in labels)
     )
     replies = tmp_path / "replies.jsonl"
-    replies.write_text("".join(json.dumps({"question_id": x["question_id"], "reply": "yes"}) + "\n" for x in labels))
+    base = ["score", "longmemeval", str(hyp), "--data-dir", str(longmemeval_file), "--cache-dir", str(tmp_path / "c")]
+    assert main([*base, "--prompts", str(tmp_path / "req.jsonl")]) == 0
+    requests = [json.loads(line) for line in (tmp_path / "req.jsonl").read_text().splitlines()]
+    write_replies(replies, requests, lambda r: "yes")
     out = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "score",
-                "longmemeval",
-                str(hyp),
-                "--data-dir",
-                str(longmemeval_file),
-                "--cache-dir",
-                str(tmp_path / "c"),
-                "--labels",
-                str(replies),
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )  # no --config: the file's name decides
+    assert main([*base, "--labels", str(replies), "--out", str(out)]) == 0  # no --config: the file's name decides
     run = json.loads(out.read_text())["run"]
     assert (run["config"], run["sources"][0]["name"], run["scored"]) == ("oracle", "longmemeval_oracle.json", 99)

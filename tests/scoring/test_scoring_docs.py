@@ -11,6 +11,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from helpers.replies import write_replies
 
 from himga.cli import main
 
@@ -47,19 +48,19 @@ def test_commands_run(in_docs_folder, locomo_samples, beam_tier, capsys):
     (in_docs_folder / "hypotheses.jsonl").write_text(
         "".join(json.dumps({"question_id": q, "hypothesis": "I don't know."}) + "\n" for q in ids)
     )
-    (in_docs_folder / "replies.jsonl").write_text(
-        "".join(json.dumps({"question_id": q, "reply": r}) + "\n" for q, r in zip(ids, ["No", "Yes."]))
-    )
     beam = [
         {"question_id": item_id(s, qa), "hypothesis": "I don't know."} for s in beam_tier("100K") for qa in s.qa_pairs
     ]
     (in_docs_folder / "beam-hypotheses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in beam))
     for command in COMMANDS[:3] + COMMANDS[9:]:  # LongMemEval's, then BEAM's (the judges' path: the test below)
-        if "beam-replies.jsonl" in command:  # the judge's replies to the requests the command before wrote
-            requests = [json.loads(line) for line in (in_docs_folder / "beam-requests.jsonl").read_text().splitlines()]
-            (in_docs_folder / "beam-replies.jsonl").write_text(
-                "".join(json.dumps({"request_id": r["request_id"], "reply": '{"score": 0.5}'}) + "\n" for r in requests)
+        if "--labels replies.jsonl" in command:  # the judge's replies to the requests the command before wrote
+            requests = [json.loads(line) for line in (in_docs_folder / "requests.jsonl").read_text().splitlines()]
+            write_replies(
+                in_docs_folder / "replies.jsonl", requests, lambda r: dict(zip(ids, ["No", "Yes."]))[r["question_id"]]
             )
+        if "beam-replies.jsonl" in command:
+            requests = [json.loads(line) for line in (in_docs_folder / "beam-requests.jsonl").read_text().splitlines()]
+            write_replies(in_docs_folder / "beam-replies.jsonl", requests, lambda r: '{"score": 0.5}')
         assert main(shlex.split(command)[1:]) == 0, command
     assert len((in_docs_folder / "requests.jsonl").read_text().splitlines()) == 2
     assert json.loads((in_docs_folder / "report.json").read_text())["abstention"]["mean"] == 1.0

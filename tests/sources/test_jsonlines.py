@@ -61,7 +61,7 @@ def test_json_lines_give_the_json_files_samples_on_every_route(
     (['{"question_id": '
         '"q1"', ""], "bad.jsonl: line 1: invalid JSON at column 21: Expecting ',' delimiter (truncated or corrupted "
             "file?)"),
-    (["", "[1, NaN]"], "bad.jsonl: line 2: expected standard JSON, got non-standard JSON literal NaN"),
+    (["", "[1, NaN]"], "bad.jsonl: line 2[1]: expected standard JSON, got non-standard JSON literal NaN"),
     (['"just a string"'], "bad.jsonl: line 1: expected a question object, got string"),
     (["", "  ", ""], "bad.jsonl: $: expected JSON Lines (one record per line), got no record"),
 ])  # fmt: skip

@@ -125,6 +125,12 @@ def _push_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--revision", default=None, help="branch to push to (default: main)")
     p.add_argument("--export-dir", default=None, help="upload this existing export folder instead of exporting first")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="everything but the upload: export (or read --export-dir), check the card and every shard, list the "
+        "files; no token is read, nothing is sent",
+    )
 
 
 def _qrels_arguments(p: argparse.ArgumentParser) -> None:

@@ -39,6 +39,26 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_rows(entry, ds, types) -> dict[str, str]:
+    """Question type → the row ``himga score`` prints it in, where the names differ (LongMemEval's
+    ``temporal_reasoning`` is the official ``temporal-reasoning``); one pass over the QA pairs, stopped once each type
+    is named."""
+    scorer = entry.scorer
+    if scorer is None:
+        return {}
+    from himga.data.lazy import qa_samples
+
+    rows: dict[str, str] = {}
+    for sample in qa_samples(ds):
+        for qa in sample.qa_pairs:
+            if qa.question_type.value not in rows:
+                key = scorer.row_key(qa)
+                rows[qa.question_type.value] = key[0] if isinstance(key, tuple) else key
+        if len(rows) == len(types):
+            break
+    return {t: r for t, r in rows.items() if r != t}
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from himga.data.lazy import LazySamples
     from himga.data.loaders import build_dataset
@@ -63,6 +83,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         audit = entry.gold_variants.summary(samples)
         stats["gold"] = audit
     note = entry.note(config)
+    shaped = entry.shape_note(config, samples) if entry.shape_note is not None else None
     from himga.cache import build_files
     from himga.sources import provenance_lines
 
@@ -74,12 +95,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _folder, pin = entry.auxiliary_pin("errata")
         errata = provenance(entry.gold_variants.errata_file(args.errata), [pin])
     if args.json:
-        extra = {"note": note} if note else {}
+        extra = {**({"note": note} if note else {}), **({"shape_note": shaped} if shaped else {})}
         print(json.dumps({**stats, **extra, "sources": sources, **({"errata": errata} if errata else {})}, indent=2))
     else:
-        print(format_stats(title, stats))
+        print(format_stats(title, stats, rows=_score_rows(entry, ds, stats["question_types"])))
         if note:
             print(f"note: {note}")
+        if shaped:
+            print(f"note: {shaped}")
         if audit is not None:
             print(entry.gold_variants.format_summary(audit))
         for line in sources:
@@ -128,6 +151,29 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_push(args: argparse.Namespace) -> int:
     from himga.publish import push
 
+    if args.dry_run:
+        from himga.publish import push_plan
+
+        plan = push_plan(
+            args.dataset,
+            args.repo_id,
+            export_dir=args.export_dir,
+            configs=args.config,
+            data_dir=args.data_dir,
+            cache_dir=args.cache_dir,
+        )
+        print(
+            f"dry run: would push {args.dataset} ({', '.join(plan['configs'])}) to the dataset repository "
+            f"{args.repo_id} (created if missing{', private' if args.private else ''}), branch "
+            f"{args.revision or 'main'}; the card and every shard checked:"
+        )
+        for path, size in plan["files"]:
+            print(f"  {path}  {size:,} bytes")
+        print(
+            f"and delete the repository's other files matching {', '.join(plan['replaced'])} (stale shards of these "
+            "configs); no token was read, nothing was sent"
+        )
+        return 0
     url = push(
         args.dataset,
         args.repo_id,

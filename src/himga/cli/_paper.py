@@ -17,9 +17,12 @@ def add_paper_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--paper-metrics",
         metavar="NAMES",
+        nargs="+",
+        action="extend",
         default=None,
-        help=f"also print the NOT official tables papers print (exact match, set F1, BLEU-1), comma-separated "
-        f"from {', '.join(PAPER_FAMILIES)}, or all (BLEU-1 needs nltk's punkt_tab data)",
+        help=f"also print the NOT official tables papers print (exact match, set F1, BLEU-1), one or more of "
+        f"{', '.join(PAPER_FAMILIES)} (spaces or commas between them; the flag may be repeated), or all (BLEU-1 "
+        "needs nltk's punkt_tab data; without it exact match and F1 are printed and BLEU-1 is not)",
     )
     parser.add_argument(
         "--paper-aggregation",
@@ -55,9 +58,6 @@ def paper_options(args: argparse.Namespace, bench):
 
         takers = [e.name for e in CATALOG.values() if e.scorer is not None and e.scorer.paper is not None]
         raise ConfigurationError(f"{bench.name}: --paper-metrics applies to {', '.join(takers)} only")
-    names = (
-        PAPER_FAMILIES
-        if args.paper_metrics.strip() == "all"
-        else tuple(n.strip() for n in args.paper_metrics.split(",") if n.strip())
-    )
+    given = [n.strip() for value in args.paper_metrics for n in value.split(",") if n.strip()]
+    names = PAPER_FAMILIES if "all" in given else tuple(dict.fromkeys(given))
     return PaperOptions(names, args.paper_aggregation, not args.paper_without_category_5, args.paper_rows)

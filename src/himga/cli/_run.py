@@ -85,6 +85,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="go on when a memory retrieves nothing for every question of a sample",
     )
     add_endpoint_args(p, concurrency="answers")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="plan only: the questions selected, those --out already answers, the requests to the answer model; "
+        "nothing is asked, ingested or written",
+    )
     add_options(p)
     p.set_defaults(func=run)
 
@@ -119,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
             base_url=args.base_url, answer_prompt=args.answer_prompt, top_k=args.top_k, concurrency=args.concurrency,
             ids=args.ids, limit=args.limit, shard=args.shard, judge=args.judge,
             allow_empty_retrieval=args.allow_empty_retrieval, max_retries=args.max_retries, timeout=args.timeout,
-            api_key_env=args.api_key_env, progress=not args.no_progress, **builder_options(args),
+            api_key_env=args.api_key_env, progress=not args.no_progress, dry_run=args.dry_run,
+            **builder_options(args),
         )  # fmt: skip
     except KeyboardInterrupt:
         print(
@@ -127,4 +134,16 @@ def run(args: argparse.Namespace) -> int:
             "command to continue"
         )
         raise
+    if manifest.get("dry_run"):
+        asked = (
+            f"{manifest['requests']:,} requests to {manifest['answer_model']} ({manifest['endpoint']}), one per "
+            "question; their prompts hold what the memory retrieves, so their tokens are not estimated before it runs"
+            if manifest["answer_model"] != "extractive"
+            else "no request (extractive: the top retrieved item answers)"
+        )
+        print(
+            f"dry run: {args.dataset}: {manifest['questions']:,} questions selected, {manifest['answered']:,} "
+            f"answered in {manifest['out']}; {asked}; nothing was asked, ingested or written"
+        )
+        return 0
     return 0 if manifest.get("completed") else 1

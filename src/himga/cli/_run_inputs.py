@@ -7,7 +7,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["load_questions", "print_provenance", "print_retrieval", "retrieval_of", "sample_contexts"]
+__all__ = [
+    "load_questions",
+    "print_provenance",
+    "print_retrieval",
+    "redo_hint",
+    "retrieval_of",
+    "sample_contexts",
+    "shape_note",
+    "table_name",
+]
 
 
 def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:
@@ -94,3 +103,32 @@ def print_retrieval(retrieval: dict | None) -> None:
         from himga.scoring import format_retrieval
 
         print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))
+
+
+def redo_hint(args: argparse.Namespace) -> str:
+    """What to do when a judge's replies answered other requests than the predictions render now (a message's end)."""
+    what = args.predictions if args.predictions is not None else f"--probe {args.probe}"
+    judged = f" --judge {args.judge}" if getattr(args, "judge", None) else ""
+    return (
+        f"write the requests of these predictions with `himga score {args.dataset} {what}{judged} ... --prompts "
+        "REQ.jsonl` (the same options, --prompts instead of --labels), send them with `himga judge REQ.jsonl --out "
+        "REPLIES.jsonl`, and score those replies (--partial does not skip this check)"
+    )
+
+
+def table_name(entry, config: str) -> str:
+    """A table's heading, as ``himga stats`` names it: the dataset, and its config when it has several
+    (``longmemeval (oracle)``)."""
+    return entry.name if len(entry.configs) == 1 else f"{entry.name} ({config})"
+
+
+def shape_note(entry, args: argparse.Namespace, options: dict, config: str) -> str | None:
+    """What the data says of the config it was read as (:attr:`himga.entry.Benchmark.shape_note`: LongMemEval's
+    oracle file read as S), from the build :func:`load_questions` made (a cache hit); ``None`` when nothing."""
+    if entry.shape_note is None:
+        return None
+    from himga.data.lazy import LazySamples
+    from himga.data.loaders import build_dataset
+
+    ds = build_dataset(entry, args.config, path=args.data_dir, cache_dir=args.cache_dir, **options)
+    return entry.shape_note(config, LazySamples(ds))

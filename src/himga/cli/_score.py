@@ -58,9 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--labels",
         metavar="FILE",
         default=None,
-        help='judged benchmarks: the judge\'s verdicts ({"question_id", "reply"} lines, or the official '
-        "*.eval-results-* file; "
-        'a judge of several requests per question: {"request_id", "reply"} lines)',
+        help="judged benchmarks: the judge's replies as himga judge writes them (each bound to the request it "
+        'answered by its request_sha256: {"question_id", "reply", "request_sha256"} lines; a judge of several '
+        'requests per question: {"request_id", ...}), or the official *.eval-results-* file',
     )
     variants = {
         v: e.name
@@ -105,7 +105,16 @@ def run(args: argparse.Namespace) -> int:
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
     from himga.cli._paper import paper_options
-    from himga.cli._run_inputs import load_questions, print_provenance, print_retrieval, retrieval_of, sample_contexts
+    from himga.cli._run_inputs import (
+        load_questions,
+        print_provenance,
+        print_retrieval,
+        retrieval_of,
+        sample_contexts,
+        shape_note,
+        table_name,
+    )
+    from himga.cli._score_requests import bound_replies, official_requests, unanswered
     from himga.jsonio.run_inputs import read_id_lines, read_json_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
@@ -118,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         match_records,
         replies_of,
         score_questions,
+        unchecked_note,
+        usage_line,
+        usage_of,
+        usage_total,
     )
 
     if args.verdicts:  # a published run's own verdicts: himga.cli._score_verdicts
@@ -164,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
     }
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
-    labels_file = read_json_lines(args.labels, "labels") if args.labels else None  # both files checked before the build
+    # both files checked before the build; --prompts NEXT with --labels: an empty replies file is the first round
+    labels_file = read_json_lines(args.labels, "labels", empty=bool(args.prompts)) if args.labels else None
     replies = None
     if labels_file is not None and several:
         (replies, models), labels, judged_hypotheses = replies_of(labels_file), None, {}
@@ -191,36 +205,48 @@ def run(args: argparse.Namespace) -> int:
     )
     if labels_file is not None:
         check_hypotheses(labels_file.name, judged_hypotheses, predictions, name)
+    contexts = (
+        sample_contexts(entry, args, options, predictions, judge.context)
+        if judged and judge.context is not None
+        else {}
+    )
+
+    def rendered(wanted) -> dict:
+        return official_requests(bench, judge, questions, predictions, contexts, wanted)
+
+    verdicts = None
+    if labels_file is not None:  # a reply is scored only against the request it answered
+        verdicts = bound_replies(args, judge, labels_file, replies if several else labels, rendered, name)
     if args.prompts:
-        if several:
-            lines = [
-                json.dumps(request, ensure_ascii=False)
-                for qid in questions
-                if qid in predictions
-                for request in judge.keyed_requests(qid, questions[qid], predictions[qid])
-            ]
-        else:
-            contexts = sample_contexts(entry, args, options, predictions, judge.context) if judge.context else {}
-            lines = [
-                json.dumps(
-                    {
-                        "question_id": qid,
-                        **judge.official_request(bench.name, questions[qid], predictions[qid], contexts.get(qid)),
-                    },
-                    ensure_ascii=False,
+        every = rendered(predictions)
+        if labels_file is not None:  # the next round: what the replies so far leave unanswered
+            todo = unanswered(judge, questions, predictions, every, replies if several else labels)
+            write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in todo))
+            print(
+                f"wrote {counted(len(todo), 'judge request')} that {labels_file.name} does not answer to {args.prompts}"
+                + (
+                    "; send them, add their replies to the replies file, and run this again until none is written"
+                    if todo
+                    else "; every request has its reply"
                 )
-                for qid in questions
-                if qid in predictions
-            ]
-        write_text(args.prompts, "".join(line + "\n" for line in lines))
-        print(
-            f"wrote {counted(len(lines), 'judge request')} to {args.prompts}"
-            + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
-            + (f" (judge variant {variant})" if several else "")
-        )
-        if (note := entry.note(config)) and not args.labels:
-            print(f"note: {note}")
-        if not args.labels:
+            )
+            if todo:
+                return 0
+        else:
+            write_text(args.prompts, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in every.values()))
+            walked = sum("walk" in r for r in every.values())
+            print(
+                f"wrote {counted(len(every), 'judge request')} to {args.prompts}"
+                + (f" ({counted(len(missing), 'question')} missing)" if missing else "")
+                + (f" (judge variant {variant})" if several else "")
+                + (
+                    f"; of its {walked:,} event-ordering pairs, himga judge asks those the official walk reaches"
+                    if walked
+                    else ""
+                )
+            )
+            if note := entry.note(config):
+                print(f"note: {note}")
             return 0
     if labels is not None:
         unasked = sorted(set(labels) - set(predictions))
@@ -244,6 +270,12 @@ def run(args: argparse.Namespace) -> int:
     identity = run_identity(entry, config, data_dir=args.data_dir, ids=ids_file, **options)
     record = run_record(entry, config, files, report, inputs=read, label_models=models, identity=identity, judge=judge)
     record["inputs"]["predictions"].update(layout=pred_file.layout, copied_fields_checked=checked)
+    if verdicts is not None:
+        record["inputs"]["labels"]["bound_to_requests"] = verdicts
+        given = replies if several else labels
+        used = usage_of(v for _n, v in labels_file.lines if v.get("request_id" if several else "question_id") in given)
+        if used:
+            record["judge"]["usage"] = usage_total(used)
     if paper is not None:
         from himga.scoring import paper_record, paper_tables
 
@@ -253,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         report["retrieval"] = retrieval
     per_question = report.pop("per_question")
     report.update(run=record, per_question=per_question)  # the record before the long per-question map
-    print(format_table(report))
+    print(format_table(report, name=table_name(entry, config)))
     print_retrieval(retrieval)
     for table in report.get("paper_metrics", ()):
         from himga.scoring import format_paper_table
@@ -263,7 +295,13 @@ def run(args: argparse.Namespace) -> int:
         from himga.scoring import judge_line
 
         print(judge_line({**judge.describe(), "model_requested": judge.model, "models_answered": models}))
+        if "usage" in record["judge"]:
+            print(usage_line(judge.name, record["judge"]["usage"]))
     print_provenance(entry, files, options)
+    if shaped := shape_note(entry, args, options, config):
+        print(f"note: {shaped}")
+    if verdicts is not None and any(verdicts["unchecked"].values()):
+        print(unchecked_note(labels_file.name, verdicts["unchecked"].items()))
     if note := entry.note(config):
         print(f"note: {note}")
     if judge is not None and any(m != judge.model for m in models):

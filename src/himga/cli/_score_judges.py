@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from himga.catalog import CATALOG
-from himga.errors import ConfigurationError, SourceFormatError, counted
+from himga.errors import ConfigurationError, counted
 
-__all__ = ["add_judge_args", "attach_leniency", "leniency_lines", "probe_file", "run_judged"]
+__all__ = ["add_judge_args", "run_judged"]
 
 #: The probe sets of the catalogue (``probe-<set>`` auxiliary files: LoCoMo's ``v1``, ``v2``).
 PROBE_SETS = sorted(
@@ -79,84 +78,6 @@ def _judges(args: argparse.Namespace) -> list:
     return found
 
 
-def probe_file(entry, args: argparse.Namespace) -> tuple[Path, dict]:
-    """The pinned probe file of ``--probe`` and its identity for the report."""
-    from himga.sources import get_dataset, sha256_of
-
-    folder, pin = entry.auxiliary_pin(f"probe-{args.probe}")
-    path = get_dataset(folder, files=[pin]) / pin.filename
-    if not path.is_file():
-        raise ConfigurationError(
-            f"{args.dataset}: {path} does not exist; put {pin.repo}'s {pin.filename} there ({pin.url})"
-        )
-    digest = sha256_of(path)
-    return path, {
-        "set": args.probe,
-        "file": pin.filename,
-        "sha256": digest,
-        "is_pin": digest == pin.sha256,
-        "pin": f"{pin.origin} {pin.filename}",
-    }
-
-
-def attach_leniency(paths: list[str], reports: list[dict]) -> None:
-    """Attach the false-accept rates of probe reports to the reports of the same judge (name and template sha256)."""
-    from himga.jsonio.reader import load_json
-    from himga.sources import sha256_of
-
-    for path in paths:
-        probe = load_json(path)
-        runs = probe.get("reports") if isinstance(probe, dict) and "reports" in probe else [probe]
-        if not all(
-            isinstance(r, dict) and isinstance(r.get("probe"), dict) and isinstance(r.get("judge"), dict) for r in runs
-        ):
-            raise SourceFormatError(
-                Path(path).name, "$", "expected the --out report of himga score --probe ... --judge ..."
-            )
-        for report in reports:
-            for r in runs:
-                if (r["judge"]["name"], r["judge"]["template_sha256"]) == (
-                    report["judge"]["name"],
-                    report["judge"]["template_sha256"],
-                ):
-                    report.setdefault("false_accept", []).append(
-                        {
-                            "probe": r["probe"]["set"],
-                            "report": Path(path).name,
-                            "sha256": sha256_of(path),
-                            "model_requested": r["judge"]["model_requested"],
-                            "models_answered": r["judge"]["models_answered"],
-                            "overall": r["overall"],
-                            "per_type": {row["type"]: row for row in r["per_type"]},
-                        }
-                    )
-        if not any(r["judge"]["name"] == rep["judge"]["name"] for r in runs for rep in reports):
-            raise ConfigurationError(
-                f"--probe-report {Path(path).name}: a probe of judge "
-                f"{', '.join(r['judge']['name'] for r in runs)}, not of "
-                f"{', '.join(x['judge']['name'] for x in reports)}"
-            )
-
-
-def leniency_lines(reports: list[dict]) -> list[str]:
-    """One line per probe rate :func:`attach_leniency` attached: ``false-accept: judge evermemos (gpt-4o-mini) accepts
-    0.6281 [0.6043, 0.6520] of the probe v2 wrong answers (probe.json): ...``."""
-    lines = []
-    for report in reports:
-        for fa in report.get("false_accept", []):
-            o = fa["overall"]
-            ci = f" [{o['ci95'][0]:.4f}, {o['ci95'][1]:.4f}]" if o.get("ci95") else ""
-            models = ", ".join(fa["models_answered"]) or fa["model_requested"]
-            per = ", ".join(
-                f"{t} {row['mean']:.4f}" for t, row in fa["per_type"].items() if row.get("mean") is not None
-            )
-            lines.append(
-                f"false-accept: judge {report['judge']['name']} ({models}) accepts {o['mean']:.4f}{ci} of the "
-                f"probe {fa['probe']} wrong answers ({fa['report']}): {per}"
-            )
-    return lines
-
-
 def run_judged(args: argparse.Namespace) -> int:
     """Run ``himga score`` with ``--judge`` (and ``--probe``); returns the exit status.
 
@@ -167,10 +88,19 @@ def run_judged(args: argparse.Namespace) -> int:
     """
     from himga.catalog import benchmark
     from himga.cli._args import options as builder_options
-    from himga.cli._run_inputs import load_questions, print_provenance, sample_contexts
+    from himga.cli._probe import attach_leniency, leniency_lines, probe_file
+    from himga.cli._run_inputs import (
+        load_questions,
+        print_provenance,
+        redo_hint,
+        sample_contexts,
+        shape_note,
+        table_name,
+    )
     from himga.jsonio.run_inputs import read_id_lines, read_records
     from himga.run import check_outputs, dumps_report, run_identity, run_record, write_text
     from himga.scoring import (
+        check_bound,
         check_hypotheses,
         check_ids,
         format_judged,
@@ -180,6 +110,9 @@ def run_judged(args: argparse.Namespace) -> int:
         match_records,
         read_verdicts,
         score_judged,
+        unchecked_note,
+        usage_line,
+        usage_total,
     )
 
     judges = _judges(args)
@@ -232,12 +165,10 @@ def run_judged(args: argparse.Namespace) -> int:
         partial=args.partial or args.labels is not None,
         partial_hint="--partial",
     )
+    contexts = {
+        j.name: sample_contexts(entry, args, options, predictions, j.context) for j in judges if j.context is not None
+    }
     if args.prompts:
-        contexts = {
-            j.name: sample_contexts(entry, args, options, predictions, j.context)
-            for j in judges
-            if j.context is not None
-        }
         requests = judge_requests(
             args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts
         )
@@ -255,6 +186,21 @@ def run_judged(args: argparse.Namespace) -> int:
         j: in_subset(by_question, questions, every) for j, by_question in verdicts.scores.items()
     }  # --ids
     check_hypotheses(verdicts.name, verdicts.hypotheses, predictions, name)
+    rendered = {  # a reply is scored only against the request it answered
+        (r["judge"], r["question_id"], r["run"], r.get("item", 1)): r
+        for r in judge_requests(args.dataset, questions, predictions, judges, model=args.judge_model, contexts=contexts)
+    }
+    bound_to_requests = {
+        "checked": check_bound(
+            verdicts.name,
+            {key: b for key, b in verdicts.bound.items() if key[1] in questions},  # --ids: the subset's only
+            rendered,
+            question_of=lambda key: key[1],
+            predictions_file=name,
+            redo=redo_hint(args),
+        ),
+        "unchecked": verdicts.recorded,
+    }
     reports = [
         score_judged(
             entry.scorer,
@@ -270,6 +216,9 @@ def run_judged(args: argparse.Namespace) -> int:
         )
         for j in judges
     ]
+    for report in reports:
+        if used := verdicts.usage.get(report["judge"]["name"]):
+            report["judge"]["usage"] = usage_total(used)
     if probe is not None:
         for report in reports:
             report["probe"] = probe
@@ -283,10 +232,18 @@ def run_judged(args: argparse.Namespace) -> int:
         gold_options={j.name: {"gold": j.gold, "scope": j.scope} for j in judges},
         judge=[r["judge"] for r in reports] if len(reports) > 1 else reports[0]["judge"],
     )
-    print(format_judged(reports, what="false-accept rate" if probe else "score"))
+    record["inputs"]["labels"]["bound_to_requests"] = bound_to_requests
+    print(format_judged(reports, what="false-accept rate" if probe else "score", name=table_name(entry, config)))
+    for report in reports:
+        if "usage" in report["judge"]:
+            print(usage_line(report["judge"]["name"], report["judge"]["usage"]))
     for line in leniency_lines(reports):
         print(line)
     print_provenance(entry, files, options)
+    if shaped := shape_note(entry, args, options, config):
+        print(f"note: {shaped}")
+    if any(verdicts.recorded.values()):
+        print(unchecked_note(verdicts.name, verdicts.recorded.items()))
     if probe is not None and not probe["is_pin"]:
         print(f"note: {probe['file']} differs from the pinned {probe['pin']} (sha256 {probe['sha256']})")
     if args.out:

@@ -29,7 +29,7 @@ def published_lines(run: dict, overall: dict) -> list[str]:
 
 def _measured(entry, args, judge_name: str, every) -> tuple[dict, list[str]]:
     """The false-accept rate of ``judge_name`` from the probe's recorded verdicts, when they are that judge's."""
-    from himga.cli._score_judges import probe_file
+    from himga.cli._probe import probe_file
     from himga.run import published_run
     from himga.scoring import judge_named, read_verdicts, score_judged
 
@@ -59,7 +59,7 @@ def _measured(entry, args, judge_name: str, every) -> tuple[dict, list[str]]:
 def leniency(args: argparse.Namespace, entry, run: dict, every) -> tuple[dict | None, list[str]]:
     """How lenient the file's judge is: measured from the probe's recorded verdicts (``--probe``), or from probe
     reports (``--probe-report``); else what would measure it."""
-    from himga.cli._score_judges import attach_leniency, leniency_lines
+    from himga.cli._probe import attach_leniency, leniency_lines
 
     judge = run.get("judge")
     if run.get("verdict_kind") == "recall":

@@ -13,7 +13,16 @@ from urllib.parse import urlsplit
 
 from himga.errors import ConfigurationError, EndpointError, MissingDependencyError, redacted
 
-__all__ = ["api_key", "check_settings", "endpoint_host", "hidden", "openai_module", "preflight", "sync_client"]
+__all__ = [
+    "api_key",
+    "check_settings",
+    "endpoint_host",
+    "hidden",
+    "not_a_completion",
+    "openai_module",
+    "preflight",
+    "sync_client",
+]
 
 
 def openai_module():
@@ -60,6 +69,15 @@ def hidden(text: str, secret: str) -> str:
     """``text`` with ``secret`` (a key of 4 characters or more) replaced by ``***``, then
     :func:`himga.errors.redacted`."""
     return redacted(text.replace(secret, "***") if len(secret) >= 4 else text)
+
+
+def not_a_completion(response) -> str | None:
+    """Why a chat-completions reply is none (``None`` when it is): the ``openai`` client hands back the text of a 200
+    that is not JSON (a proxy's login page) as a string, where a completion has ``choices``."""
+    if hasattr(response, "choices"):
+        return None
+    head = str(response)[:80]
+    return f"the endpoint's reply is not JSON ({head!r}): is --base-url an OpenAI-compatible /v1 endpoint?"
 
 
 def endpoint_host(base_url: str | None) -> str:

@@ -55,6 +55,16 @@ def not_utf8(name: str, data: bytes, start: int) -> SourceFormatError:
     )
 
 
+#: Byte-order marks of the encodings that are not UTF-8 (a file saved as "Unicode" by some editors and by PowerShell's
+#: ``>``), longest first: ``(what it is, its iconv name)``.
+_WIDE_BOMS = {
+    b"\xff\xfe\x00\x00": ("UTF-32 little-endian", "UTF-32LE"),
+    b"\x00\x00\xfe\xff": ("UTF-32 big-endian", "UTF-32BE"),
+    b"\xff\xfe": ("UTF-16 little-endian", "UTF-16LE"),
+    b"\xfe\xff": ("UTF-16 big-endian", "UTF-16BE"),
+}
+
+
 def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> SourceFormatError | None:
     """The error for a file that is something else in place of JSON, judged from its first bytes.
 
@@ -75,6 +85,14 @@ def not_json(name: str, head: bytes, size: int, *, source: bool = True) -> Sourc
     Returns:
         A :class:`SourceFormatError` saying what the file is and how to get the real one, or ``None``.
     """
+    for bom, (kind, encoding) in _WIDE_BOMS.items():  # longest first: UTF-32 LE begins as UTF-16 LE does
+        if head.startswith(bom):
+            return SourceFormatError(
+                name,
+                "$",
+                f"expected UTF-8 text, got {kind} (its byte-order mark {bom.hex(' ')} says so): convert it first "
+                f"(`iconv -f {encoding} -t UTF-8 {name} > {name}.utf8`) and pass the converted file",
+            )
     for magic, (kind, command) in _COMPRESSED.items():
         if head.startswith(magic):
             return SourceFormatError(

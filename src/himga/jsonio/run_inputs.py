@@ -138,27 +138,29 @@ def check_id(name: str, where: str, value: Any) -> str:
     return value
 
 
-def read_json_lines(path: str | Path, what: str = "predictions") -> InputFile:
+def read_json_lines(path: str | Path, what: str = "predictions", *, empty: bool = False) -> InputFile:
     """Read a JSON Lines input: one JSON object per non-blank line.
 
     Args:
         path: The file, or ``-`` for standard input.
         what: What the file is, for messages (``"predictions"``, ``"labels"``).
+        empty: Accept a file without any line (the replies of ``himga score --prompts NEXT --labels REPLIES`` before
+            the first round).
 
     Returns:
         An :class:`InputFile` whose ``lines`` hold the objects.
 
     Raises:
         SourceFormatError: not UTF-8, invalid JSON, nested too deeply, a duplicate key, a line that is not
-            an object (``pred.jsonl: line 3: expected an object, got array``), no line at all, a line longer than
-            :data:`MAX_LINE_BYTES`.
+            an object (``pred.jsonl: line 3: expected an object, got array``), no line at all (unless ``empty``), a
+            line longer than :data:`MAX_LINE_BYTES`.
         ConfigurationError: the file does not exist or is a directory.
         OSError: the file cannot be read.
     """
-    return _json_lines(path, what, None)
+    return _json_lines(path, what, None, empty=empty)
 
 
-def _json_lines(path: str | Path, what: str, data: bytes | None) -> InputFile:
+def _json_lines(path: str | Path, what: str, data: bytes | None, *, empty: bool = False) -> InputFile:
     name, sha, lines = _text_lines(path, what, json=True, data=data)
     values = (
         (
@@ -169,16 +171,18 @@ def _json_lines(path: str | Path, what: str, data: bytes | None) -> InputFile:
         )
         for number, raw, text in lines
     )
-    return _objects(InputFile(name, sha), values, f"expected JSON Lines ({what}, one object per line), got no line")
+    none = None if empty else f"expected JSON Lines ({what}, one object per line), got no line"
+    return _objects(InputFile(name, sha), values, none)
 
 
-def _objects(out: InputFile, values, empty: str) -> InputFile:
-    """``out`` holding ``values`` (``(number, value)``), each an object; ``empty``: the error when there is none."""
+def _objects(out: InputFile, values, empty: str | None) -> InputFile:
+    """``out`` holding ``values`` (``(number, value)``), each an object; ``empty``: the error when there is none
+    (``None``: none is no error)."""
     for number, value in values:
         if not isinstance(value, dict):
             raise SourceFormatError(out.name, out.where(number), f"expected an object, got {type_name(value)}")
         out.lines.append((number, value))
-    if not out.lines:
+    if not out.lines and empty is not None:
         raise SourceFormatError(out.name, "$", empty)
     return out
 

@@ -16,7 +16,7 @@ from himga.publish._export_configs import (
     gold_record,
     view_name,
 )
-from himga.publish._push import push
+from himga.publish._push import push, push_plan
 from himga.publish._read_export import (
     METADATA_KEY,
     check_card,
@@ -65,6 +65,7 @@ __all__ = [
     "pin_note",
     "pinned_file",
     "push",
+    "push_plan",
     "render_card",
     "select_configs",
     "shard_count",

@@ -180,6 +180,7 @@ def _view_dataset(ds, cache_dir: str | Path | None):
         features=SYSTEM_FEATURES,
         gen_kwargs={"path": files},
         cache_dir=str(cache_dir) if cache_dir is not None else None,
+        split=datasets.Split.TEST,  # the split it is (the progress bar says "Generating test split", not "train")
     )
 
 

@@ -2,7 +2,8 @@
 
 The folder is checked first (:func:`~himga.publish._read_export.checked_export`: it holds the named
 dataset's data, every shard says so), before any network call; without a folder, :func:`himga.publish._export.export`
-writes one into a temporary folder first.
+writes one into a temporary folder first. :func:`push_plan` does all of that but the upload (``himga push
+--dry-run``): no token is read, nothing is sent.
 """
 
 from __future__ import annotations
@@ -17,9 +18,55 @@ from himga.publish._card import data_files_pattern
 from himga.publish._export import export
 from himga.publish._read_export import checked_export
 
-__all__ = ["push"]
+__all__ = ["push", "push_plan"]
 
 logger = logging.getLogger("himga.publish")
+
+
+def _upload_files(folder: Path, selected: list[str]) -> tuple[list[str], list[tuple[str, int]]]:
+    """``(patterns, [(path, bytes)])``: the patterns ``upload_folder`` is given (which it also deletes stale files by)
+    and the files of ``folder`` they select, as ``huggingface_hub`` selects them."""
+    from huggingface_hub.utils import filter_repo_objects
+
+    patterns = [data_files_pattern(c) for c in selected]
+    local = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    chosen = filter_repo_objects(local, allow_patterns=["README.md", *patterns])
+    return patterns, [(path, (folder / path).stat().st_size) for path in chosen]
+
+
+def push_plan(
+    name: str,
+    repo_id: str,
+    *,
+    export_dir: str | Path | None = None,
+    configs: Sequence[str] | None = None,
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+) -> dict:
+    """What :func:`push` would upload, found as it finds it (the repository id checked, the export made or read, its
+    card and every shard checked), without a token or any network call: ``himga push --dry-run``.
+
+    Returns:
+        ``{"repo_id", "configs", "files": [(path, bytes)], "replaced": [pattern]}``: the files uploaded, and the
+        patterns whose other files on the Hub would be deleted (the pushed configs' stale shards).
+
+    Raises:
+        ConfigurationError: as :func:`push` (unknown dataset or config, nothing to upload, another dataset's export).
+        UploadError: an invalid ``repo_id``.
+    """
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+    except HFValidationError as e:
+        raise UploadError(f"--repo-id {repo_id!r}: expected ORG/NAME ({e})") from None
+    with tempfile.TemporaryDirectory(prefix="himga-export-") as tmp:
+        if export_dir is None:
+            export(name, tmp, configs, data_dir=data_dir, cache_dir=cache_dir)
+        folder = Path(tmp if export_dir is None else export_dir)
+        selected = checked_export(name, folder, configs)
+        patterns, files = _upload_files(folder, selected)
+    return {"repo_id": repo_id, "configs": selected, "files": files, "replaced": patterns}
 
 
 def push(

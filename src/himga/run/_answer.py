@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from himga.endpoint import hidden, openai_module, sync_client
+from himga.endpoint import hidden, not_a_completion, openai_module, sync_client
 from himga.memory import Retrieved
 
 __all__ = ["EXTRACTIVE", "Answer", "EndpointAnswerer", "ExtractiveAnswerer", "StopRun", "Unanswered"]
@@ -79,15 +79,15 @@ class EndpointAnswerer:
             openai.UnprocessableEntityError,
         ) as e:
             raise StopRun(f"{e.status_code}: {hidden(_message(e), self._secret)}") from None
-        except ValueError as e:  # a 200 declared JSON whose body is not (json.JSONDecodeError)
-            raise _no_completion(hidden(str(e), self._secret)) from None
+        except ValueError:  # a 200 declared JSON whose body is not (json.JSONDecodeError)
+            response = "(a body that is not JSON)"
         except openai.APIError as e:
             status = getattr(e, "status_code", None)
             raise Unanswered(
                 f"{type(e).__name__}{f' {status}' if status else ''}: {hidden(str(e), self._secret)}"
             ) from None
-        if not hasattr(response, "choices"):  # the client hands back the text of a 200 that is not JSON (an HTML page)
-            raise _no_completion(hidden(repr(str(response)[:80]), self._secret))
+        if problem := not_a_completion(response):
+            raise StopRun(hidden(problem, self._secret))
         content = response.choices[0].message.content if response.choices else None
         usage = getattr(response, "usage", None)
         return Answer(
@@ -96,10 +96,6 @@ class EndpointAnswerer:
             getattr(usage, "prompt_tokens", None),
             getattr(usage, "completion_tokens", None),
         )
-
-
-def _no_completion(detail: str) -> StopRun:
-    return StopRun(f"the endpoint's reply is not JSON ({detail}): is --base-url an OpenAI-compatible /v1 endpoint?")
 
 
 def _message(error) -> str:

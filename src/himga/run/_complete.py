@@ -103,8 +103,8 @@ def _judge_requests(entry, folder, questions, predictions, names: str | None, so
                 f"himga score {entry.name} {folder.path / 'records.jsonl'} {source} --prompts REQ.jsonl"
             }
         else:
-            lines = [
-                {"question_id": qid, **judge.official_request(entry.name, qa, predictions[qid])}
+            lines = [  # as himga score --prompts writes them: rule, the judge whose label rule reads the reply
+                {"question_id": qid, **judge.official_request(entry.name, qa, predictions[qid]), "rule": judge.name}
                 for qid, qa in questions.items()
             ]
         labels = "--labels REPLIES.jsonl"

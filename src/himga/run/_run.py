@@ -44,6 +44,7 @@ def run(
     api_key_env: str = "OPENAI_API_KEY",
     ready_timeout: float = 600.0,
     progress: bool = True,
+    dry_run: bool = False,
     **options: Any,
 ) -> dict:
     """Run a memory system on a benchmark: ingest, retrieve, answer, record; score when every question has an answer.
@@ -68,9 +69,12 @@ def run(
         max_retries, timeout, api_key_env: The ``openai`` client's settings (as ``himga judge``).
         ready_timeout: Seconds to wait on a memory's ``ready()``.
         progress: Show a progress bar.
+        dry_run: Plan only (``himga run --dry-run``): the questions selected, those ``out`` already answers, the
+            requests to the answer model; nothing is asked, ingested or written, no endpoint is called.
 
     Returns:
-        The manifest as written (``completed``, and when complete ``score`` and ``summary``).
+        The manifest as written (``completed``, and when complete ``score`` and ``summary``); with ``dry_run``,
+        ``{"dry_run": True, "questions", "answered", "requests", "answer_model", "endpoint", "out"}``.
 
     Raises:
         ConfigurationError: bad arguments, an ``--out`` that holds another run (naming the field that differs) or
@@ -112,6 +116,8 @@ def run(
     folder = RunFolder(out)
     if answer_model == EXTRACTIVE:
         answerer, parameters = ExtractiveAnswerer(), {}
+    elif dry_run:
+        answerer, parameters = None, dict(prompt.parameters)
     else:
         preflight(base_url=base_url, api_key_env=api_key_env)  # one line, before any sample is built or ingested
         parameters = dict(prompt.parameters)
@@ -158,6 +164,16 @@ def run(
             f"({', '.join(named[:3])}{', ...' if len(named) > 3 else ''}): records of another run were copied in; "
             "move the folder aside and run into a new --out"
         )
+    if dry_run:
+        return {
+            "dry_run": True,
+            "questions": len(planned.selected),
+            "answered": len(answered),
+            "requests": 0 if answer_model == EXTRACTIVE else len(planned.selected) - len(answered),
+            "answer_model": answer_model,
+            "endpoint": manifest["endpoint"],
+            "out": str(folder.path),
+        }
     previous = folder.manifest() or {}
     manifest["started"] = previous.get("started") or _now()
     folder.write_manifest({**previous, **manifest, "completed": False})

@@ -61,6 +61,16 @@ from himga.scoring._scorers import (
     register_scorer,
     scorer,
 )
+from himga.scoring.inputs._bound import (
+    Bound,
+    bindings_of,
+    check_bound,
+    request_sha256,
+    unchecked_note,
+    usage_line,
+    usage_of,
+    usage_total,
+)
 from himga.scoring.inputs._longmemeval_labels import read_labels
 from himga.scoring.inputs._predictions import (
     brief,
@@ -87,6 +97,7 @@ from himga.scoring.judges._locomo_plus import judge_prompt as locomo_plus_judge_
 from himga.scoring.judges._locomo_plus import judge_request as locomo_plus_judge_request
 from himga.scoring.judges._locomo_plus import read_label as locomo_plus_label
 from himga.scoring.judges._longmemeval import judge_label, judge_request, longmemeval_judge_prompt
+from himga.scoring.judges.beam._order import first_match_walk
 from himga.scoring.judges.beam._prompts import OFFICIAL_JUDGE as BEAM_JUDGE
 from himga.scoring.judges.beam._prompts import judge_prompt as beam_judge_prompt
 from himga.scoring.judges.beam._prompts import parse_reply as beam_parse_reply
@@ -124,6 +135,7 @@ __all__ = [
     "PAPER_ROW_ORDERS",
     "PERSONAMEM_SCORER",
     "REALTALK_SCORER",
+    "Bound",
     "Judge",
     "LabelRule",
     "PaperOptions",
@@ -135,9 +147,12 @@ __all__ = [
     "Verdicts",
     "beam_judge_prompt",
     "beam_parse_reply",
+    "bindings_of",
     "brief",
+    "check_bound",
     "check_hypotheses",
     "check_ids",
+    "first_match_walk",
     "format_judged",
     "format_paper_table",
     "format_retrieval",
@@ -176,6 +191,7 @@ __all__ = [
     "register_judge",
     "register_scorer",
     "replies_of",
+    "request_sha256",
     "resolve_record",
     "retrieval_report",
     "retrieval_scores",
@@ -187,5 +203,9 @@ __all__ = [
     "scorer",
     "summarize",
     "summary_cell",
+    "unchecked_note",
+    "usage_line",
+    "usage_of",
+    "usage_total",
     "wilson_interval",
 ]

@@ -62,6 +62,9 @@ class Scorer:
         type_maps: The label sets a run's records may copy ``question_type`` in (name → category → label; LoCoMo:
             the authors', the seed's, MemPalace's, Zep's README), read with :attr:`category`.
         category: ``qa -> category`` of a QA pair, the key of :attr:`type_maps`.
+        question_ids: ``(regex, example)``: the shape of the benchmark's question ids (LongMemEval's
+            ``(?:gpt4_)?[0-9a-f]{8}(?:_abs)?``), so that records of it scored against another benchmark say whose they
+            look like; ``None`` where they have no shape of their own.
     """
 
     name: str
@@ -76,6 +79,7 @@ class Scorer:
     judges: Mapping[str, Judge] = field(default_factory=dict)
     type_maps: Mapping[str, Mapping] = field(default_factory=dict)
     category: Callable | None = None
+    question_ids: tuple[str, str] | None = None
 
     @property
     def judge_variants(self) -> tuple[str, ...]:
@@ -183,6 +187,7 @@ _F1_METRIC = (
 
 LOCOMO_SCORER = Scorer(
     name="locomo",
+    question_ids=(r"conv-\d+:\d+", "conv-26:0"),
     metric=_F1_METRIC,
     source=locomo.SOURCE,
     type_order=tuple(locomo.CATEGORY_NAMES[c] for c in locomo.CATEGORY_ORDER),
@@ -279,6 +284,7 @@ def _lme_gold_options() -> dict:
 
 LONGMEMEVAL_SCORER = Scorer(
     name="longmemeval",
+    question_ids=(r"(?:gpt4_)?[0-9a-f]{8}(?:_abs)?", "gpt4_2655b836, 09ba9854_abs"),
     metric="judge label (1 = the judge answered yes), read from the judge's replies",
     source={**longmemeval.SOURCE, "metrics": "src/evaluation/print_qa_metrics.py"},
     type_order=_LME_TYPES,
@@ -328,6 +334,7 @@ def _beam_gold_options() -> dict:
 
 BEAM_SCORER = Scorer(
     name="beam",
+    question_ids=(r"\d+[KM]-\d+:[a-z_]+:\d+", "100K-1:temporal_reasoning:0"),
     metric="official judge score: the mean of the rubric items' scores (0, 0.5, 1) per question; event ordering: "
     "Kendall tau-b of the judge-aligned order, normalised to 0-1",
     source=beam.SOURCE,

@@ -175,7 +175,7 @@ class OneFileEach:
     A build may read several files (a folder of parts, or ``data_files``); the same id in two of them
     means two copies of one source (``locomo10.json`` and ``locomo10 (1).json``), or files of two
     configs, and would silently double the samples. The same id twice in one file is an error too
-    (a record pasted twice): both benchmarks' ids are unique in every released file.
+    (a record pasted twice): LoCoMo's and LongMemEval's ids are unique in every released file.
 
     Args:
         noun: What an id names in messages (``"question"``, ``"sample"``).

@@ -1,6 +1,6 @@
 """Which entries of a source folder are JSON source files: the ``.json`` files, and nothing skipped silently.
 
-Both builders read a folder through these rules (LoCoMo: every ``.json`` file, :func:`json_files`;
+The LoCoMo and LongMemEval builders read a folder through these rules (LoCoMo: every ``.json`` file, :func:`json_files`;
 LongMemEval: the config's file or every ``.json`` file, :mod:`himga_longmemeval.folder`), and both refuse,
 rather than skip, an entry named like a source that is not a file (:func:`check_source_entry`).
 """

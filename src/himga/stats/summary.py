@@ -55,12 +55,14 @@ def dataset_stats(samples: Iterable[Sample], *, per_sample: bool = False) -> dic
     return stats
 
 
-def format_stats(name: str, stats: dict[str, Any]) -> str:
+def format_stats(name: str, stats: dict[str, Any], *, rows: dict[str, str] | None = None) -> str:
     """Render :func:`dataset_stats` as an aligned text table.
 
     Args:
         name: The heading, e.g. ``"locomo"`` or ``"longmemeval (oracle)"``.
         stats: From :func:`dataset_stats`.
+        rows: Question type → the row ``himga score`` prints it in, where that name differs: the type is followed by
+            that name (``temporal_reasoning  (score: temporal-reasoning)``).
 
     Returns:
         The lines joined by ``\n`` (no trailing newline), as ``himga stats`` prints them.
@@ -77,5 +79,9 @@ def format_stats(name: str, stats: dict[str, Any]) -> str:
         "  QA pairs by question type:",
     ]
     width = max([28, *map(len, stats["question_types"])])  # PersonaMem's types run to 45 characters
-    lines += [f"    {qtype:<{width}} {count:>7,}" for qtype, count in stats["question_types"].items()]
+    rows = rows or {}
+    lines += [
+        f"    {qtype:<{width}} {count:>7,}" + (f"  (score: {rows[qtype]})" if qtype in rows else "")
+        for qtype, count in stats["question_types"].items()
+    ]
     return "\n".join(lines)

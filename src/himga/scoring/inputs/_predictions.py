@@ -42,6 +42,16 @@ def _listing(ids: list[str]) -> str:
     return ", ".join(ids[:_SHOWN]) + more
 
 
+_PLACES = 5  # places of one id shown before "... (N in all)"
+
+
+def places(where: list) -> str:
+    """The places an id was found at, as a message shows them: ``1, 7, 9`` or, past five, ``1, 7, 9, 12, 15, ... (6,000
+    in all)`` (an id repeated on thousands of lines must not make a message of thousands of numbers)."""
+    shown = ", ".join(map(str, where[:_PLACES]))
+    return shown + (f", ... ({len(where):,} in all)" if len(where) > _PLACES else "")
+
+
 def _string(name: str, number: int, value: dict, key: str) -> str:
     if key not in value:
         raise SourceFormatError(name, f"line {number}", f"no {key!r}")
@@ -62,7 +72,7 @@ def _unique(name: str, pairs: Iterable[tuple[int, str, object]]) -> dict[str, ob
     for number, qid, value in pairs:
         lines.setdefault(qid, []).append(number)
         out[qid] = value
-    duplicated = [f"{qid} (lines {', '.join(map(str, ns))})" for qid, ns in lines.items() if len(ns) > 1]
+    duplicated = [f"{qid} (lines {places(ns)})" for qid, ns in lines.items() if len(ns) > 1]
     if duplicated:
         raise SourceFormatError(name, "$", f"{len(duplicated)} duplicate question ids: {_listing(duplicated)}")
     return out
@@ -163,6 +173,14 @@ def replies_of(file: InputFile) -> tuple[dict[str, str], list[str]]:
     models: set[str] = set()
     rows = []
     for number, value in file.lines:
+        if "request_id" not in value and isinstance(value.get("judge"), str):  # a reply of himga score --judge
+            raise SourceFormatError(
+                file.name,
+                f"line {number}",
+                f"a reply to a request of himga score --judge {value['judge']} (its judge, run and item say so), not "
+                "to this route's own requests ({request_id, reply}): score these with --judge "
+                f"{value['judge']}, or ask again from this route's --prompts",
+            )
         request_id = check_id(file.name, f"line {number}.request_id", _string(file.name, number, value, "request_id"))
         rows.append((number, request_id, _string(file.name, number, value, "reply")))
         if isinstance(value.get("model"), str):

@@ -15,11 +15,13 @@ they claim to be: a loop that answered stale or edited gold, or gold read with o
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from himga.errors import SourceFormatError, counted, type_name
 from himga.scoring.inputs._predictions import brief
+from himga.scoring.inputs._predictions import places as found_at
 from himga.scoring.inputs._type_labels import matching_map
 
 __all__ = [
@@ -266,9 +268,9 @@ def match_records(
             "$",
             f"{counted(len(unmatched), 'record')} name{'s' if len(unmatched) == 1 else ''} no question of the data: "
             f"{_listing([u for u, _ in unmatched])}; "
-            f"{index.example()}",
+            f"{index.example()}{_other_benchmark(unmatched, index)}",
         )
-    duplicated = [f"{brief(qid)} ({', '.join(ps)})" for qid, ps in places.items() if len(ps) > 1]
+    duplicated = [f"{brief(qid)} ({found_at(ps)})" for qid, ps in places.items() if len(ps) > 1]
     if duplicated:
         raise SourceFormatError(
             file, "$", f"{counted(len(duplicated), 'question')} answered twice: {_listing(duplicated)}"
@@ -312,6 +314,22 @@ def _foreign_records(unmatched: list[tuple[str, dict]], index: RecordIndex) -> s
         "the configs hold other samples under the same numbers: score them against their own config (--config / "
         "config=)"
     )
+
+
+def _other_benchmark(unmatched: list[tuple[str, dict]], index: RecordIndex) -> str:
+    """``"; they look like longmemeval's question ids (...): score them against longmemeval"`` when every unmatched
+    record's id has the shape of another registered benchmark's ids (:attr:`~himga.scoring.Scorer.question_ids`) and
+    no question of the data scored has it (LoCoMo-Plus holds LoCoMo's questions), else ``""``."""
+    from himga.scoring._scorers import SCORERS
+
+    ids = [_id_text(record.get("question_id")) for _, record in unmatched]
+    for name, other in SCORERS.all().items():
+        if other.question_ids is None or not ids or name in index.datasets:
+            continue
+        shape, example = re.compile(other.question_ids[0]), other.question_ids[1]
+        if all(i is not None and shape.fullmatch(i) for i in ids) and not any(map(shape.fullmatch, index.questions)):
+            return f"; they look like {name}'s question ids ({example}): score them against {name} (himga score {name})"
+    return ""
 
 
 def _listing(items: list[str]) -> str:

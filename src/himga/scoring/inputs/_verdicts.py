@@ -17,10 +17,17 @@ from pathlib import Path
 from himga.errors import SourceFormatError, type_name
 from himga.jsonio.reader import load_json
 from himga.jsonio.run_inputs import check_id, input_name, read_json_lines
+from himga.scoring.inputs._bound import RECORDED_LAYOUTS, Bound, bound_of, usage_of
 from himga.scoring.judges import Judge, UnreadableReply
 from himga.scoring.judges._evermemos import evermemos_ids
 
 __all__ = ["Verdicts", "read_verdicts"]
+
+
+def _registered():
+    from himga.scoring.judges import judges
+
+    return judges()
 
 
 @dataclass
@@ -34,6 +41,11 @@ class Verdicts:
         models: judge name → the judge models the file names (``himga judge`` records the model that answered).
         hypotheses: question id → the hypothesis the file says was judged (EverMemOS's ``generated_answer``,
             LongMemEval's ``hypothesis``).
+        bound: ``(judge, question id, run, item)`` → what its reply line says about the request it answered
+            (:class:`~himga.scoring.Bound`; :func:`~himga.scoring.check_bound` compares it with the request rendered).
+        recorded: layout → the number of verdicts recorded elsewhere, read without a request hash
+            (:data:`~himga.scoring.inputs._bound.RECORDED_LAYOUTS`).
+        usage: judge name → ``{request_sha256: the endpoint's token counts}`` of its reply lines that carry them.
     """
 
     name: str
@@ -41,6 +53,26 @@ class Verdicts:
     scores: dict[str, dict[str, dict[int, dict[int, object]]]] = field(default_factory=dict)
     models: dict[str, set[str]] = field(default_factory=dict)
     hypotheses: dict[str, str] = field(default_factory=dict)
+    bound: dict[tuple[str, str, int, int], Bound] = field(default_factory=dict)
+    recorded: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, dict[str, dict]] = field(default_factory=dict)
+
+    def count_recorded(self, key: str, judge: Judge, where: str) -> None:
+        """One more verdict of the recorded layout marked by ``key`` (``"llm_judgments"``).
+
+        Raises:
+            SourceFormatError: a layout ``judge``'s routes do not read (:attr:`~himga.scoring.Judge.recorded`).
+        """
+        if key not in judge.recorded:
+            readers = ", ".join(j.name for j in _registered().values() if key in j.recorded)
+            raise SourceFormatError(
+                self.name,
+                where,
+                f"a verdict recorded elsewhere ({RECORDED_LAYOUTS[key]}, no request hash), which judge {judge.name}'s "
+                f"route does not read (only {readers or 'no judge'}'s does): give the replies himga judge wrote, each "
+                "bound to its request",
+            )
+        self.recorded[RECORDED_LAYOUTS[key]] = self.recorded.get(RECORDED_LAYOUTS[key], 0) + 1
 
     def add(self, where: str, judge: Judge, qid: str, run: int, score, item: int = 1) -> None:
         items = self.scores.setdefault(judge.name, {}).setdefault(qid, {}).setdefault(run, {})
@@ -97,17 +129,16 @@ def _item(value: dict, judge: Judge, name: str, where: str) -> int:
 
 def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Judge]) -> None:
     where = f"line {number}"
+    if "request_id" in value and "judge" not in value:  # a reply to a benchmark's own requests (without --judge)
+        raise SourceFormatError(
+            out.name,
+            where,
+            "a reply to a request of himga score without --judge (its request_id says so); the replies --judge "
+            "reads answer the requests --judge writes (question_id, judge, run, item): score these without --judge, or "
+            "ask again from --judge NAME --prompts",
+        )
     qid = check_id(out.name, f"{where}.question_id", value.get("question_id")) if "question_id" in value else None
     if qid is None:
-        if "request_id" in value:  # a reply to a benchmark's own requests (himga score beam --prompts, without --judge)
-            raise SourceFormatError(
-                out.name,
-                where,
-                "no 'question_id': a {request_id, reply} line answers the requests "
-                "of himga score without --judge; the replies --judge reads carry the question_id, "
-                "judge, run and item of the requests --judge writes (score without --judge, or ask "
-                "again from --judge NAME --prompts)",
-            )
         raise SourceFormatError(out.name, where, "no 'question_id'")
     if (judge := _judge_of(value, judges, out.name, where)) is None:
         return None
@@ -124,6 +155,7 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
             )
         if isinstance(value["autoeval_label"].get("model"), str):
             out.models.setdefault(judge.name, set()).add(value["autoeval_label"]["model"])
+        out.count_recorded("autoeval_label", judge, f"{where}.autoeval_label")
         return out.add(where, judge, qid, _run(value, judge, out.name, where), float(label))
     if "llm_judgments" in value:
         return _read_judgments(out, where, judge, qid, value["llm_judgments"])
@@ -135,7 +167,10 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
         score = judge.label.read(value["reply"])
     except UnreadableReply as e:
         raise SourceFormatError(out.name, f"{where}.reply", f"judge {judge.name} cannot read this reply: {e}") from None
-    out.add(where, judge, qid, _run(value, judge, out.name, where), score, _item(value, judge, out.name, where))
+    run, item = _run(value, judge, out.name, where), _item(value, judge, out.name, where)
+    out.add(where, judge, qid, run, score, item)
+    out.bound[(judge.name, qid, run, item)] = bound_of(out.name, where, value)
+    out.usage.setdefault(judge.name, {}).update(usage_of([value]))
 
 
 def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments) -> None:
@@ -154,6 +189,7 @@ def _read_judgments(out: Verdicts, where: str, judge: Judge, qid: str, judgments
             raise SourceFormatError(
                 out.name, f"{where}.llm_judgments.{key}", f"expected a boolean, got {type_name(label)}"
             )
+        out.count_recorded("llm_judgments", judge, f"{where}.llm_judgments.{key}")
         out.add(f"{where}.llm_judgments.{key}", judge, qid, run, float(label))
 
 

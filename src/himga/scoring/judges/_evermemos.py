@@ -81,6 +81,7 @@ def _messages(qa, hypothesis: str) -> list[dict] | None:
 
 EVERMEMOS = locomo.locomo_judge(
     name="evermemos",
+    recorded=("llm_judgments",),  # its eval_results.json, and the locomo-audit probe's recorded verdicts
     title="EverMemOS's LoCoMo judge (mem0's prompt, straight quotes, 3 runs; the locomo-audit probe's judge)",
     source={
         "repository": "EverMind-AI/EverMemOS",

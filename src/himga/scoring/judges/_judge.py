@@ -94,6 +94,17 @@ class Judge:
         score_keyed: ``(item_id, qa, hypothesis, {request_id: reply}, file=) -> dict`` with the question's ``score``:
             the replies to :attr:`keyed_requests` read as the official code reads them.
         request_question: ``request_id -> item id``: the question a request of :attr:`keyed_requests` is for.
+        keyed_reached: ``(item_id, qa, hypothesis, {request_id: reply}) -> (request ids, complete)``: the requests of
+            :attr:`keyed_requests` the official procedure asks given the replies so far (BEAM's event-ordering walk
+            reaches some pairs only); ``None``: all of them.
+        reached_items: The same for an :attr:`itemized` judge's items: ``(qa, hypothesis, {item: value}) -> (items
+            from 1, complete)``; ``None``: every item.
+        check_reply: ``(request line, reply) -> why it cannot be read, or None``, when a reply's reading depends on
+            its request (BEAM: a rubric item's score, a pair's any text); ``None``: :attr:`LabelRule.read`.
+        recorded: The layouts of verdicts recorded elsewhere, without a request hash, that the judge's routes read
+            (the keys of :data:`himga.scoring.inputs._bound.RECORDED_LAYOUTS`: ``"autoeval_label"``, LongMemEval's
+            ``*.eval-results-*`` lines; ``"llm_judgments"``, EverMemOS's and MemOS's judged results and the
+            locomo-audit's probe); any other verdict is a reply bound to its request.
     """
 
     name: str
@@ -118,6 +129,10 @@ class Judge:
     keyed_requests: Callable | None = None
     score_keyed: Callable | None = None
     request_question: Callable[[str], str] | None = None
+    keyed_reached: Callable | None = None
+    reached_items: Callable | None = None
+    check_reply: Callable[[Mapping, str], str | None] | None = None
+    recorded: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.context is not None and self.itemized:
@@ -158,6 +173,28 @@ class Judge:
         """
         found = self.prompt(dataset, qa, hypothesis, context)
         return None if found is None else list(found) if self.itemized else [found]
+
+    def reply_problem(self, request: Mapping, reply) -> str | None:
+        """Why ``reply`` (the content of the model's answer to the request line ``request``) is no answer the judge's
+        official code reads, or ``None``: no content (``null``, empty or blank), or a reply its label rule refuses.
+        ``himga judge`` keeps such a reply out of the answers (``--retry-failed`` asks again)."""
+        if not isinstance(reply, str) or not reply.strip():
+            return "no content" if reply is None or not isinstance(reply, str) else "an empty reply"
+        if self.check_reply is not None:
+            return self.check_reply(request, reply)
+        try:
+            self.label.read(reply)
+        except UnreadableReply as e:
+            return f"judge {self.name} cannot read it: {e}"
+        return None
+
+    def items_reached(self, dataset: str, qa, hypothesis: str, values: Mapping[int, object]) -> tuple[list[int], bool]:
+        """The items (from 1) the official procedure asks for one hypothesis given the values read so far
+        (:attr:`reached_items`; default every item), and whether each has a value."""
+        if self.reached_items is not None:
+            return self.reached_items(qa, hypothesis, dict(values))
+        n = len(self.prompts(dataset, qa, hypothesis)) if self.itemized else 1
+        return list(range(1, n + 1)), all(k in values for k in range(1, n + 1))
 
     def score_items(self, dataset: str, qa, hypothesis: str, values: list) -> float:
         """One run's score from the values its items' replies were read as (:attr:`combine`, default the mean)."""

@@ -203,5 +203,6 @@ LONGMEMEVAL_JUDGE = register(
         gold="raw answer of the source question, formatted by str.format (an integer as str(int))",
         scope="every question ('_abs' ids: the abstention template)",
         variant="official",
+        recorded=("autoeval_label",),  # evaluate_qa.py's own output, *.eval-results-<model>
     )
 )

@@ -85,6 +85,7 @@ def _messages(qa, hypothesis: str) -> list[dict] | None:
 
 MEMOS = locomo.locomo_judge(
     name="memos",
+    recorded=("llm_judgments",),  # the judged results its evaluation writes
     title="MemOS's LoCoMo judge (mem0's prompt, label JSON, 3 runs)",
     source={
         "repository": "MemTensor/MemOS",

@@ -20,7 +20,9 @@ The rules, as read there: an empty prediction or reference scores 0 on every met
 punctuation removal beyond those four); BLEU-1 is nltk's ``sentence_bleu`` with weights ``(1, 0, 0, 0)`` and
 ``SmoothingFunction().method1`` over ``nltk.word_tokenize`` of the lower-cased texts (0 when nltk raises).
 ``nltk.word_tokenize`` splits sentences with nltk's Punkt model, the ``punkt_tab`` data package
-(``python -m nltk.downloader punkt_tab``), as those projects' own runs do.
+(``python -m nltk.downloader punkt_tab``), as those projects' own runs do. Only BLEU-1 needs it: exact match and F1
+split on whitespace (:func:`simple_tokenize`), so without Punkt they are computed and BLEU-1 is left out, saying why
+(:func:`bleu_missing`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "FAMILIES",
     "SOURCES",
     "bleu1",
+    "bleu_missing",
     "exact_match",
     "magma_unanswerable",
     "paper_scores",
@@ -128,6 +131,16 @@ def _nltk():
     return nltk.word_tokenize, sentence_bleu, SmoothingFunction().method1
 
 
+def bleu_missing() -> str | None:
+    """Why BLEU-1 cannot be computed here (nltk, or its Punkt model for ``nltk.word_tokenize``, is missing; the
+    message says how to get it), or ``None`` when it can."""
+    try:
+        _nltk()
+    except MissingDependencyError as e:
+        return str(e)
+    return None
+
+
 def bleu1(prediction: str, reference: str) -> float:
     """``calculate_bleu_scores(...)["bleu1"]`` of the stripped texts: nltk's sentence BLEU with weights (1, 0, 0, 0).
 
@@ -152,7 +165,9 @@ def magma_unanswerable(text) -> bool:
     return lowered in _UNANSWERABLE_VALUES or any(p in lowered for p in _UNANSWERABLE_PATTERNS)
 
 
-def paper_scores(prediction, reference, *, family: str = "amem", category: int | None = None) -> dict[str, float]:
+def paper_scores(
+    prediction, reference, *, family: str = "amem", category: int | None = None, bleu: bool = True
+) -> dict[str, float | None]:
     """``{"exact_match", "f1", "bleu1"}`` of one prediction, as the family's ``calculate_metrics`` gives them.
 
     Args:
@@ -160,18 +175,19 @@ def paper_scores(prediction, reference, *, family: str = "amem", category: int |
         reference: The reference the family scores against (see the module docstring), ``str()``-ed.
         family: ``"amem"``, ``"mem0"`` (the same rules) or ``"magma"`` (its category-5 rule first).
         category: The LoCoMo category (MAGMA's rule reads it).
+        bleu: Compute BLEU-1 (``False``: ``"bleu1"`` is ``None``; exact match and F1 need no tokenizer model).
 
     Raises:
-        MissingDependencyError: nltk or its ``punkt_tab`` data is missing.
+        MissingDependencyError: ``bleu`` and nltk or its ``punkt_tab`` data is missing.
     """
     if family == "magma" and category == 5:
         value = 1 if magma_unanswerable(prediction) else 0
-        return {"exact_match": value, "f1": float(value), "bleu1": float(value)}
+        return {"exact_match": value, "f1": float(value), "bleu1": float(value) if bleu else None}
     if not prediction or not reference:
-        return {"exact_match": 0, "f1": 0.0, "bleu1": 0.0}
+        return {"exact_match": 0, "f1": 0.0, "bleu1": 0.0 if bleu else None}
     prediction, reference = str(prediction).strip(), str(reference).strip()
     return {
         "exact_match": exact_match(prediction, reference),
         "f1": set_f1(prediction, reference),
-        "bleu1": bleu1(prediction, reference),
+        "bleu1": bleu1(prediction, reference) if bleu else None,
     }

@@ -100,7 +100,9 @@ def _aggregate(rows: list[tuple[str, int, dict]], aggregation: str) -> dict:
     """``{"n", metric: mean}`` of ``(sample, category, scores)`` rows, pooled or per sample then averaged."""
     out: dict = {"n": len(rows)}
     for metric in METRICS:
-        if aggregation == "pooled":
+        if any(s[metric] is None for _, _, s in rows):  # BLEU-1 without its tokenizer model: not computed
+            out[metric] = None
+        elif aggregation == "pooled":
             out[metric] = _mean([s[metric] for _, _, s in rows], aggregation)
         else:
             by_sample: dict[str, list[float]] = {}
@@ -135,9 +137,12 @@ def paper_tables(
         family whose code skips category 5, what its source says (mem0: ``"not scored (evaluation/evals.py skips
         it)"``).
 
-    Raises:
-        MissingDependencyError: nltk or its ``punkt_tab`` data is missing (BLEU-1).
+    Without nltk's Punkt model (``punkt_tab``) exact match and F1 are computed and BLEU-1 is not (its means are
+    ``None``); each table then says why under ``bleu1_missing``.
     """
+    from himga.scoring.metrics._paper_metrics import bleu_missing
+
+    missing = bleu_missing()
     order = rules.paper_order if options.row_order == "paper" else tuple(sorted(rules.names))
     order = tuple(c for c in order if options.category_5 or c != rules.adversarial)
     tables = []
@@ -154,7 +159,11 @@ def paper_tables(
             if reference is None:
                 continue
             rows.append(
-                (sample_of[qid], category, paper_scores(predictions[qid], reference, family=family, category=category))
+                (
+                    sample_of[qid],
+                    category,
+                    paper_scores(predictions[qid], reference, family=family, category=category, bleu=missing is None),
+                )
             )
         per = [
             {"category": c, "type": rules.names[c], **_aggregate([r for r in rows if r[1] == c], options.aggregation)}
@@ -177,6 +186,7 @@ def paper_tables(
                 "row_order": options.row_order,
                 "rows": per,
                 "overall": _aggregate(rows, options.aggregation),
+                **({"bleu1_missing": missing} if missing else {}),
             }
         )
     return tables
@@ -208,4 +218,8 @@ def format_paper_table(table: dict) -> str:
     for row in [*table["rows"], {"type": "overall", **table["overall"]}]:
         label = f"{row['type']} ({row['category']})" if "category" in row else row["type"]
         lines.append(f"{label:<28}{row['n']:>6}  " + "  ".join(mean_cell(row[m]) for m in METRICS))
+    if table.get("bleu1_missing"):
+        lines.append(
+            f"note: BLEU-1 not computed (exact match and F1 need no tokenizer model): {table['bleu1_missing']}"
+        )
     return "\n".join(lines)

@@ -48,9 +48,10 @@ def judge_requests(
     ``contexts`` holds, for each judge with a :attr:`~himga.scoring.Judge.context`, that context by question id.
 
     Returns:
-        ``{"question_id", "judge", "run", ["item",] "model", **parameters, "messages"}`` dicts, judge by judge,
-        questions in dataset order (``item`` from 1 for an itemized judge); questions a judge scores by rule or
-        leaves out have none.
+        ``{"question_id", "judge", "run", ["item",] "model", **parameters, "messages"[, "walk"]}`` dicts, judge by
+        judge, questions in dataset order (``item`` from 1 for an itemized judge); questions a judge scores by rule or
+        leaves out have none. An item of an official walk (BEAM's event-ordering pairs) carries its ``walk``, whose
+        ``id`` names the judge and run (``<question_id>#order@beam#1``).
     """
     out = []
     for judge in judges:
@@ -60,21 +61,28 @@ def judge_requests(
             context = (contexts or {}).get(judge.name, {}).get(qid)
             if (prompts := judge.prompts(dataset, qa, predictions[qid], context)) is None:
                 continue
+            walks = (
+                [r.get("walk") for r in judge.keyed_requests(qid, qa, predictions[qid])]
+                if judge.keyed_requests is not None
+                else [None] * len(prompts)
+            )
             for run in range(1, judge.runs + 1):
-                for item, messages in enumerate(prompts, 1):
+                for item, (messages, walk) in enumerate(zip(prompts, walks, strict=True), 1):
                     ids = {
                         "question_id": qid,
                         "judge": judge.name,
                         "run": run,
                         **({"item": item} if judge.itemized else {}),
                     }
-                    out.append({**ids, **judge.request_body(messages, model)})
+                    meta = {"walk": {**walk, "id": f"{walk['id']}@{judge.name}#{run}"}} if walk else {}
+                    out.append({**ids, **judge.request_body(messages, model), **meta})
     return out
 
 
-def _complete(judge: Judge, items: int, runs: Mapping[int, Mapping[int, object]]) -> bool:
-    """Whether every run has a verdict on every item."""
-    return all(len(runs.get(r, {})) == items for r in range(1, judge.runs + 1))
+def _complete(dataset: str, judge: Judge, qa, hypothesis: str, runs: Mapping[int, Mapping[int, object]]) -> bool:
+    """Whether every run has a verdict on every item the official procedure asks
+    (:meth:`~himga.scoring.Judge.items_reached`)."""
+    return all(judge.items_reached(dataset, qa, hypothesis, runs.get(r, {}))[1] for r in range(1, judge.runs + 1))
 
 
 def _with_runs(summaries: dict, per_run: list[dict]) -> dict:
@@ -152,7 +160,7 @@ def score_judged(
             + (f" (on the {len(asked):,} questions it asks about)" if len(asked) < len(questions) else ""),
         )
     items = {qid: len(judge.prompts(dataset, scope[qid], predictions[qid])) if judge.itemized else 1 for qid in asked}
-    complete = [qid for qid in asked if _complete(judge, items[qid], verdicts.get(qid, {}))]
+    complete = [qid for qid in asked if _complete(dataset, judge, scope[qid], predictions[qid], verdicts.get(qid, {}))]
     missing = check_ids(file, complete, [q for q in scope if q in asked], partial=partial, partial_hint=partial_hint)
     rows: list[Row] = []
     runs: list[list[Row]] = [[] for _ in range(judge.runs)]
@@ -174,7 +182,7 @@ def score_judged(
                     judge,
                     qa,
                     predictions[qid],
-                    [verdicts[qid][r][i] for i in range(1, items[qid] + 1)],
+                    [verdicts[qid][r].get(i) for i in range(1, items[qid] + 1)],  # None: an item not reached
                     file,
                     f"{brief(qid)} run {r}",
                 )
@@ -216,12 +224,13 @@ def _cell(summary: dict) -> str:
     return summary_cell(summary, n_width=5, compact=True)
 
 
-def format_judged(reports: list[dict], *, what: str = "score") -> str:
+def format_judged(reports: list[dict], *, what: str = "score", name: str | None = None) -> str:
     """The reports of judges on one run as one table, side by side (``n  mean [95% interval]`` per judge).
 
     Args:
         reports: :func:`score_judged` reports of the same dataset.
         what: What the mean is (``"false-accept rate"`` for a probe run).
+        name: The heading (default: the dataset's name; ``himga score`` names the config: ``beam (100K)``).
 
     Returns:
         The table, then one line per judge: its source, template sha256, model and label rule.
@@ -229,7 +238,7 @@ def format_judged(reports: list[dict], *, what: str = "score") -> str:
     first = reports[0]
     names = [r["judge"]["name"] for r in reports]
     lines = [
-        f"{first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
+        f"{name or first['dataset']}: {what} by judge {', '.join(names)} (per judge: n, mean, 95% interval)",
         f"{'':<28}" + "".join(f"{n:>5}  {name:<24}" for n, name in zip(["n"] * len(names), names, strict=True)),
     ]
     for i, row in enumerate(first["per_type"]):

@@ -271,11 +271,14 @@ def _labels(judge) -> str:
     return f"{', '.join(values[:-1])} or {values[-1]}"
 
 
-def format_table(report: dict) -> str:
-    """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers)."""
+def format_table(report: dict, *, name: str | None = None) -> str:
+    """The report as a text table: one line per type, then the totals (means to 4 decimals, as the papers).
+
+    ``name`` heads it (default: the dataset's name; ``himga score`` names the config as ``himga stats`` does:
+    ``longmemeval (oracle)``)."""
     width = max([28, *(len(row["type"]) + 2 for row in report["per_type"])])  # PersonaMem's types run to 45
     lines = [
-        f"{report['dataset']}: {counted(report['scored'], 'question')} scored"
+        f"{name or report['dataset']}: {counted(report['scored'], 'question')} scored"
         + (f", {len(report['missing'])} missing" if report["missing"] else "")
         + (f" (judge variant {report['judge_variant']})" if "judge_variant" in report else ""),
         f"{'':<{width}}{'n':>6}  {'mean':>7}  95% interval",
@@ -309,7 +312,8 @@ def _score_replies(
     partial_hint: str,
 ) -> dict:
     """:func:`score_questions` for a judge of several requests per question: a question is scored when every request
-    :attr:`~himga.scoring.Judge.keyed_requests` makes for it has a reply."""
+    the official procedure asks for it (:attr:`~himga.scoring.Judge.keyed_reached`: of BEAM's event-ordering pairs,
+    those its walk reaches) has a reply."""
     if predictions is None or replies is None:
         raise ConfigurationError(f"{bench.name}: scoring needs the predictions and the judge's replies (replies=)")
     variant = judge.variant
@@ -327,7 +331,10 @@ def _score_replies(
             f"{len(unasked)} replies to requests these predictions do not make "
             f"(another variant or other hypotheses?): {', '.join(map(brief, unasked[:20]))}",
         )
-    complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
+    if judge.keyed_reached is not None:  # the requests the official procedure reaches (BEAM's event-ordering walk)
+        complete = {qid for qid in needed if judge.keyed_reached(qid, questions[qid], predictions[qid], replies)[1]}
+    else:
+        complete = {qid for qid, ids in needed.items() if all(rid in replies for rid in ids)}
     missing = check_ids(file, complete, questions, partial=partial, partial_hint=partial_hint)
     if len(missing) == len(questions):
         raise SourceFormatError(

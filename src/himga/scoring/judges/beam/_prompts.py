@@ -9,8 +9,8 @@ event ordering). No licence is stated in that repository. The texts below are co
 ``tests/fixtures/scoring/official-beam-*.json`` hold what the official functions render and return (run with their
 model call fed recorded replies), and the tests compare with them byte for byte and to the last digit.
 
-How the official code judges one response (:func:`judge_requests` writes the requests, :func:`score_replies` reads
-the replies):
+How the official code judges one response (:func:`judge_requests` writes the requests,
+:func:`~himga.scoring.judges.beam._score.score_replies` reads the replies):
 
 * every ability: one request per rubric item, the template with ``<rubric_item>`` and ``<llm_response>`` replaced
   (in that order, by ``str.replace``); the reply is parsed as ``parse_json_response`` parses it (a fenced block,
@@ -20,9 +20,11 @@ the replies):
   line, the first unused item the judge calls the same event (``"yes" in reply.lower()``), then precision, recall
   and F1 of the aligned items and Kendall's tau-b (``scipy.stats.kendalltau``) of their ranks, normalised to
   ``(tau + 1) / 2``; that ``tau_norm`` is the ability's score in the official table. The official code asks the
-  judge pair after pair and stops at the first match; himga writes a request for every (line, item) pair and
-  replays the same walk over the replies, so a judge at temperature 0 gives the same alignment. (It also asks
-  the judge to break the response into facts and discards the reply: himga does not send that request.)
+  judge pair after pair and stops at the first match (``align_with_llm``); himga writes a request for every (line,
+  item) pair, each marked with its place in that walk (``walk``), ``himga judge`` asks only the pairs the walk
+  reaches (the replies of one pair decide the next, :func:`~._order.first_match_walk`), and the score replays the
+  same walk over the replies, so a judge at temperature 0 gives the same alignment for the same requests. (It also
+  asks the judge to break the response into facts and discards the reply: himga does not send that request.)
 
 Two quirks of the official code are the default (``"official"``: published BEAM numbers come from it) and fixed in
 the named variant ``"fixed"``: ``<question>`` is never replaced, so the judge reads the literal text
@@ -38,9 +40,9 @@ import re
 from collections.abc import Mapping
 from typing import Literal, get_args
 
-from himga.errors import ConfigurationError, SourceFormatError, type_name
-from himga.scoring.judges.beam._order import event_ordering_score
-from himga.scoring.judges.beam._replies import RefusedScore, item_score, parse_reply
+from himga.errors import ConfigurationError, type_name
+from himga.scoring.judges.beam._order import MATCH, event_ordering_score
+from himga.scoring.judges.beam._replies import parse_reply
 
 __all__ = [
     "EQUIVALENCE_SYSTEM",
@@ -55,7 +57,6 @@ __all__ = [
     "judge_requests",
     "parse_reply",
     "request_question",
-    "score_replies",
 ]
 
 SOURCE = {
@@ -238,8 +239,12 @@ def request_question(request_id: str) -> str:
     return request_id.rpartition("#")[0]
 
 
-def _request(item_id: str, request_id: str, messages: list[dict]) -> dict:
-    return {"question_id": item_id, "request_id": request_id, **JUDGE, "messages": messages}
+def _request(item_id: str, request_id: str, messages: list[dict], **meta) -> dict:
+    return {"question_id": item_id, "request_id": request_id, **JUDGE, "messages": messages, **meta}
+
+
+def _pair_id(item_id: str, i: int, j: int) -> str:
+    return f"{item_id}#same-{i}-{j}"
 
 
 def judge_requests(item_id: str, qa, hypothesis: str, variant: JudgeVariant = "official") -> list[dict]:
@@ -247,7 +252,9 @@ def judge_requests(item_id: str, qa, hypothesis: str, variant: JudgeVariant = "o
     ``<item_id>#fixed-rubric-<k>``) and, for event ordering, one per (response line ``i``, rubric item ``j``)
     (``<item_id>#same-<i>-<j>``, the same in both variants).
 
-    Each is ``{"question_id", "request_id", "model", "temperature", "messages"}``, the shape batch APIs take.
+    Each is ``{"question_id", "request_id", "model", "temperature", "messages"}``, the shape batch APIs take; a pair
+    also has ``walk``: ``{"id": "<item_id>#order", "line": i, "item": j, "match": "yes"}``, its place in the official
+    walk (``himga judge`` asks only the pairs the walk reaches; a reply containing ``match``, lowercased, is a match).
 
     Raises:
         ConfigurationError: not a BEAM QA pair, ``hypothesis`` not a string, an unknown variant.
@@ -269,67 +276,12 @@ def judge_requests(item_id: str, qa, hypothesis: str, variant: JudgeVariant = "o
                 out.append(
                     _request(
                         item_id,
-                        f"{item_id}#same-{i}-{j}",
+                        _pair_id(item_id, i, j),
                         [
                             {"role": "system", "content": EQUIVALENCE_SYSTEM},
                             {"role": "user", "content": EQUIVALENCE_USER.format(first=item, second=line)},
                         ],
+                        walk={"id": f"{item_id}#order", "line": i, "item": j, "match": MATCH},
                     )
                 )
     return out
-
-
-def score_replies(
-    item_id: str,
-    qa,
-    hypothesis: str,
-    replies: Mapping[str, str],
-    variant: JudgeVariant = "official",
-    *,
-    file: str = "replies",
-) -> dict:
-    """The official scores of one response from the judge's replies to :func:`judge_requests`.
-
-    Returns:
-        ``{"score", "llm_judge_score", "item_scores", "outside_scale"}`` (``outside_scale``: the replies whose score
-        lies outside the rubric's scale [0, 1], added as the official code adds them) and, for event ordering,
-        ``precision``, ``recall``, ``f1``,
-        ``tau_norm`` and ``final_score`` (:func:`event_ordering_score`); ``score`` is what the official table
-        averages: ``tau_norm`` for event ordering, else ``llm_judge_score``.
-
-    Raises:
-        SourceFormatError: a reply missing, one the official code cannot read (not JSON, no ``score``, a score
-            ``int``/``float`` refuses), or a score that is a boolean or not a finite number (:mod:`._beam_replies`),
-            naming ``file`` and the request id.
-        ConfigurationError: an empty rubric (the official code divides by zero), an unknown variant.
-    """
-    ability, _question, rubric = _fields(qa)
-    if not rubric:
-        raise ConfigurationError(f"{item_id}: the rubric is empty (the official scorer divides by its length)")
-    integer = check_variant(variant) == "official" and ability != "event_ordering"
-
-    def reply(request_id: str) -> str:
-        if request_id not in replies:
-            raise SourceFormatError(file, request_id, "no reply to this judge request")
-        return replies[request_id]
-
-    scores, outside = [], 0
-    for k in range(len(rubric)):
-        request_id = _rubric_id(item_id, k, variant)
-        text = reply(request_id)
-        try:
-            score, off = item_score(parse_reply(text), integer)
-        except RefusedScore as e:
-            raise SourceFormatError(file, request_id, f"{e}") from None
-        except (ValueError, TypeError) as e:
-            raise SourceFormatError(
-                file, request_id, f"the official scorer cannot read this reply ({type(e).__name__}: {e})"
-            ) from None
-        scores.append(score)
-        outside += off
-    out = {"llm_judge_score": sum(scores) / len(rubric), "item_scores": scores, "outside_scale": outside}
-    if ability != "event_ordering":
-        return {"score": out["llm_judge_score"], **out}
-    lines = hypothesis.split("\n")
-    order = event_ordering_score(rubric, lines, lambda i, j: "yes" in reply(f"{item_id}#same-{i}-{j}").lower())
-    return {"score": order["tau_norm"], **out, **order}
