@@ -67,7 +67,7 @@ def test_histograms_for_many_samples(tmp_path):
     assert len(data) > 10_000
 
 
-def test_missing_matplotlib_says_how_to_install(shared_data, tmp_path, monkeypatch, capsys):
+def test_missing_matplotlib_says_how_to_install(shared_data, published_runs, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` raise ImportError
     with pytest.raises(MissingDependencyError, match=r"pip install 'himga\[plot\]'"):
         plot_stats(_synthetic(2), tmp_path / "x.png")
@@ -78,6 +78,14 @@ def test_missing_matplotlib_says_how_to_install(shared_data, tmp_path, monkeypat
         "himga: error: drawing a plot needs matplotlib, which is not installed: pip install 'himga[plot]'\n"
     )
     assert not out.exists()
+    fc = published_runs / "dial481__locomo-audit/fc-baseline/results/gpt-4.1-mini-cot/eval_results.json"
+    status = main(["compare", str(fc), "--data-dir", str(shared_data / "locomo"), "--plot", str(out)])
+    assert status == 2
+    captured = capsys.readouterr()  # before any run is read: no table printed
+    assert (captured.out, captured.err) == (
+        "",
+        "himga: error: drawing a plot needs matplotlib, which is not installed: pip install 'himga[plot]'\n",
+    )
 
 
 def test_bad_targets(tmp_path):

@@ -201,6 +201,19 @@ def test_no_key_and_no_endpoint(requests_file, tmp_path, monkeypatch, capsys):
     )
 
 
+def test_a_named_key_variable_left_unset_is_refused_even_for_a_local_endpoint(requests_file, tmp_path, capsys):
+    """``--api-key-env MY_KEY`` says a key is meant to be sent: unset, it is an error, not the local placeholder."""
+    req, _ = requests_file
+    args = ["judge", str(req), "--out", str(tmp_path / "r.jsonl"), "--cache-dir", str(tmp_path / "c")]
+    with ChatServer(default='{"label": "CORRECT"}') as server:
+        status = main([*args, "--base-url", server.base_url, "--api-key-env", "HIMGA_NO_SUCH_KEY"])
+        assert server.bodies == []
+    assert (status, capsys.readouterr().err) == (
+        2,
+        "himga: error: --api-key-env HIMGA_NO_SUCH_KEY: $HIMGA_NO_SUCH_KEY is not set (or empty)\n",
+    )
+
+
 def test_the_progress_bar_counts_every_request_and_starts_at_the_cached_ones(tmp_path, capsys):
     from himga.endpoint import read_requests, send_requests
 

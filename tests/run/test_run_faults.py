@@ -213,3 +213,46 @@ def test_a_reference_run_says_what_reads_gold(locomo, tmp_path, capsys):
     assert "note: a reference run" not in capsys.readouterr().out
     run("locomo", memory="oracle", answer_model="extractive", out=tmp_path / "o", limit=2, progress=False, **locomo)
     assert "note: a reference run, no system's: the memory reads gold\n" in capsys.readouterr().out
+
+
+def test_an_empty_model_name_is_refused(locomo, tmp_path, capsys):
+    status, err = _cli(["--memory", "recency", "--answer-model", " "], locomo, tmp_path, capsys)
+    assert (status, err) == (2, "himga: error: --answer-model: expected a model name (or extractive), got ' '\n")
+    (tmp_path / "req.jsonl").write_text('{"question_id": "q", "model": "m", "messages": [{"role": "user"}]}\n')
+    assert main(["judge", str(tmp_path / "req.jsonl"), "--model", "", "--dry-run"]) == 2
+    assert capsys.readouterr().err == "himga: error: --model: expected a model name, got ''\n"
+
+
+class OwnIds(NaNScores):
+    def retrieve(self, query, k=10, now=None):
+        return [Retrieved(self.messages[0].content, self.messages[0].turn_id), Retrieved("a fact", "fact-17")]
+
+
+def test_retrieved_ids_that_name_nothing_in_the_view_are_counted(locomo, tmp_path, capsys):
+    run("locomo", memory=OwnIds, answer_model="extractive", out=tmp_path / "r", limit=2, progress=False, **locomo)
+    records = [json.loads(line) for line in (tmp_path / "r" / "records.jsonl").read_text().splitlines()]
+    assert [(r["retrieved_ids"], r["retrieved_sessions"], r["unknown_ids"]) for r in records] == [
+        (["D1:1"], ["1"], ["fact-17"])
+    ] * 2
+    assert (
+        "note: 2 retrieved items of 2 questions named no message or session of the view (first: 'fact-17' at "
+        "conv-26:0); they count as retrieving nothing\n"
+    ) in capsys.readouterr().out
+
+
+def test_himga_score_takes_a_run_folder(locomo, tmp_path, capsys):
+    _run(tmp_path / "r", limit=3, **locomo)
+    capsys.readouterr()
+    args = [
+        "score",
+        "locomo",
+        "--partial",
+        "--data-dir",
+        str(locomo["data_dir"]),
+        "--cache-dir",
+        str(locomo["cache_dir"]),
+    ]
+    assert main([*args[:2], str(tmp_path / "r"), *args[2:]]) == 0
+    by_folder = capsys.readouterr().out
+    assert main([*args[:2], str(tmp_path / "r" / "records.jsonl"), *args[2:]]) == 0
+    assert capsys.readouterr().out == by_folder and by_folder.startswith("locomo: 3 questions scored")

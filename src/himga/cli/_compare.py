@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
 
     inputs = {f"run {n}": path for n, path in enumerate(args.runs, 1)}
     check_outputs({"--plot": args.plot, "--out": args.out}, {**inputs, "errata": args.errata, "source": args.data_dir})
+    if args.plot:
+        from himga.stats.plot import require_matplotlib
+
+        require_matplotlib()  # fail before the runs are read, not after the table
     given = options(args)
     samples = list(qa_samples(build_dataset("locomo", path=args.data_dir, cache_dir=args.cache_dir, **given)))
     runs = [import_run(path, samples=samples) for path in args.runs]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from himga.errors import ConfigurationError, counted
 
@@ -35,7 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         nargs="?",
         default=None,
         help='the loop\'s records, a JSON array or JSON Lines: {"sample_id": "conv-26", "question_id": "0", '
-        '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}; not with --probe',
+        '"response": ...}, or {"question_id": "conv-26:0", "hypothesis": ...}, or a himga run folder (its '
+        "records.jsonl); not with --probe",
     )
     add_config(p)
     add_data_dir(p)
@@ -133,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         usage_total,
     )
 
+    if args.predictions is not None and (Path(args.predictions) / "records.jsonl").is_file():
+        args.predictions = str(Path(args.predictions) / "records.jsonl")  # a run folder: the records it holds
     if args.verdicts:  # a published run's own verdicts: himga.cli._score_verdicts
         from himga.cli._score_verdicts import run_verdicts
 

@@ -34,15 +34,22 @@ def openai_module():
     return openai
 
 
+#: The variable the key is read from unless ``--api-key-env`` names another.
+DEFAULT_KEY_VARIABLE = "OPENAI_API_KEY"
+
+
 def api_key(api_key_env: str, base_url: str | None) -> str:
     """The key in ``$<api_key_env>``; a placeholder for a local endpoint without keys.
 
     Raises:
-        ConfigurationError: no key and no ``base_url`` (the hosted API needs one).
+        ConfigurationError: no key and no ``base_url`` (the hosted API needs one); a variable other than
+            ``OPENAI_API_KEY`` named and unset (a key the user meant to send is never silently left out).
     """
     key = os.environ.get(api_key_env)
     if key:
         return key
+    if api_key_env != DEFAULT_KEY_VARIABLE:  # a variable named on purpose and left unset: a typo, or a shell without it
+        raise ConfigurationError(f"--api-key-env {api_key_env}: ${api_key_env} is not set (or empty)")
     if base_url:  # a local endpoint (vLLM, Ollama) takes any key
         return "not-needed"
     raise ConfigurationError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from himga.errors import SourceFormatError, type_name
+from himga.errors import ConfigurationError, SourceFormatError, type_name
 from himga.jsonio.run_inputs import check_id, input_name, read_json_lines
 from himga.scoring.inputs._bound import ID_KEYS, META_KEYS, line_sha256, request_sha256
 
@@ -94,8 +94,10 @@ def read_requests(path: str | Path, *, model: str | None = None) -> tuple[str, l
         SourceFormatError: a line that is not an object with ``question_id``, ``model`` (a string) and ``messages``
             (a non-empty array); two lines for one ``(question_id, judge, run, item, request_id)``; a ``walk`` that is
             not ``{id, line, item, match}`` or a walk whose pairs are not every (line, item) of its grid once.
-        ConfigurationError: the file does not exist or is a directory.
+        ConfigurationError: the file does not exist or is a directory; ``model`` empty.
     """
+    if model is not None and not model.strip():
+        raise ConfigurationError(f"--model: expected a model name, got {model!r}")
     if _starts_an_array(path):
         raise SourceFormatError(input_name(path), "$", f"a JSON array, not judge requests: {_FIRST}")
     file = read_json_lines(path, "requests")

@@ -73,6 +73,13 @@ def complete(
     if retrieval is not None:
         manifest["retrieval"] = retrieval
         print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))
+    in_order = sorted(records, key=lambda r: r.get("order", 0))
+    if unknown := [(r["question_id"], i) for r in in_order for i in r.get("unknown_ids", ())]:
+        questions_hit = len({q for q, _ in unknown})
+        print(
+            f"note: {counted(len(unknown), 'retrieved item')} of {counted(questions_hit, 'question')} named no message "
+            f"or session of the view (first: {unknown[0][1]!r} at {unknown[0][0]}); they count as retrieving nothing"
+        )
     print(format_summary(manifest["summary"]))
     folder.write_manifest(manifest)
     print(f"wrote {folder.path / 'manifest.json'}")

@@ -93,6 +93,8 @@ def run(
     entry = benchmark(dataset)
     entry.check_options(options, run)
     check_settings(concurrency=concurrency, max_retries=max_retries, timeout=timeout)
+    if not isinstance(answer_model, str) or not answer_model.strip():
+        raise ConfigurationError(f"--answer-model: expected a model name (or extractive), got {answer_model!r}")
     if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
         raise ConfigurationError(f"--top-k: expected a positive integer, got {top_k!r}")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):

@@ -158,17 +158,20 @@ def retrieved_ids(items: list[Retrieved], ids) -> dict[str, list[str]]:
     """The source ids of what was retrieved, as the relevance labels (and qrels) name them: ``retrieved_ids``, the
     turns of message items (LoCoMo ``D1:3``, LongMemEval ``<session>_<n>``; a message that is no retrieval candidate,
     an assistant turn of LongMemEval, has none), and ``retrieved_sessions``, the sessions of every item, each once,
-    in rank order."""
-    turns, sessions = [], []
+    in rank order; with ``unknown_ids`` when an item's id names no session of the view (a memory's own id: it
+    counts as retrieving nothing, and the run's end says how many)."""
+    turns, sessions, unknown = [], [], []
     for item in items:
         if item.id is None:
             continue
         view_session, _, turn = item.id.partition(":")
         if turn and (source := ids.turns.get(item.id)) is not None:
             turns.append(source)
-        if (session := ids.sessions.get(view_session)) is not None and session not in sessions:
+        if (session := ids.sessions.get(view_session)) is None:
+            unknown.append(item.id)
+        elif session not in sessions:
             sessions.append(session)
-    return {"retrieved_ids": turns, "retrieved_sessions": sessions}
+    return {"retrieved_ids": turns, "retrieved_sessions": sessions, **({"unknown_ids": unknown} if unknown else {})}
 
 
 def _kept(item: Retrieved) -> dict:
