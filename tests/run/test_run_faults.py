@@ -256,3 +256,29 @@ def test_himga_score_takes_a_run_folder(locomo, tmp_path, capsys):
     by_folder = capsys.readouterr().out
     assert main([*args[:2], str(tmp_path / "r" / "records.jsonl"), *args[2:]]) == 0
     assert capsys.readouterr().out == by_folder and by_folder.startswith("locomo: 3 questions scored")
+
+
+def test_a_run_continued_at_another_endpoint_keeps_both_hosts(locomo, tmp_path, capsys):
+    def at(server):
+        return run(
+            "locomo",
+            memory="recency",
+            answer_model="m",
+            base_url=server.base_url,
+            out=tmp_path / "r",
+            limit=2,
+            progress=False,
+            **locomo,
+        )
+
+    with ChatServer(default="x") as first, ChatServer(default="x") as second:
+        at(first)
+        (tmp_path / "r" / "records.jsonl").write_text(
+            (tmp_path / "r" / "records.jsonl").read_text().splitlines(keepends=True)[0]
+        )
+        capsys.readouterr()
+        manifest = at(second)
+    hosts = [s.base_url.split("//")[1].removesuffix("/v1") for s in (first, second)]
+    assert (manifest["endpoints"], manifest["endpoint"], manifest["answered"]) == (hosts, hosts[1], 2)
+    assert f"holds answers from {hosts[0]}, {hosts[1]}; it continues at {hosts[1]}" in capsys.readouterr().out
+    assert len(second.bodies) == 1

@@ -178,6 +178,12 @@ def run(
         }
     previous = folder.manifest() or {}
     manifest["started"] = previous.get("started") or _now()
+    hosts = [
+        h for h in dict.fromkeys([*previous.get("endpoints", [previous.get("endpoint")]), manifest["endpoint"]]) if h
+    ]
+    if answered and len(hosts) > 1:  # the model's name is compared, not where it is served: say it, keep every host
+        manifest["endpoints"] = hosts
+        print(f"note: {out} holds answers from {', '.join(hosts)}; it continues at {manifest['endpoint']}")
     folder.write_manifest({**previous, **manifest, "completed": False})
     folder.start_appending()
     pending = set(planned.selected) - answered
