@@ -10,7 +10,9 @@ what the table does not; ``latency`` delays every answer; ``burst`` fails the ne
 (``[429, 500]``); ``GET .../models`` answers the model list (or ``models_status``). It records every request body, the
 attempts and the answers per key, and the ``Authorization`` headers it saw.
 
-``raw_reply`` answers every chat request with a 200 carrying those bytes (no JSON). ``POST .../embeddings``
+``raw_reply`` answers every chat request with a 200 carrying those bytes, declared ``raw_type`` (``text/html``: a
+proxy's page; ``application/json`` with ``b'{"choices": 5}'``: JSON that is no completion). A ``respond`` that returns
+``None`` answers with null content. ``POST .../embeddings``
 answers each input text with a 64-dimensional count of its lower-cased words hashed by crc32
 (deterministic: texts sharing words are near), and counts how often each text was embedded (``embedded``).
 """
@@ -51,6 +53,7 @@ class ChatServer:
         burst: list[int] | None = None,
         models_status: int = 200,
         raw_reply: bytes | None = None,
+        raw_type: str = "text/html",
     ):
         self.table = dict(table or {})
         self.default = default
@@ -63,6 +66,7 @@ class ChatServer:
         self.burst = list(burst or [])
         self.models_status = models_status
         self.raw_reply = raw_reply
+        self.raw_type = raw_type
         self.models_asked = 0
         self.bodies: list[dict] = []
         self.attempts: Counter = Counter()
@@ -165,7 +169,7 @@ class ChatServer:
                     server.bodies.append(body)
                 if server.raw_reply is not None:  # a 200 that is no JSON (a proxy's HTML page)
                     self.send_response(200)
-                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Type", server.raw_type)
                     self.send_header("Content-Length", str(len(server.raw_reply)))
                     self.end_headers()
                     return self.wfile.write(server.raw_reply)

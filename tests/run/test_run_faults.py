@@ -282,3 +282,167 @@ def test_a_run_continued_at_another_endpoint_keeps_both_hosts(locomo, tmp_path, 
     assert (manifest["endpoints"], manifest["endpoint"], manifest["answered"]) == (hosts, hosts[1], 2)
     assert f"holds answers from {hosts[0]}, {hosts[1]}; it continues at {hosts[1]}" in capsys.readouterr().out
     assert len(second.bodies) == 1
+
+
+class StringScore(NaNScores):
+    def retrieve(self, query, k=10, now=None):
+        return [Retrieved(m.content, m.turn_id, score="0.9") for m in self.messages[-k:]]
+
+
+class LoneSurrogate(NaNScores):
+    def retrieve(self, query, k=10, now=None):
+        return [Retrieved("broken \ud800 text", self.messages[0].turn_id)]
+
+
+def test_an_item_of_the_wrong_types_stops_the_run_in_one_line(locomo, tmp_path):
+    with pytest.raises(RunStopped, match=r"StringScore: retrieve\(\) .* an item whose score is '0\.9', not a finite"):
+        run(
+            "locomo",
+            memory=StringScore,
+            answer_model="extractive",
+            out=tmp_path / "r",
+            limit=1,
+            progress=False,
+            **locomo,
+        )
+
+
+def test_a_lone_surrogate_is_written_escaped_and_read_back_the_same(locomo, tmp_path):
+    manifest = run(
+        "locomo", memory=LoneSurrogate, answer_model="extractive", out=tmp_path / "r", limit=1, progress=False, **locomo
+    )
+    (record,) = [json.loads(line) for line in (tmp_path / "r" / "records.jsonl").read_text().splitlines()]
+    assert (manifest["completed"], record["response"], record["retrieved"][0]["text"]) == (
+        True,
+        "broken \ud800 text",
+        "broken \ud800 text",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [(b'{"choices": 5}', "application/json"), (b'{"choices": [{"index": 0}]}', "application/json")],
+)
+def test_json_that_is_no_completion_stops_the_run_and_the_judge_in_one_line(body, kind, locomo, tmp_path, capsys):
+    with ChatServer(raw_reply=body, raw_type=kind) as server:
+        with pytest.raises(RunStopped, match=r"the endpoint's reply is no chat completion \(.*\): is --base-url"):
+            run(
+                "locomo",
+                memory="recency",
+                answer_model="m",
+                base_url=server.base_url,
+                out=tmp_path / "r",
+                limit=1,
+                progress=False,
+                **locomo,
+            )
+        (tmp_path / "req.jsonl").write_text(
+            '{"question_id": "conv-26:0", "model": "m", "messages": [{"role": "user", "content": "q"}]}\n'
+        )
+        args = ["judge", str(tmp_path / "req.jsonl"), "--out", str(tmp_path / "out.jsonl"), "--no-progress"]
+        assert main([*args, "--base-url", server.base_url, "--cache-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("himga: error: the endpoint's reply is no chat completion (") and err.count("\n") == 1
+
+
+def test_an_answer_without_content_is_scored_wrong_and_counted(locomo, tmp_path, capsys):
+    def reply(body):
+        return None if "When did Caroline go to the LGBTQ support group" in body["messages"][-1]["content"] else "x"
+
+    with ChatServer(respond=reply) as server:
+        manifest = run(
+            "locomo",
+            memory="recency",
+            answer_model="m",
+            answer_prompt="locomo-no-gold",
+            base_url=server.base_url,
+            out=tmp_path / "r",
+            limit=3,
+            progress=False,
+            **locomo,
+        )
+    records = sorted(
+        (json.loads(line) for line in (tmp_path / "r" / "records.jsonl").read_text().splitlines()),
+        key=lambda r: r["order"],
+    )
+    assert [(r["response"], r.get("empty_reply")) for r in records] == [
+        ("", "null, finish_reason stop"),
+        ("x", None),
+        ("x", None),
+    ]
+    assert (manifest["completed"], manifest["empty_replies"], manifest["score"]["scored"]) == (True, 1, 3)
+    assert "note: 1 answer of 3 came back without content (first: conv-26:0, null, finish_reason stop)" in (
+        capsys.readouterr().out
+    )
+
+
+class WithSecrets(WithEndpoint):
+    def __init__(self, url: str, api_key: str, password: str, api_key_env: str):
+        self.url = url
+
+
+def test_secret_arguments_never_reach_the_manifest(locomo, tmp_path):
+    args = {"url": "https://x.org", "api_key": "sk-live-ABCDEF123", "password": "plainpw", "api_key_env": "K"}
+    manifest = run(
+        "locomo",
+        memory=WithSecrets,
+        memory_args=args,
+        answer_model="extractive",
+        out=tmp_path / "r",
+        limit=1,
+        progress=False,
+        **locomo,
+    )
+    assert manifest["memory"]["args"] == {
+        "url": "https://x.org",
+        "api_key": "***",
+        "password": "***",
+        "api_key_env": "K",
+    }
+    written = (tmp_path / "r" / "manifest.json").read_text()
+    assert "sk-live" not in written and "plainpw" not in written
+
+
+def test_a_question_answered_twice_is_refused_naming_both_lines(locomo, tmp_path):
+    _run(tmp_path / "r", limit=3, **locomo)
+    records = tmp_path / "r" / "records.jsonl"
+    lines = records.read_text().splitlines(keepends=True)
+    records.write_text("".join(lines) + lines[1].replace('"response": "', '"response": "edited '))
+    with pytest.raises(SourceFormatError, match=r"records\.jsonl: line 4: answers conv-26:\d+ again \(line 2\)"):
+        _run(tmp_path / "r", limit=3, **locomo)
+
+
+def test_a_judge_named_twice_or_of_another_benchmark_is_refused_before_a_question(locomo, tmp_path):
+    with pytest.raises(ConfigurationError, match=r"--judge mem0,mem0: a judge named twice"):
+        _run(tmp_path / "r", limit=1, judge="mem0,mem0", **locomo)
+    with pytest.raises(ConfigurationError, match=r"judge 'longmemeval' applies to longmemeval, not locomo"):
+        _run(tmp_path / "r", limit=1, judge="longmemeval", **locomo)
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_oracle_file_run_as_s_says_so(shared_data, tmp_path, capsys):
+    lme = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
+    manifest = run(
+        "longmemeval",
+        config="s",
+        data_dir=lme,
+        cache_dir=tmp_path / "c",
+        memory="recency",
+        answer_model="extractive",
+        out=tmp_path / "r",
+        limit=2,
+        progress=False,
+    )
+    assert manifest["shape_note"].startswith("every haystack session of the ")
+    assert manifest["shape_note"].endswith("read it with --config oracle")
+    assert f"note: {manifest['shape_note']}" in capsys.readouterr().out
+
+
+def test_an_edited_manifest_shows_what_differs_beyond_the_name(locomo, tmp_path):
+    _run(tmp_path / "r", limit=1, **locomo)
+    path = tmp_path / "r" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["memory"]["version"] = "edited"
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(ConfigurationError, match=r'memory differs: \{.*"version": "edited".* there, \{.*now'):
+        _run(tmp_path / "r", limit=1, **locomo)

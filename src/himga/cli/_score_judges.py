@@ -62,20 +62,11 @@ def add_judge_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _judges(args: argparse.Namespace) -> list:
-    from himga.scoring import judge_named
+    from himga.scoring import judges_named
 
     if not args.judge:
         raise ConfigurationError("--probe scores wrong answers with a judge: name it with --judge NAME")
-    names = [n.strip() for n in args.judge.split(",") if n.strip()]
-    if len(set(names)) != len(names):
-        raise ConfigurationError(f"--judge {args.judge}: a judge named twice")
-    found = [judge_named(n) for n in names]
-    for judge in found:
-        if not judge.applies_to(args.dataset):
-            raise ConfigurationError(
-                f"judge {judge.name!r} applies to {', '.join(judge.benchmarks)}, not {args.dataset}"
-            )
-    return found
+    return judges_named(args.judge, args.dataset)
 
 
 def run_judged(args: argparse.Namespace) -> int:

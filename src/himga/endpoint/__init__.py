@@ -8,13 +8,14 @@ are private.
 """
 
 from himga.endpoint._client import (
+    NoCompletion,
     api_key,
     check_settings,
     endpoint_host,
     hidden,
-    not_a_completion,
     openai_module,
     preflight,
+    read_completion,
     sync_client,
 )
 from himga.endpoint._requests import JudgeRequest, Walk, read_requests, walks_of
@@ -22,16 +23,17 @@ from himga.endpoint._send import SendResult, open_cache, send_requests, stored
 
 __all__ = [
     "JudgeRequest",
+    "NoCompletion",
     "SendResult",
     "Walk",
     "api_key",
     "check_settings",
     "endpoint_host",
     "hidden",
-    "not_a_completion",
     "open_cache",
     "openai_module",
     "preflight",
+    "read_completion",
     "read_requests",
     "send_requests",
     "stored",

@@ -14,13 +14,14 @@ from urllib.parse import urlsplit
 from himga.errors import ConfigurationError, EndpointError, MissingDependencyError, redacted
 
 __all__ = [
+    "NoCompletion",
     "api_key",
     "check_settings",
     "endpoint_host",
     "hidden",
-    "not_a_completion",
     "openai_module",
     "preflight",
+    "read_completion",
     "sync_client",
 ]
 
@@ -78,13 +79,38 @@ def hidden(text: str, secret: str) -> str:
     return redacted(text.replace(secret, "***") if len(secret) >= 4 else text)
 
 
-def not_a_completion(response) -> str | None:
-    """Why a chat-completions reply is none (``None`` when it is): the ``openai`` client hands back the text of a 200
-    that is not JSON (a proxy's login page) as a string, where a completion has ``choices``."""
-    if hasattr(response, "choices"):
-        return None
-    head = str(response)[:80]
-    return f"the endpoint's reply is not JSON ({head!r}): is --base-url an OpenAI-compatible /v1 endpoint?"
+class NoCompletion(ValueError):
+    """A 200 reply that is no chat completion (a proxy's HTML page, ``{"choices": 5}``); the message says what."""
+
+
+def read_completion(response) -> tuple[str | None, str | None, str | None]:
+    """``(content, model, finish_reason)`` of a chat-completions reply (the content ``None`` when the model gave none).
+
+    The ``openai`` client builds a reply without validating it, and hands back the text of a 200 that is not JSON as a
+    string; both are read here, once, for ``himga run`` and ``himga judge``.
+
+    Raises:
+        NoCompletion: a reply without a list of choices, a choice without a message, content that is no string.
+    """
+    if isinstance(response, str):
+        raise NoCompletion(
+            f"the endpoint's reply is not JSON ({response[:80]!r}): is --base-url an OpenAI-compatible /v1 endpoint?"
+        )
+    try:
+        choices = response.choices
+        if not isinstance(choices, list):
+            raise TypeError(f"choices is {type(choices).__name__}")
+        first = choices[0] if choices else None
+        content = first.message.content if first is not None else None
+        reason = getattr(first, "finish_reason", None)
+        if content is not None and not isinstance(content, str):
+            raise TypeError(f"content is {type(content).__name__}")
+    except (AttributeError, TypeError, KeyError) as e:
+        raise NoCompletion(
+            f"the endpoint's reply is no chat completion ({e}): is --base-url an OpenAI-compatible /v1 endpoint?"
+        ) from None
+    model = getattr(response, "model", None)
+    return content, model if isinstance(model, str) else None, reason if isinstance(reason, str) else None
 
 
 def endpoint_host(base_url: str | None) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from himga.endpoint._client import api_key, check_settings, hidden, not_a_completion, preflight
+from himga.endpoint._client import NoCompletion, api_key, check_settings, hidden, preflight, read_completion
 from himga.endpoint._requests import JudgeRequest, walks_of
 from himga.errors import ConfigurationError, EndpointError, MissingDependencyError
 from himga.sources import folder_blocker, path_kind
@@ -198,10 +198,11 @@ def send_requests(
                         return None
                     except ValueError:  # a 200 declared JSON whose body is not
                         response = "(a body that is not JSON)"
-                if problem := not_a_completion(response):  # every other request would get the same page
-                    raise EndpointError(hidden(problem, secret))
-                content = response.choices[0].message.content if response.choices else None
-                entry = {"reply": content, "model": response.model, "usage": _usage(response)}
+                try:
+                    content, model, _ = read_completion(response)
+                except NoCompletion as e:  # every other request would get the same page
+                    raise EndpointError(hidden(str(e), secret)) from None
+                entry = {"reply": content, "model": model, "usage": _usage(response)}
                 for k, v in (entry["usage"] or {}).items():
                     result.usage[k] = result.usage.get(k, 0) + v
                 problem = no_answer(content) or (check_reply(request, content) if check_reply else None)

@@ -21,8 +21,16 @@ class NotItems(TypeError):
 
 def _item(value) -> Retrieved:
     item = _read(value)
-    if item.score is not None and not math.isfinite(item.score):
-        raise NotItems(f"an item whose score is {item.score!r}, not a finite number")
+    if not isinstance(item.text, str):
+        raise NotItems(f"an item whose text is {type_name(item.text)}, not a string")
+    for name in ("id", "date_str", "role"):
+        if (field := getattr(item, name)) is not None and not isinstance(field, str):
+            raise NotItems(f"an item whose {name} is {type_name(field)}, not a string or None")
+    score = item.score
+    if score is not None and (
+        isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score)
+    ):
+        raise NotItems(f"an item whose score is {score!r}, not a finite number")
     return item
 
 
@@ -62,8 +70,9 @@ def as_items(value) -> list[Retrieved]:
     a mapping or an item is one; a list or tuple of them is each.
 
     Raises:
-        NotItems: anything else, or a list holding anything else (its position named); an item whose score is NaN or
-            infinite (a record could not be read back as standard JSON).
+        NotItems: anything else, or a list holding anything else (its position named); an item whose text is no
+            string, whose id, date or role is neither a string nor None, or whose score is no finite number (NaN, a
+            string: a record could not be read back as standard JSON).
     """
     if value is None:
         return []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from himga.endpoint import hidden, not_a_completion, openai_module, sync_client
+from himga.endpoint import NoCompletion, hidden, openai_module, read_completion, sync_client
 from himga.memory import Retrieved
 
 __all__ = ["EXTRACTIVE", "Answer", "EndpointAnswerer", "ExtractiveAnswerer", "StopRun", "Unanswered"]
@@ -27,6 +27,7 @@ class Answer:
     model: str
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    empty: str | None = None  # why a model's reply holds no answer (null or blank content), else None
 
 
 class StopRun(Exception):
@@ -65,8 +66,12 @@ class EndpointAnswerer:
         """The model's answer to ``messages``.
 
         Raises:
-            StopRun: 400, 401, 403, 404, 422 (a request the endpoint will refuse again), a reply that is not JSON.
+            StopRun: 400, 401, 403, 404, 422 (a request the endpoint will refuse again), a reply that is no chat
+                completion (not JSON, no choices).
             Unanswered: a connection error, a timeout, 429 or a server error after the client's retries.
+
+        A reply whose content is null or blank is the model's answer ``""`` (scored wrong, as the official scorers
+        score it), with ``empty`` saying what came back; the run counts them at its end.
         """
         openai = self._openai
         try:
@@ -86,16 +91,26 @@ class EndpointAnswerer:
             raise Unanswered(
                 f"{type(e).__name__}{f' {status}' if status else ''}: {hidden(str(e), self._secret)}"
             ) from None
-        if problem := not_a_completion(response):
-            raise StopRun(hidden(problem, self._secret))
-        content = response.choices[0].message.content if response.choices else None
+        try:
+            content, model, reason = read_completion(response)
+        except NoCompletion as e:  # every other request would get the same: the run stops
+            raise StopRun(hidden(str(e), self._secret)) from None
+        empty = None
+        if not content or not content.strip():  # the model's answer, scored wrong as the official scorers do; counted
+            empty = f"{'null' if content is None else repr(content)}{f', finish_reason {reason}' if reason else ''}"
         usage = getattr(response, "usage", None)
         return Answer(
-            content if isinstance(content, str) else "",
-            response.model or self.model,
-            getattr(usage, "prompt_tokens", None),
-            getattr(usage, "completion_tokens", None),
+            content or "",
+            model or self.model,
+            _count(getattr(usage, "prompt_tokens", None)),
+            _count(getattr(usage, "completion_tokens", None)),
+            empty,
         )
+
+
+def _count(value) -> int | None:
+    """A token count as the endpoint reported it; ``None`` for anything that is no count."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _message(error) -> str:

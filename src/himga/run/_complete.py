@@ -74,6 +74,13 @@ def complete(
         manifest["retrieval"] = retrieval
         print(format_retrieval({g: t for g, t in retrieval.items() if g != "left_out"}))
     in_order = sorted(records, key=lambda r: r.get("order", 0))
+    if empty := [r for r in in_order if r.get("empty_reply")]:
+        manifest["empty_replies"] = len(empty)
+        print(
+            f"note: {counted(len(empty), 'answer')} of {len(records):,} came back without content (first: "
+            f"{empty[0]['question_id']}, {empty[0]['empty_reply']}): scored as wrong answers, as the official scorers "
+            "do; their records say empty_reply"
+        )
     if unknown := [(r["question_id"], i) for r in in_order for i in r.get("unknown_ids", ())]:
         questions_hit = len({q for q, _ in unknown})
         print(

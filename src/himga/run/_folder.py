@@ -102,10 +102,12 @@ class RunFolder:
         for name in COMPARED:
             if old.get(name) != manifest.get(name):
                 verb = "differ" if name.endswith("s") else "differs"
+                there, now = _brief(old.get(name)), _brief(manifest.get(name))
+                if there == now:  # the names agree, the rest does not (an edited manifest): show it whole
+                    there, now = _brief(old.get(name), whole=True), _brief(manifest.get(name), whole=True)
                 raise ConfigurationError(
-                    f"--out {str(self.path)!r} holds a run whose {name} {verb}: {_brief(old.get(name))} there, "
-                    f"{_brief(manifest.get(name))} now; rerun with the same settings to continue it, or name another "
-                    "folder"
+                    f"--out {str(self.path)!r} holds a run whose {name} {verb}: {there} there, {now} now; rerun with "
+                    "the same settings to continue it, or name another folder"
                 )
 
     def write_manifest(self, manifest: dict) -> None:
@@ -121,13 +123,14 @@ class RunFolder:
 
         Raises:
             SourceFormatError: a complete line that is no record of a run (not JSON, not an object, no
-                ``view_question_id``): ``records.jsonl: line 11: ...``; the folder was edited or holds another file.
+                ``view_question_id``), or a second record of a question: ``records.jsonl: line 11: ...``; the folder
+                was edited or holds another file.
         """
         path = self.path / RECORDS
         if not path.is_file():
             return []
         *lines, _tail = path.read_bytes().split(b"\n")  # the tail: "" after a last newline, else the cut line
-        out = []
+        out, seen = [], {}
         for n, line in enumerate(lines, 1):
             try:
                 value = json.loads(line)
@@ -137,6 +140,11 @@ class RunFolder:
                 ) from None
             if not isinstance(value, dict) or not isinstance(value.get("view_question_id"), str):
                 detail = f"not a record of a run (no view_question_id); {_DAMAGED}"
+                raise SourceFormatError(str(path), f"line {n}", detail)
+            if (first := seen.setdefault(value["view_question_id"], n)) != n:
+                detail = (
+                    f"answers {value.get('question_id', value['view_question_id'])} again (line {first}); {_DAMAGED}"
+                )
                 raise SourceFormatError(str(path), f"line {n}", detail)
             out.append(value)
         return out
@@ -160,7 +168,10 @@ class RunFolder:
         the lines of every thread that arrived meanwhile at once (one ``fsync`` a batch, not a line); a kill loses no
         line written, only those still queued, at most the questions in flight. Without :meth:`open_writer`, the line
         is written and ``fsync``'d before returning."""
-        line = (json.dumps(record, ensure_ascii=False) + "\n").encode()
+        try:
+            line = (json.dumps(record, ensure_ascii=False) + "\n").encode()
+        except UnicodeEncodeError:  # a lone surrogate (a memory's text, a model's reply): escaped, read back the same
+            line = (json.dumps(record) + "\n").encode()
         if self._queue is not None:
             self._queue.put((name, line))
             return
@@ -216,8 +227,12 @@ def _reason(error: Exception) -> str:
     return "not UTF-8" if isinstance(error, UnicodeDecodeError) else f"invalid JSON: {error}"
 
 
-def _brief(value) -> str:
-    if isinstance(value, dict) and isinstance(value.get("name"), str):  # a memory, an answer prompt: by its name
+def _brief(value, *, whole: bool = False) -> str:
+    """``value`` as JSON, at most 120 characters (300 ``whole``); a memory or an answer prompt by its name (and
+    arguments) unless ``whole``."""
+    named = isinstance(value, dict) and isinstance(value.get("name"), str)
+    if named and not whole:
         value = value["name"] if not value.get("args") else {"name": value["name"], "args": value["args"]}
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 120 else text[:117] + "..."
+    limit = 300 if whole else 120
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -111,10 +111,9 @@ def run(
             f"for {entry.name}: {', '.join(fitting)}"
         )
     if judge:
-        from himga.scoring import judge_named
+        from himga.scoring import judges_named
 
-        for name in judge.split(","):
-            judge_named(name.strip())  # an unknown name stops here, before any question is asked
+        judges_named(judge, entry.name)  # an unknown, repeated or foreign name stops here, before any question
     folder = RunFolder(out)
     if answer_model == EXTRACTIVE:
         answerer, parameters = ExtractiveAnswerer(), {}
@@ -136,6 +135,12 @@ def run(
     planned = plan(
         entry, config=config, data_dir=data_dir, cache_dir=cache_dir, ids=ids, limit=limit, shard=shard, options=options
     )
+    shape = None
+    if entry.shape_note is not None:  # LongMemEval's oracle file read as s or m: said, and kept in the manifest
+        from himga.data.lazy import LazySamples
+
+        if shape := entry.shape_note(planned.config, LazySamples(planned.dataset)):
+            print(f"note: {shape}")
     manifest = {
         "himga": __version__,
         "dataset": entry.name,
@@ -155,6 +160,7 @@ def run(
         "answer_model": answer_model,
         "answer_parameters": parameters,
         "endpoint": None if answer_model == EXTRACTIVE else endpoint_host(base_url),
+        **({"shape_note": shape} if shape else {}),
     }
     folder.check_same(manifest)
     answered = folder.answered()

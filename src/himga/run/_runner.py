@@ -287,6 +287,7 @@ def _answer(
         "retrieved": [_kept(item) for item in items],
         **retrieved_ids(items, ids),
         "model": answer.model,
+        **({"empty_reply": answer.empty} if answer.empty else {}),
         "usage": {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens},
         "latency_ms": {"retrieve": round(retrieve_ms, 3), "answer": round(answer_ms, 3)},
     }

@@ -85,7 +85,7 @@ from himga.scoring.inputs._predictions import (
 from himga.scoring.inputs._run_records import RecordIndex, match_records, record_index, resolve_record
 from himga.scoring.inputs._type_labels import label_key, matching_map
 from himga.scoring.inputs._verdicts import Verdicts, read_verdicts
-from himga.scoring.judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for
+from himga.scoring.judges import Judge, LabelRule, UnreadableReply, judge_named, judges, judges_for, judges_named
 from himga.scoring.judges import register as register_judge
 from himga.scoring.judges._locomo_plus import CATEGORY_NAMES as LOCOMO_PLUS_CATEGORIES
 from himga.scoring.judges._locomo_plus import COGNITIVE as LOCOMO_PLUS_COGNITIVE
@@ -166,6 +166,7 @@ __all__ = [
     "judged_scope",
     "judges",
     "judges_for",
+    "judges_named",
     "label_key",
     "labels_of",
     "locomo_plus_cue_text",

@@ -7,7 +7,7 @@ registers when its folder is imported (the catalogue imports every folder). Addi
 """
 
 from himga.scoring.judges._judge import Judge, LabelRule, UnreadableReply, template_sha256
-from himga.scoring.judges._registry import judge_named, judges, judges_for, register
+from himga.scoring.judges._registry import judge_named, judges, judges_for, judges_named, register
 
 # The judges himga holds, in the registry's order: each module registers its own.
 from himga.scoring.judges import _longmemeval  # noqa: F401  isort: skip
@@ -21,6 +21,7 @@ __all__ = [
     "judge_named",
     "judges",
     "judges_for",
+    "judges_named",
     "register",
     "template_sha256",
 ]

@@ -8,10 +8,11 @@ folder. Nothing here imports anything by name.
 
 from __future__ import annotations
 
+from himga.errors import ConfigurationError
 from himga.registry import Registry
 from himga.scoring.judges._judge import Judge
 
-__all__ = ["JUDGES", "judge_named", "judges", "judges_for", "register"]
+__all__ = ["JUDGES", "judge_named", "judges", "judges_for", "judges_named", "register"]
 
 #: Every judge by name, in the order registered.
 JUDGES: Registry[Judge] = Registry("judge")
@@ -44,3 +45,19 @@ def judge_named(name: str) -> Judge:
 def judges_for(dataset: str) -> list[Judge]:
     """The registered judges that apply to ``dataset``, in registry order."""
     return [j for j in JUDGES.all().values() if j.applies_to(dataset)]
+
+
+def judges_named(spec: str, dataset: str) -> list[Judge]:
+    """The judges ``--judge a,b`` names, each applying to ``dataset``, in the order named.
+
+    Raises:
+        ConfigurationError: an unknown name, a name given twice, a judge of another benchmark.
+    """
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if len(set(names)) != len(names):
+        raise ConfigurationError(f"--judge {spec}: a judge named twice")
+    found = [judge_named(n) for n in names]
+    for judge in found:
+        if not judge.applies_to(dataset):
+            raise ConfigurationError(f"judge {judge.name!r} applies to {', '.join(judge.benchmarks)}, not {dataset}")
+    return found
