@@ -192,11 +192,12 @@ def test_credentials_in_a_url_never_reach_the_manifest_or_an_error(locomo, tmp_p
     assert "hunter22" not in (tmp_path / "r" / "manifest.json").read_text()
 
 
-def test_the_printed_score_command_repeats_the_source_arguments(shared_data, tmp_path, capsys):
+def _oracle_sample_run(shared_data, tmp_path, config: str):
+    """The LongMemEval oracle sample's first two questions, run read as ``config``: (the file, the manifest)."""
     lme = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
     manifest = run(
         "longmemeval",
-        config="oracle",
+        config=config,
         data_dir=lme,
         cache_dir=tmp_path / "c",
         memory="recency",
@@ -205,6 +206,11 @@ def test_the_printed_score_command_repeats_the_source_arguments(shared_data, tmp
         limit=2,
         progress=False,
     )
+    return lme, manifest
+
+
+def test_the_printed_score_command_repeats_the_source_arguments(shared_data, tmp_path, capsys):
+    lme, manifest = _oracle_sample_run(shared_data, tmp_path, "oracle")
     assert f"--config oracle --data-dir {lme} --cache-dir {tmp_path / 'c'} --labels" in manifest["score"]["next"]
 
 
@@ -421,18 +427,7 @@ def test_a_judge_named_twice_or_of_another_benchmark_is_refused_before_a_questio
 
 
 def test_the_oracle_file_run_as_s_says_so(shared_data, tmp_path, capsys):
-    lme = shared_data / "longmemeval" / "longmemeval_oracle_sample.json"
-    manifest = run(
-        "longmemeval",
-        config="s",
-        data_dir=lme,
-        cache_dir=tmp_path / "c",
-        memory="recency",
-        answer_model="extractive",
-        out=tmp_path / "r",
-        limit=2,
-        progress=False,
-    )
+    _, manifest = _oracle_sample_run(shared_data, tmp_path, "s")
     assert manifest["shape_note"].startswith("every haystack session of the ")
     assert manifest["shape_note"].endswith("read it with --config oracle")
     assert f"note: {manifest['shape_note']}" in capsys.readouterr().out
