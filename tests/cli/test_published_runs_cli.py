@@ -186,3 +186,18 @@ def test_import_by_a_field_map(env, tmp_path, capsys):
     (tmp_path / "map.json").write_text(json.dumps({"records": "$", "question": "question", "said": "said"}))
     assert main([*args, *env]) == 2
     assert capsys.readouterr().err.startswith("himga: error: map.json: unknown key 'said': expected one of ")
+
+
+def test_the_wording_of_two_refusals(published_runs, env, tmp_path, capsys):
+    copy = tmp_path / "responses.json"
+    copy.write_bytes((published_runs / _RESPONSES).read_bytes())
+    assert main(["import", str(copy), "--out", str(copy), *env]) == 2
+    assert capsys.readouterr().err == (
+        f"himga: error: --out '{copy}' is the published run file '{copy}': refusing to overwrite an input\n"
+    )
+    run = tmp_path / "run.jsonl"
+    run.write_text('{"question_id": "conv-26:0", "response": "x", "verdicts": []}\n')
+    assert main(["score", "locomo", str(run), "--verdicts", "--partial", *env]) == 2
+    assert capsys.readouterr().err == (
+        "himga: error: run.jsonl: line 1.verdicts: expected a list of verdicts, got an empty array\n"
+    )

@@ -362,7 +362,7 @@ def test_replies_asked_of_another_model_are_bound_to_their_requests(requests_fil
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert {line["model_requested"] for line in lines} == {"other-judge"} and len(lines) == 24
     assert main([*score_args, "--labels", str(out)]) == 0
-    assert "model gpt-4o-mini (answered: judge-model-2026-01-01)" in capsys.readouterr().out
+    assert "model other-judge (answered: judge-model-2026-01-01)" in capsys.readouterr().out  # the model asked
     lines[5]["model_requested"] = "gpt-4o-mini"  # not the request it answered
     out.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main([*score_args, "--labels", str(out)]) == 2

@@ -126,3 +126,19 @@ def test_a_field_map_that_is_not_one(locomo_samples, tmp_path):
         import_run(tmp_path / "x.json", field_map={"records": "$", "question": "q", "answer": "a"})
     with pytest.raises(ConfigurationError, match=r"^field map: records: expected '\$', '\$.KEY', '\$.\*' or "):
         import_run(tmp_path / "x.json", field_map={"records": "results", "question": "q", "conversation": "c"})
+
+
+def test_a_field_map_that_does_not_match_is_named_so(locomo_samples, tmp_path):
+    (tmp_path / "x.json").write_text('{"results": 5}')
+    fmap = {"records": "$.results", "question": "q", "conversation": "c", "response": "r"}
+    with pytest.raises(SourceFormatError, match=r"^x\.json: \$\.results: the field map does not match: expected an "):
+        import_run(tmp_path / "x.json", field_map=fmap, samples=locomo_samples)
+
+
+def test_a_field_map_naming_an_unknown_judge_or_label_map_is_refused_before_reading(locomo_samples, tmp_path):
+    (tmp_path / "x.json").write_text("[]")
+    fmap = {"records": "$", "question": "q", "conversation": "c"}
+    with pytest.raises(ConfigurationError, match=r"^field map: judge: unknown judge 'nosuchjudge'"):
+        import_run(tmp_path / "x.json", field_map={**fmap, "judge": "nosuchjudge"}, samples=locomo_samples)
+    with pytest.raises(ConfigurationError, match=r"^field map: category_names: expected auto or one of .*'nonsense'"):
+        import_run(tmp_path / "x.json", field_map={**fmap, "category_names": "nonsense"}, samples=locomo_samples)

@@ -441,3 +441,12 @@ def test_an_edited_manifest_shows_what_differs_beyond_the_name(locomo, tmp_path)
     path.write_text(json.dumps(manifest))
     with pytest.raises(ConfigurationError, match=r'memory differs: \{.*"version": "edited".* there, \{.*now'):
         _run(tmp_path / "r", limit=1, **locomo)
+
+
+@pytest.mark.parametrize("value", [":", "mymem:", ":Mine"])
+def test_a_memory_name_missing_a_part_is_one_line(value, locomo, tmp_path, capsys):
+    status, err = _cli(["--memory", value], locomo, tmp_path, capsys)
+    assert (status, err) == (
+        2,
+        f"himga: error: --memory {value!r}: expected module:Class, both named (mymem:MyMemory)\n",
+    )

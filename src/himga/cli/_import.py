@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--layout and --field-map: give one (a field map is a layout of its own)")
     check_outputs(
         {"--out": args.out},
-        {"file": args.file, "field map": args.field_map, "errata": args.errata, "source": args.data_dir},
+        {"published run": args.file, "field map": args.field_map, "errata": args.errata, "source": args.data_dir},
     )
     field_map = FieldMap.from_dict(load_json(args.field_map), Path(args.field_map).name) if args.field_map else None
     imported = import_run(

@@ -118,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
             "himga run: give --memory (a reference memory or module:Class) and --answer-model "
             "(a model of --base-url, or extractive)"
         )
+    if args.no_progress:  # datasets' own bar too (the build's "Generating test split"), for this process
+        import datasets
+
+        datasets.disable_progress_bars()
     try:
         manifest = run_memory(
             args.dataset, memory=args.memory, memory_args=parse_memory_args(args.memory_arg), out=args.out,

@@ -69,6 +69,13 @@ def _judges(args: argparse.Namespace) -> list:
     return judges_named(args.judge, args.dataset)
 
 
+def _asked(verdicts, judge: str) -> str | None:
+    """The model(s) ``himga judge`` asked for ``judge`` (its reply lines' ``model_requested``: ``--model`` may have
+    replaced the requests' model), or ``None`` when the lines do not say."""
+    models = sorted({b.model for key, b in verdicts.bound.items() if key[0] == judge and b.model})
+    return ", ".join(models) or None
+
+
 def run_judged(args: argparse.Namespace) -> int:
     """Run ``himga score`` with ``--judge`` (and ``--probe``); returns the exit status.
 
@@ -202,7 +209,7 @@ def run_judged(args: argparse.Namespace) -> int:
             partial=args.partial,
             file=verdicts.name,
             partial_hint="--partial",
-            model=args.judge_model,
+            model=_asked(verdicts, j.name) or args.judge_model,
             models_answered=verdicts.models.get(j.name, ()),
         )
         for j in judges

@@ -33,9 +33,8 @@ def _values(pred_file, qids: list[str]) -> tuple[dict[str, list], dict]:
                 pred_file.name, where, "no 'verdicts': --verdicts scores the file's own verdicts (himga import)"
             )
         if not isinstance(verdicts, list) or not verdicts:
-            raise SourceFormatError(
-                pred_file.name, f"{where}.verdicts", f"expected a list of verdicts, got {type_name(verdicts)}"
-            )
+            got = "an empty array" if verdicts == [] else type_name(verdicts)
+            raise SourceFormatError(pred_file.name, f"{where}.verdicts", f"expected a list of verdicts, got {got}")
         for n, v in enumerate(verdicts):
             if not (isinstance(v, bool) or (isinstance(v, (int, float)) and 0 <= v <= 1)):
                 got = type_name(v) if not isinstance(v, (int, float)) else repr(v)

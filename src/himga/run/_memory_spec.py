@@ -54,6 +54,9 @@ def resolve_memory(memory: Any, args: Mapping[str, Any] | None = None) -> tuple[
         if memory in references:
             memory = references[memory]
         elif ":" in memory:
+            module, _, name = memory.partition(":")
+            if not module.strip() or not name.strip():
+                raise ConfigurationError(f"--memory {memory!r}: expected module:Class, both named (mymem:MyMemory)")
             memory = _import_class(label)
             if not isinstance(memory, type):
                 raise ConfigurationError(

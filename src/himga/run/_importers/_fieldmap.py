@@ -193,7 +193,7 @@ def entries(document: Any, fmap: FieldMap, file: str, layout: str) -> list[Entry
     if key is not None:
         if not isinstance(value, Mapping) or key not in value:
             raise SourceFormatError(
-                file, f"$.{key}", f"layout {layout} does not match: no {key!r} (the records are at {fmap.records})"
+                file, f"$.{key}", f"{_named(layout)} does not match: no {key!r} (the records are at {fmap.records})"
             )
         value, where = value[key], f"$.{key}"
     if grouped:
@@ -201,14 +201,14 @@ def entries(document: Any, fmap: FieldMap, file: str, layout: str) -> list[Entry
             raise SourceFormatError(
                 file,
                 where,
-                f"layout {layout} does not match: expected an object of arrays (one per conversation), got "
+                f"{_named(layout)} does not match: expected an object of arrays (one per conversation), got "
                 f"{type_name(value) if not isinstance(value, Mapping) else 'an object of other values'}",
             )
         found = [(f"{where}.{g}[{i}]", g, r) for g, items in value.items() for i, r in enumerate(items)]
     else:
         if not isinstance(value, list):
             raise SourceFormatError(
-                file, where, f"layout {layout} does not match: expected an array of records, got {type_name(value)}"
+                file, where, f"{_named(layout)} does not match: expected an array of records, got {type_name(value)}"
             )
         found = [(f"{where}[{i}]", None, r) for i, r in enumerate(value)]
     out = []
@@ -242,6 +242,11 @@ def check_fields(items: list[Entry], fmap: FieldMap, file: str, layout: str) -> 
         listed = ", ".join(f"{paths[n]} ({len(items) - held[n]:,} of {counted(len(items), 'record')})" for n in missing)
         reads = ", ".join(paths.values())
         raise SourceFormatError(
-            file, first[missing[0]], f"layout {layout} does not match: no {listed}; layout {layout} reads {reads}"
+            file, first[missing[0]], f"{_named(layout)} does not match: no {listed}; {_named(layout)} reads {reads}"
         )
     return held
+
+
+def _named(layout: str) -> str:
+    """A layout as a message names it: ``layout zep``, or ``the field map`` (``--field-map``'s layout, ``fields``)."""
+    return "the field map" if layout == "fields" else f"layout {layout}"

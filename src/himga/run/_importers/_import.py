@@ -74,10 +74,6 @@ def _names(pairs, fmap: FieldMap, file: str) -> tuple[str | None, dict]:
     maps = LOCOMO_SCORER.type_maps
     if not pairs:
         return None, {}
-    if fmap.category_names not in (None, "auto") and fmap.category_names not in maps:
-        raise ConfigurationError(
-            f"field map: category_names: expected auto or one of {', '.join(maps)}, got {fmap.category_names!r}"
-        )
     name = fmap.category_names if fmap.category_names not in (None, "auto") else matching_map(pairs, maps)[0]
     if name is None:
         raise SourceFormatError(file, "$", f"category names in no known label map ({', '.join(maps)})")
@@ -181,10 +177,32 @@ def _categories_read(wanted: list[Wanted], questions, fmap: FieldMap, file: str)
 def _layout(layout: str, field_map, source: Source) -> Layout:
     if field_map is not None:
         fmap = field_map if isinstance(field_map, FieldMap) else FieldMap.from_dict(field_map)
+        _check_names(fmap)
         return Layout("fields", "read by a field map", fmap, lambda _: True)
     if layout == "auto":
         return recognise(source.document, source.name)
     return layout_named(layout)
+
+
+def _check_names(fmap: FieldMap) -> None:
+    """A field map's names of things himga registers, checked before the file is read.
+
+    Raises:
+        ConfigurationError: ``category_names`` neither ``auto`` nor a label map of LoCoMo's; ``judge`` no registered
+            judge of LoCoMo.
+    """
+    from himga.scoring import LOCOMO_SCORER, judges_named
+
+    maps = LOCOMO_SCORER.type_maps
+    if fmap.category_names not in (None, "auto") and fmap.category_names not in maps:
+        raise ConfigurationError(
+            f"field map: category_names: expected auto or one of {', '.join(maps)}, got {fmap.category_names!r}"
+        )
+    if fmap.judge is not None:
+        try:
+            judges_named(fmap.judge, "locomo")
+        except ConfigurationError as e:
+            raise ConfigurationError(f"field map: judge: {e}") from None
 
 
 def _read(source: Source, chosen: Layout, *, named: bool) -> tuple[list[Entry], dict[str, int]]:
