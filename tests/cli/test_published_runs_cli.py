@@ -4,8 +4,10 @@ of each as one line."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +203,18 @@ def test_the_wording_of_two_refusals(published_runs, env, tmp_path, capsys):
     assert capsys.readouterr().err == (
         "himga: error: run.jsonl: line 1.verdicts: expected a list of verdicts, got an empty array\n"
     )
+
+
+def test_compare_names_the_copy_it_read_beside_the_published_file(published_runs, env, tmp_path, capsys):
+    """Imported records read again name the file read and its sha256: an edited copy is told from the original."""
+    grades = "getzep__zep/benchmarks/locomo_eval/data/zep_locomo_grades.json"
+    original = _imported(published_runs, grades, env, tmp_path, capsys)
+    lines = Path(original).read_text().splitlines()
+    flipped = tmp_path / "flipped.jsonl"
+    flipped.write_text("\n".join(line.replace('"verdicts": [true]', '"verdicts": [false]', 1) for line in lines) + "\n")
+    assert main(["compare", original, str(flipped), *env]) == 0
+    out = capsys.readouterr().out
+    digests = [hashlib.sha256(Path(p).read_bytes()).hexdigest()[:12] for p in (original, flipped)]
+    assert f"[1] zep: zep_locomo_grades.jsonl (sha256 {digests[0]}), imported from zep_locomo_grades.json (" in out
+    assert f"[2] zep: flipped.jsonl (sha256 {digests[1]}), imported from zep_locomo_grades.json (" in out
+    assert digests[0] != digests[1]

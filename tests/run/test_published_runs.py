@@ -4,6 +4,7 @@ the categories as written and the fields each file holds besides."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from fractions import Fraction
 
@@ -211,7 +212,11 @@ def test_records_read_again_keep_their_run(published_runs, locomo_samples, tmp_p
     }
     (tmp_path / "fc.jsonl").write_text(imported.jsonl(), encoding="utf-8")
     again = import_run(tmp_path / "fc.jsonl", samples=locomo_samples)
-    assert again.run == imported.run and again.records == imported.records
+    read = {
+        "records_file": "fc.jsonl",
+        "records_sha256": hashlib.sha256((tmp_path / "fc.jsonl").read_bytes()).hexdigest(),
+    }
+    assert again.run == {**imported.run, **read} and again.records == imported.records  # the copy read is named too
     assert again.lines[0].startswith("fc.jsonl: layout himga (recognised by its shape), 1,540 records")
 
 

@@ -126,9 +126,15 @@ def format_compare(report: dict, dataset: str = "locomo") -> str:
         run = r["run"]
         runs_n = r["report"]["runs"]
         judged = f"{_judge(run)}, {counted(runs_n, 'run')}" if report["score"] == "verdicts" else "official F1"
+        read = (
+            f"{run['records_file']} (sha256 {run['records_sha256'][:12]}), imported from "
+            if "records_file" in run
+            else ""
+        )
         lines.append(
-            f"[{n}] {r['name']}: {run.get('file')} (layout {run.get('layout')}, sha256 {str(run.get('sha256'))[:12]}), "
-            f"{judged}, answer model {run.get('answer_model') or 'not stated'}, gold {run.get('gold')}"
+            f"[{n}] {r['name']}: {read}{run.get('file')} (layout {run.get('layout')}, sha256 "
+            f"{str(run.get('sha256'))[:12]}), {judged}, answer model {run.get('answer_model') or 'not stated'}, "
+            f"gold {run.get('gold')}"
         )
     if not report["differ"]:
         lines.append("comparable: the same questions" + (", judge and gold" if report["score"] == "verdicts" else ""))

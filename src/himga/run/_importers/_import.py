@@ -130,7 +130,7 @@ def import_run(
     ]
     by_item = {q.item: q for rows in questions for q in rows}
     gold = gold_copied(records, by_item)
-    run = carried_run(records, _run(source, chosen, name, records, gold), source.name)
+    run = carried_run(records, _run(source, chosen, name, records, gold), source.name, source.sha256)
     report = {
         "file": source.name,
         "sha256": source.sha256,

@@ -88,9 +88,10 @@ def build_record(entry: Entry, fmap: FieldMap, chosen: Layout, item: str, file: 
     return record
 
 
-def carried_run(records: list[dict], run: dict, file: str) -> dict:
-    """The run the records name: the one they carry (records ``himga import`` wrote, read again), else ``run``, which
-    each record then carries.
+def carried_run(records: list[dict], run: dict, file: str, sha256: str | None = None) -> dict:
+    """The run the records name: the one they carry (records ``himga import`` wrote, read again: with
+    ``records_file`` and ``records_sha256``, the file read now, when it is not the published file), else ``run``,
+    which each record then carries.
 
     Raises:
         SourceFormatError: records of more than one run, or some with a run and some without.
@@ -104,7 +105,9 @@ def carried_run(records: list[dict], run: dict, file: str) -> dict:
             record["run"] = run
         return run
     first = named[0][1]
-    if len(named) < len(records) or any(value != first for _, value in named):
+    if isinstance(first, dict) and sha256 is not None and sha256 != first.get("sha256"):
+        first = {**first, "records_file": file, "records_sha256": sha256}  # what was read: a copy may be edited
+    if len(named) < len(records) or any(value != named[0][1] for _, value in named):
         other = next(((w, v) for w, v in carried if v != first), None)
         detail = f"{other[0]} is of run {other[1].get('name') if isinstance(other[1], dict) else other[1]!r}"
         raise SourceFormatError(
