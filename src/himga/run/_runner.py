@@ -20,12 +20,10 @@ from himga.errors import HimgaError
 from himga.memory import BaseMemory, MemoryMessage, MemorySession, NotItems, Retrieved, as_items, retrieve_accepts
 from himga.run._answer import Answer, StopRun, Unanswered
 from himga.run._folder import RECORDS, SAMPLES, RunFolder
+from himga.run._retrieved import kept, retrieved_ids
 from himga.run.prompts import AnswerInput, AnswerPrompt
 
 __all__ = ["RunStopped", "Work", "work_through"]
-
-#: Characters of an item's text a record keeps (a full-context item is the whole conversation).
-TEXT_KEPT = 4000
 
 
 class RunStopped(HimgaError):
@@ -154,39 +152,6 @@ def _retrieve(memory, accepts: set[str], question: Question, k: int, now: str | 
         ) from None
 
 
-def retrieved_ids(items: list[Retrieved], ids) -> dict[str, list[str]]:
-    """The source ids of what was retrieved, as the relevance labels (and qrels) name them: ``retrieved_ids``, the
-    turns of message items (LoCoMo ``D1:3``, LongMemEval ``<session>_<n>``; a message that is no retrieval candidate,
-    an assistant turn of LongMemEval, has none), and ``retrieved_sessions``, the sessions of every item, each once,
-    in rank order; with ``unknown_ids`` when an item's id names no session of the view (a memory's own id: it
-    counts as retrieving nothing, and the run's end says how many)."""
-    turns, sessions, unknown = [], [], []
-    for item in items:
-        if item.id is None:
-            continue
-        view_session, _, turn = item.id.partition(":")
-        if turn and (source := ids.turns.get(item.id)) is not None:
-            turns.append(source)
-        if (session := ids.sessions.get(view_session)) is None:
-            unknown.append(item.id)
-        elif session not in sessions:
-            sessions.append(session)
-    return {"retrieved_ids": turns, "retrieved_sessions": sessions, **({"unknown_ids": unknown} if unknown else {})}
-
-
-def _kept(item: Retrieved) -> dict:
-    out = {"id": item.id, "text": item.text[:TEXT_KEPT]}
-    if len(item.text) > TEXT_KEPT:
-        out["text_chars"] = len(item.text)
-    if item.score is not None:
-        out["score"] = item.score
-    if item.date_str is not None:
-        out["date_str"] = item.date_str
-    if item.role is not None:
-        out["role"] = item.role
-    return out
-
-
 def process_sample(
     work: Work, sample, view, ids, questions: list[Question], pool: ThreadPoolExecutor, answers: list[Future]
 ) -> None:
@@ -284,7 +249,7 @@ def _answer(
         "question": question.question,
         "response": answer.text,
         **({"hypothesis": work.prompt.extract(answer.text)} if work.prompt.extract else {}),
-        "retrieved": [_kept(item) for item in items],
+        "retrieved": [kept(item) for item in items],
         **retrieved_ids(items, ids),
         "model": answer.model,
         **({"empty_reply": answer.empty} if answer.empty else {}),
