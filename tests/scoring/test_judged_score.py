@@ -169,10 +169,20 @@ def test_a_reply_the_judge_cannot_read_names_its_line(subset, env, tmp_path, cap
     unnamed = [{k: v for k, v in r.items() if k != "judge"} for r in rows]
     assert main([*base, "--judge", "mem0,zep", "--labels", str(_jsonl(tmp_path / "r.jsonl", unnamed))]) == 2
     assert "r.jsonl: line 1: no 'judge': with 2 judges every verdict names its judge" in capsys.readouterr().err
+    assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", unnamed))]) == 2  # a benchmark route's replies
+    assert capsys.readouterr().err.startswith(
+        "himga: error: r.jsonl: line 1: a reply himga judge wrote for a request that named no judge (a benchmark's own "
+        "route, himga score ... --prompts without --judge), not of judge mem0: "
+    )
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows[:30]))]) == 2
     assert "2 of 32 question ids missing (--partial scores the given ones)" in capsys.readouterr().err
     assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", rows[:30])), "--partial"]) == 0
     assert capsys.readouterr().out.splitlines()[-2].endswith("30 scored, 2 missing, 8 not judged")
+    other = [{**r, "judge": "zep"} if n == 3 else r for n, r in enumerate(rows)]  # another judge's line: not read
+    assert main([*base, "--labels", str(_jsonl(tmp_path / "r.jsonl", other)), "--partial"]) == 0
+    out = capsys.readouterr().out
+    assert "31 scored, 1 missing, 8 not judged" in out
+    assert "note: r.jsonl: not read: 1 line of judge zep (not named by --judge)\n" in out
     labels = _jsonl(tmp_path / "r.jsonl", [{**r, "judge": "mem0"} for r in rows])  # no line of judge evermemos
     for partial in ([], ["--partial"]):
         assert main([*base, "--judge", "mem0,evermemos", "--labels", str(labels), *partial]) == 2

@@ -237,6 +237,9 @@ def run_judged(args: argparse.Namespace) -> int:
             print(usage_line(report["judge"]["name"], report["judge"]["usage"]))
     for line in leniency_lines(reports):
         print(line)
+    if verdicts.other_judges:  # a file of several judges' replies: say what was left unread
+        other = ", ".join(f"{counted(n, 'line')} of judge {j}" for j, n in sorted(verdicts.other_judges.items()))
+        print(f"note: {verdicts.name}: not read: {other} (not named by --judge)")
     print_provenance(entry, files, options)
     if shaped := shape_note(entry, args, options, config):
         print(f"note: {shaped}")

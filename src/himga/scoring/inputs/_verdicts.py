@@ -46,6 +46,8 @@ class Verdicts:
         recorded: layout → the number of verdicts recorded elsewhere, read without a request hash
             (:data:`~himga.scoring.inputs._bound.RECORDED_LAYOUTS`).
         usage: judge name → ``{request_sha256: the endpoint's token counts}`` of its reply lines that carry them.
+        other_judges: judge name → the lines of registered judges not being scored (a file of several judges'
+            replies), left unread.
     """
 
     name: str
@@ -56,6 +58,7 @@ class Verdicts:
     bound: dict[tuple[str, str, int, int], Bound] = field(default_factory=dict)
     recorded: dict[str, int] = field(default_factory=dict)
     usage: dict[str, dict[str, dict]] = field(default_factory=dict)
+    other_judges: dict[str, int] = field(default_factory=dict)
 
     def count_recorded(self, key: str, judge: Judge, where: str) -> None:
         """One more verdict of the recorded layout marked by ``key`` (``"llm_judgments"``).
@@ -96,6 +99,14 @@ def _is_document(data: bytes) -> bool:
 def _judge_of(value: dict, judges: Mapping[str, Judge], name: str, where: str) -> Judge | None:
     """The judge a verdict is of; ``None`` for another registered judge's (a file of several judges' replies)."""
     if "judge" not in value:
+        if "request_sha256" in value and len(judges) == 1:  # himga judge copies a --judge request's judge onto it
+            raise SourceFormatError(
+                name,
+                where,
+                f"a reply himga judge wrote for a request that named no judge (a benchmark's own route, himga score "
+                f"... --prompts without --judge), not of judge {', '.join(judges)}: score it on that route, or ask "
+                "again from --judge NAME --prompts",
+            )
         if len(judges) == 1:
             return next(iter(judges.values()))
         raise SourceFormatError(
@@ -140,7 +151,8 @@ def _read_line(out: Verdicts, number: int, value: dict, judges: Mapping[str, Jud
     qid = check_id(out.name, f"{where}.question_id", value.get("question_id")) if "question_id" in value else None
     if qid is None:
         raise SourceFormatError(out.name, where, "no 'question_id'")
-    if (judge := _judge_of(value, judges, out.name, where)) is None:
+    if (judge := _judge_of(value, judges, out.name, where)) is None:  # another registered judge's line: counted
+        out.other_judges[value["judge"]] = out.other_judges.get(value["judge"], 0) + 1
         return None
     if isinstance(value.get("model"), str):
         out.models.setdefault(judge.name, set()).add(value["model"])
