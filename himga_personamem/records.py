@@ -29,6 +29,7 @@ from typing import Any
 from himga.errors import SourceFormatError
 from himga.identifiers import id_problem
 from himga.jsonio.rawcell import raw_text
+from himga.schema.question_type import PERSONAMEM_TYPES
 
 __all__ = [
     "QUESTION_TYPES",
@@ -40,17 +41,9 @@ __all__ = [
     "sessions_of",
 ]
 
-#: The question types as ``questions_32k.csv`` spells them, in the order they first appear there
-#: (:class:`himga.data.QuestionType` has a member of each value).
-QUESTION_TYPES = (
-    "recall_user_shared_facts",
-    "provide_preference_aligned_recommendations",
-    "suggest_new_ideas",
-    "recalling_the_reasons_behind_previous_updates",
-    "track_full_preference_evolution",
-    "generalizing_to_new_scenarios",
-    "recalling_facts_mentioned_by_the_user",
-)
+#: The question types as ``questions_32k.csv`` spells them, in the order they first appear there (one tuple with the
+#: scorer's rows: :data:`himga.schema.question_type.PERSONAMEM_TYPES`).
+QUESTION_TYPES = PERSONAMEM_TYPES
 #: The columns a row is built from (the release has 15; every column is kept in ``QAPair.raw``).
 REQUIRED_COLUMNS = (
     "question_id",

@@ -30,6 +30,7 @@ __all__ = [
     "UploadError",
     "counted",
     "redacted",
+    "redacted_argument",
     "shown",
     "type_name",
     "value_shown",
@@ -39,6 +40,8 @@ _TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY")  # t
 _HF_TOKEN = re.compile(r"\bhf_[A-Za-z0-9]{8,}")
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s'\",;]+")
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s'\"]+@")
+#: Argument names whose values are never written: ``api_key``, ``token``, ``password``, ``hf_secret``, ...
+_SECRET_NAME = re.compile(r"(?i)(key|token|secret|passw|credential|auth)")
 
 
 def redacted(text: str) -> str:
@@ -53,6 +56,15 @@ def redacted(text: str) -> str:
         if len(value := os.environ.get(variable, "")) >= 8:
             text = text.replace(value, "***")
     return _URL_CREDENTIALS.sub(r"\1***@", _BEARER.sub(r"\1 ***", _HF_TOKEN.sub("***", text)))
+
+
+def redacted_argument(name: str, value: object) -> object:
+    """An argument as a file may record it (a memory's ``--memory-arg`` in a run's manifest): ``***`` when its name
+    says it is a secret (``api_key``, ``password``, ``token``; not ``api_key_env``, which names a variable), a string
+    :func:`redacted`, anything else as given."""
+    if _SECRET_NAME.search(name) and not name.endswith("_env"):
+        return "***"
+    return redacted(value) if isinstance(value, str) else value
 
 
 def shown(text: object) -> str:

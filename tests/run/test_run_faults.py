@@ -372,14 +372,13 @@ def test_an_answer_without_content_is_scored_wrong_and_counted(locomo, tmp_path,
         key=lambda r: r["order"],
     )
     assert [(r["response"], r.get("empty_reply")) for r in records] == [
-        ("", "null, finish_reason stop"),
+        ("", "the endpoint sent no content (finish_reason stop)"),
         ("x", None),
         ("x", None),
     ]
     assert (manifest["completed"], manifest["empty_replies"], manifest["score"]["scored"]) == (True, 1, 3)
-    assert "note: 1 answer of 3 came back without content (first: conv-26:0, null, finish_reason stop)" in (
-        capsys.readouterr().out
-    )
+    note = "note: 1 answer of 3 came back without content (first: conv-26:0, the endpoint sent no content"
+    assert f"{note} (finish_reason stop))" in capsys.readouterr().out
 
 
 class WithSecrets(WithEndpoint):

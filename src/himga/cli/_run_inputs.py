@@ -14,9 +14,24 @@ __all__ = [
     "redo_hint",
     "retrieval_of",
     "sample_contexts",
+    "score_files",
     "shape_note",
     "table_name",
 ]
+
+
+def score_files(args: argparse.Namespace) -> tuple[dict, dict]:
+    """``(outputs, inputs)`` of ``himga score``, by option: what it writes and what it reads, for
+    :func:`himga.run.check_outputs` and the run record."""
+    outputs = {"--out": args.out, "--prompts": args.prompts}
+    inputs = {
+        "predictions": args.predictions,
+        "labels": args.labels,
+        "ids": args.ids,
+        "errata": args.errata,
+        "source": args.data_dir,
+    }
+    return outputs, inputs
 
 
 def load_questions(entry, args: argparse.Namespace, options: dict, outputs: dict, inputs: dict, ids_file) -> tuple:

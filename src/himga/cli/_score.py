@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         print_retrieval,
         retrieval_of,
         sample_contexts,
+        score_files,
         shape_note,
         table_name,
     )
@@ -171,14 +172,7 @@ def run(args: argparse.Namespace) -> int:
     paper = paper_options(args, bench)
     if [args.predictions, args.labels, args.ids].count("-") > 1:
         raise ConfigurationError("only one input can be '-' (standard input)")
-    outputs = {"--out": args.out, "--prompts": args.prompts}
-    inputs = {
-        "predictions": args.predictions,
-        "labels": args.labels,
-        "ids": args.ids,
-        "errata": args.errata,
-        "source": args.data_dir,
-    }
+    outputs, inputs = score_files(args)
     check_outputs(outputs, inputs)  # before anything is read or built
     pred_file = read_records(args.predictions, "predictions")
     # both files checked before the build; --prompts NEXT with --labels: an empty replies file is the first round

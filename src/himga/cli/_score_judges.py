@@ -92,6 +92,7 @@ def run_judged(args: argparse.Namespace) -> int:
         print_provenance,
         redo_hint,
         sample_contexts,
+        score_files,
         shape_note,
         table_name,
     )
@@ -124,14 +125,7 @@ def run_judged(args: argparse.Namespace) -> int:
     if not args.probe and args.predictions is None:
         raise ConfigurationError("himga score: give a predictions file (or --probe with --judge)")
     options = builder_options(args)
-    outputs = {"--out": args.out, "--prompts": args.prompts}
-    inputs = {
-        "predictions": args.predictions,
-        "labels": args.labels,
-        "ids": args.ids,
-        "errata": args.errata,
-        "source": args.data_dir,
-    }
+    outputs, inputs = score_files(args)
     for i, path in enumerate(args.probe_report or []):
         inputs[f"probe report {i + 1}"] = path
     check_outputs(outputs, inputs)

@@ -19,6 +19,7 @@ __all__ = [
     "check_settings",
     "endpoint_host",
     "hidden",
+    "no_answer",
     "openai_module",
     "preflight",
     "read_completion",
@@ -81,6 +82,14 @@ def hidden(text: str, secret: str) -> str:
 
 class NoCompletion(ValueError):
     """A 200 reply that is no chat completion (a proxy's HTML page, ``{"choices": 5}``); the message says what."""
+
+
+def no_answer(content) -> str | None:
+    """Why a reply's content is no answer, whoever asked (a judge, an answer model): ``null`` (the endpoint sent none)
+    or blank; ``None`` for an answer."""
+    if not isinstance(content, str):
+        return "the endpoint sent no content"
+    return None if content.strip() else "the reply is empty"
 
 
 def read_completion(response) -> tuple[str | None, str | None, str | None]:

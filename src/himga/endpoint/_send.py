@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from himga.endpoint._client import NoCompletion, api_key, check_settings, hidden, preflight, read_completion
+from himga.endpoint._client import NoCompletion, api_key, check_settings, hidden, no_answer, preflight, read_completion
 from himga.endpoint._requests import JudgeRequest, walks_of
 from himga.errors import ConfigurationError, EndpointError, MissingDependencyError
 from himga.sources import folder_blocker, path_kind
@@ -102,13 +102,6 @@ def _usage(response) -> dict | None:
     usage = getattr(response, "usage", None)
     out = {k: getattr(usage, k) for k in _TOKENS if isinstance(getattr(usage, k, None), int)}
     return out or None
-
-
-def no_answer(reply) -> str | None:
-    """Why a reply's content is no answer whatever the judge: ``null`` (the endpoint sent none) or blank."""
-    if not isinstance(reply, str):
-        return "the endpoint sent no content"
-    return None if reply.strip() else "the reply is empty"
 
 
 def send_requests(

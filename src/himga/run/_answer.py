@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from himga.endpoint import NoCompletion, hidden, openai_module, read_completion, sync_client
+from himga.endpoint import NoCompletion, hidden, no_answer, openai_module, read_completion, sync_client
 from himga.memory import Retrieved
 
 __all__ = ["EXTRACTIVE", "Answer", "EndpointAnswerer", "ExtractiveAnswerer", "StopRun", "Unanswered"]
@@ -95,9 +95,9 @@ class EndpointAnswerer:
             content, model, reason = read_completion(response)
         except NoCompletion as e:  # every other request would get the same: the run stops
             raise StopRun(hidden(str(e), self._secret)) from None
-        empty = None
-        if not content or not content.strip():  # the model's answer, scored wrong as the official scorers do; counted
-            empty = f"{'null' if content is None else repr(content)}{f', finish_reason {reason}' if reason else ''}"
+        empty = no_answer(content)  # still the model's answer, scored wrong as the official scorers do; counted
+        if empty and reason:
+            empty += f" (finish_reason {reason})"
         usage = getattr(response, "usage", None)
         return Answer(
             content or "",

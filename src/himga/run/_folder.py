@@ -90,14 +90,34 @@ class RunFolder:
             raise SourceFormatError(str(path), "$", "not a run manifest (expected an object)")
         return value
 
-    def check_same(self, manifest: dict) -> None:
-        """Refuse to continue a run whose manifest differs from ``manifest`` in a field of :data:`COMPARED`.
+    def resume(self, manifest: dict, selected) -> set[str]:
+        """The view question ids this folder's records answer, once it is checked that they continue the run
+        ``manifest`` describes over the questions ``selected`` (read once; nothing is written).
 
         Raises:
-            ConfigurationError: ``--out runs/bm25 holds a run with top_k 10, not 5: ...``.
+            ConfigurationError: the folder's run differs from ``manifest`` in a field of :data:`COMPARED` (``--out
+                runs/bm25 holds a run whose top_k differs: 10 there, 5 now; ...``; while nothing is answered the
+                settings may change); records answer questions ``selected`` does not hold (copied from another run).
+            SourceFormatError: :meth:`records`' damage.
         """
+        records = self.records()
+        answered = {r["view_question_id"] for r in records}
+        if records:
+            self._check_same(manifest)
+        if foreign := answered - set(selected):
+            named = sorted(
+                r.get("question_id", r["view_question_id"]) for r in records if r["view_question_id"] in foreign
+            )
+            raise ConfigurationError(
+                f"--out {str(self.path)!r}: {len(foreign)} records answer questions this run does not ask "
+                f"({', '.join(named[:3])}{', ...' if len(named) > 3 else ''}): records of another run were copied in; "
+                "move the folder aside and run into a new --out"
+            )
+        return answered
+
+    def _check_same(self, manifest: dict) -> None:
         old = self.manifest()
-        if old is None or not self.records():  # nothing answered yet: the settings may change
+        if old is None:
             return
         for name in COMPARED:
             if old.get(name) != manifest.get(name):
@@ -148,10 +168,6 @@ class RunFolder:
                 raise SourceFormatError(str(path), f"line {n}", detail)
             out.append(value)
         return out
-
-    def answered(self) -> set[str]:
-        """The view question ids that have a record."""
-        return {r["view_question_id"] for r in self.records() if isinstance(r.get("view_question_id"), str)}
 
     def start_appending(self) -> None:
         """Cut a last line a killed process left unfinished, so that the next record starts on a line of its own."""

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import os
 import pkgutil
-import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from himga.errors import ConfigurationError, redacted
+from himga.errors import ConfigurationError, redacted_argument
 
 __all__ = ["parse_memory_args", "resolve_memory"]
 
@@ -101,25 +100,12 @@ def resolve_memory(memory: Any, args: Mapping[str, Any] | None = None) -> tuple[
     name = label or described.get("name") or f"{type(probe).__module__}:{type(probe).__qualname__}"
     info = {
         "name": name,
-        "args": {k: _shown(k, v) for k, v in args.items()},
+        "args": {k: redacted_argument(k, v) for k, v in args.items()},
         "version": described.get("version"),
         "reads_gold": bool(described.get("reads_gold", getattr(probe, "reads_gold", False))),
         **{k: v for k, v in described.items() if k not in ("name", "version", "reads_gold")},  # a tokenizer, a budget
     }
     return factory, info
-
-
-#: Argument names whose values are never written: ``api_key``, ``token``, ``password``, ``hf_secret``, ...
-_SECRET_NAME = re.compile(r"(?i)(key|token|secret|passw|credential|auth)")
-
-
-def _shown(name: str, value: Any) -> Any:
-    """An argument as the manifest records it: ``***`` for a secret's name (``api_key``, ``password``; not
-    ``api_key_env``, the variable's name), a string
-    without what looks like a token or a URL's password (:func:`himga.errors.redacted`), anything else as given."""
-    if _SECRET_NAME.search(name) and not name.endswith("_env"):  # api_key_env names a variable, not its value
-        return "***"
-    return redacted(value) if isinstance(value, str) else value
 
 
 def _import_class(label: str):

@@ -162,16 +162,7 @@ def run(
         "endpoint": None if answer_model == EXTRACTIVE else endpoint_host(base_url),
         **({"shape_note": shape} if shape else {}),
     }
-    folder.check_same(manifest)
-    answered = folder.answered()
-    if foreign := answered - set(planned.selected):  # refused before the folder is touched
-        ids = {r["view_question_id"]: r.get("question_id", r["view_question_id"]) for r in folder.records()}
-        named = sorted(ids[v] for v in foreign)
-        raise ConfigurationError(
-            f"--out {str(out)!r}: {len(foreign)} records answer questions this run does not ask "
-            f"({', '.join(named[:3])}{', ...' if len(named) > 3 else ''}): records of another run were copied in; "
-            "move the folder aside and run into a new --out"
-        )
+    answered = folder.resume(manifest, planned.selected)  # refused before the folder is touched
     if dry_run:
         return {
             "dry_run": True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["QuestionType"]
+__all__ = ["PERSONAMEM_TYPES", "QuestionType"]
 
 
 class QuestionType(enum.StrEnum):
@@ -57,3 +57,11 @@ class QuestionType(enum.StrEnum):
     TRACK_FULL_PREFERENCE_EVOLUTION = "track_full_preference_evolution"
     GENERALIZING_TO_NEW_SCENARIOS = "generalizing_to_new_scenarios"
     RECALLING_FACTS_MENTIONED_BY_THE_USER = "recalling_facts_mentioned_by_the_user"
+
+
+#: PersonaMem's seven question types, in the order ``questions_32k.csv`` first lists them: the members from
+#: :attr:`QuestionType.RECALL_USER_SHARED_FACTS` on. The builder checks a row's type against them and the scorer's
+#: table has a row for each, in this order.
+PERSONAMEM_TYPES: tuple[str, ...] = tuple(
+    str(t) for t in list(QuestionType)[list(QuestionType).index(QuestionType.RECALL_USER_SHARED_FACTS) :]
+)

@@ -15,6 +15,7 @@ import json
 
 from himga.scoring.judges import _locomo_fields as locomo
 from himga.scoring.judges._judge import LabelRule, UnreadableReply
+from himga.scoring.metrics._paper_metrics import magma_unanswerable
 from himga.scoring.rules._locomo import qa_record
 
 __all__ = ["MAGMA", "SYSTEM", "TEMPLATE"]
@@ -57,22 +58,6 @@ TEMPLATE = (
     '- "reasoning": One sentence explaining the score\n'
 )
 
-_UNANSWERABLE = {"", "n/a", "na", "none", "null", "unanswerable"}
-_PATTERNS = (
-    "not mentioned",
-    "not in the conversation",
-    "cannot answer",
-    "can't answer",
-    "insufficient",
-    "unknown",
-    "no information",
-    "not provided",
-    "information not found",
-    "not found",
-    "not available",
-    "no data",
-)
-
 
 def read_score(reply: str) -> float:
     """``max(0.0, min(1.0, float(json.loads(reply).get("score", 0.0))))``, as ``evaluate_llm_judge``.
@@ -88,11 +73,10 @@ def read_score(reply: str) -> float:
 
 
 def is_unanswerable(text: str) -> bool:
-    """``LLMJudge._is_unanswerable``: empty, a null word, or one of its phrases (lower-cased, stripped)."""
-    if not text:
-        return True
-    lowered = text.strip().lower()
-    return lowered in _UNANSWERABLE or any(p in lowered for p in _PATTERNS)
+    """``LLMJudge._is_unanswerable``: empty, a null word, or one of its phrases (lower-cased, stripped). Its body is
+    the one ``utils/utils.py``'s ``is_unanswerable`` has at the same commit, so both are one function here
+    (:func:`himga.scoring.metrics._paper_metrics.magma_unanswerable`)."""
+    return magma_unanswerable(text)
 
 
 def _final_answer(qa):

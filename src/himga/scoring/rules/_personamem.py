@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from himga.errors import ConfigurationError, type_name
+from himga.schema.question_type import PERSONAMEM_TYPES
 
 __all__ = ["QUESTION_TYPES", "SOURCE", "extract_answer", "gold_options", "personamem_score"]
 
@@ -34,16 +35,8 @@ SOURCE = {
 }
 
 #: The question types of the release as ``questions_32k.csv`` spells them, in the order they first appear there (the
-#: last is, by its name, a second spelling of the first: kept apart, as the file has it).
-QUESTION_TYPES = (
-    "recall_user_shared_facts",
-    "provide_preference_aligned_recommendations",
-    "suggest_new_ideas",
-    "recalling_the_reasons_behind_previous_updates",
-    "track_full_preference_evolution",
-    "generalizing_to_new_scenarios",
-    "recalling_facts_mentioned_by_the_user",
-)
+#: last is, by its name, a second spelling of the first: kept apart, as the file has it); defined with the schema.
+QUESTION_TYPES = PERSONAMEM_TYPES
 
 _TAG = "<final_answer>"
 _CLOSE = "</final_answer>"
